@@ -1,0 +1,15 @@
+//! The board: squares, pieces, moves, `Position` with its incremental state, FEN, move generation.
+
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use fen::{FenError, START_FEN};
+pub use moves::{Move, MoveList};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::Position;
+pub use square::Square;

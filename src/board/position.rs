@@ -1,0 +1,472 @@
+//! `Position`: the mailbox, piece lists, side to move, incremental Zobrist key and piece-square
+//! score, and the history that `unmake_move` and repetition detection need.
+
+use super::moves::Move;
+use super::piece::{Color, Piece, PieceKind};
+use super::square::{delta, Square};
+use super::zobrist;
+use crate::eval::psq::PSQ;
+use crate::eval::weights::PHASE;
+use crate::eval::Score;
+
+/// What `make_move` must remember to undo a move, and what repetition detection reads.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    /// The move played (`Move::NONE` for a null move).
+    pub mv: Move,
+    /// What stood on the destination square.
+    pub captured: Piece,
+    /// The Zobrist key of the position before the move.
+    pub key: u64,
+    /// The halfmove clock before the move.
+    pub halfmove_clock: u32,
+}
+
+/// A xiangqi position with its history since it was set up.
+#[derive(Clone)]
+pub struct Position {
+    board: [Piece; 256],
+    /// Where each piece stands, by colour and slot; `Square::NONE` once captured.
+    squares: [[Square; 16]; 2],
+    side: Color,
+    key: u64,
+    /// Material + placement, Red's minus Black's.
+    psq: Score,
+    /// Sum of `PHASE` over the pieces on the board.
+    phase: i32,
+    halfmove_clock: u32,
+    fullmove: u32,
+    history: Vec<Undo>,
+}
+
+const fn initial_board() -> [Piece; 256] {
+    let mut b = [Piece::OFFBOARD; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (row, col) = (i / 16, i % 16);
+        if row >= 3 && row <= 12 && col >= 3 && col <= 11 {
+            b[i] = Piece::EMPTY;
+        }
+        i += 1;
+    }
+    b
+}
+
+/// Horse steps as (leg, two destinations) relative to the horse.
+pub(crate) const HORSE_STEPS: [(i8, [i8; 2]); 4] =
+    [(-16, [-33, -31]), (16, [31, 33]), (-1, [-18, 14]), (1, [-14, 18])];
+
+impl Position {
+    /// An empty board, Red to move (for building positions piece by piece; see `fen`).
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: initial_board(),
+            squares: [[Square::NONE; 16]; 2],
+            side: Color::Red,
+            key: 0,
+            psq: Score::ZERO,
+            phase: 0,
+            halfmove_clock: 0,
+            fullmove: 1,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(super::fen::START_FEN).expect("the start FEN is valid")
+    }
+
+    /// Puts a piece of `color` and `kind` on an empty square, taking the first free slot of its
+    /// kind. Returns false when every slot of that kind is taken.
+    pub(crate) fn put(&mut self, color: Color, kind: PieceKind, sq: Square) -> bool {
+        debug_assert!(self.board[sq.index()].is_empty());
+        let (first, end) = kind.slots();
+        let Some(slot) = (first..end).find(|&s| self.squares[color.index()][s as usize] == Square::NONE)
+        else {
+            return false;
+        };
+        let piece = Piece::from_slot(color, slot);
+        self.board[sq.index()] = piece;
+        self.squares[color.index()][slot as usize] = sq;
+        self.add_features(piece, sq);
+        true
+    }
+
+    pub(crate) fn set_side(&mut self, side: Color) {
+        if side != self.side {
+            self.side = side;
+            self.key ^= zobrist::BLACK_TO_MOVE;
+        }
+    }
+
+    pub(crate) fn set_clocks(&mut self, halfmove_clock: u32, fullmove: u32) {
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove = fullmove.max(1);
+    }
+
+    #[inline]
+    fn add_features(&mut self, piece: Piece, sq: Square) {
+        let t = piece.type_index();
+        self.key ^= zobrist::PIECE_SQUARE[t][sq.index()];
+        self.phase += PHASE[piece.kind().index()];
+        match piece.color() {
+            Color::Red => self.psq += PSQ[t][sq.index()],
+            Color::Black => self.psq -= PSQ[t][sq.index()],
+        }
+    }
+
+    #[inline]
+    fn remove_features(&mut self, piece: Piece, sq: Square) {
+        let t = piece.type_index();
+        self.key ^= zobrist::PIECE_SQUARE[t][sq.index()];
+        self.phase -= PHASE[piece.kind().index()];
+        match piece.color() {
+            Color::Red => self.psq -= PSQ[t][sq.index()],
+            Color::Black => self.psq += PSQ[t][sq.index()],
+        }
+    }
+
+    // ----- queries -----
+
+    /// What stands on `sq` (`Piece::OFFBOARD` in the guard band).
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The 64-bit Zobrist key (placement and side to move).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Material + placement, Red's minus Black's (middlegame and endgame).
+    #[inline]
+    pub fn psq_score(&self) -> Score {
+        self.psq
+    }
+
+    /// The game phase: sum of `PHASE` weights of the pieces on the board.
+    #[inline]
+    pub fn phase(&self) -> i32 {
+        self.phase
+    }
+
+    /// Plies since the last capture (or since the position was set up, plus the FEN's count).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The FEN's full-move number, advanced after each Black move.
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.squares[color.index()][0]
+    }
+
+    /// The square of the piece in `slot` of `color`, or `Square::NONE` if it was captured.
+    #[inline]
+    pub fn slot_square(&self, color: Color, slot: u8) -> Square {
+        self.squares[color.index()][slot as usize]
+    }
+
+    /// The squares of `color`'s pieces of `kind`.
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> impl Iterator<Item = Square> + '_ {
+        let (first, end) = kind.slots();
+        self.squares[color.index()][first as usize..end as usize]
+            .iter()
+            .copied()
+            .filter(|&s| s != Square::NONE)
+    }
+
+    /// How many pieces of `kind` `color` has.
+    pub fn count(&self, color: Color, kind: PieceKind) -> usize {
+        self.pieces(color, kind).count()
+    }
+
+    /// Moves played since the position was set up, oldest first, with their undo records.
+    #[inline]
+    pub fn history(&self) -> &[Undo] {
+        &self.history
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv).filter(|m| !m.is_none())
+    }
+
+    /// The number of moves in the history (the search's ply base).
+    #[inline]
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Forgets the history (the position becomes its own starting point).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    #[inline]
+    fn is(&self, sq: Square, color: Color, kind: PieceKind) -> bool {
+        let p = self.board[sq.index()];
+        p.is_color(color) && p.kind() == kind
+    }
+
+    /// Whether `color`'s king is attacked: by a rook, cannon, horse or pawn, or by the other king
+    /// on an open file (the flying-general rule).
+    #[inline]
+    pub fn in_check(&self, color: Color) -> bool {
+        let k = self.king_square(color);
+        k != Square::NONE && self.king_square_attacked(k, color.opponent())
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.in_check(self.side)
+    }
+
+    /// Whether a king standing on `target` would be attacked by `attacker`: by the pieces that can
+    /// reach a palace (rook, cannon, horse, pawn) or by the attacker's king on an open file.
+    /// Advisors and elephants never leave their own half, so they are not looked at.
+    fn king_square_attacked(&self, target: Square, attacker: Color) -> bool {
+        let defender = attacker.opponent();
+        // Pawns: in front of the target (from the defender's side) or beside it, if crossed.
+        if self.is(target.offset(defender.forward()), attacker, PieceKind::Pawn) {
+            return true;
+        }
+        for side in [delta::LEFT, delta::RIGHT] {
+            let s = target.offset(side);
+            if self.is(s, attacker, PieceKind::Pawn) && !s.on_home_side(attacker) {
+                return true;
+            }
+        }
+        // Horses: the leg of a horse attacking `target` is diagonal to the target.
+        for d in delta::DIAGONAL {
+            let leg = target.offset(d);
+            if !self.board[leg.index()].is_empty() {
+                continue;
+            }
+            let vertical = if d < -8 { delta::UP } else { delta::DOWN };
+            let horizontal = d - vertical;
+            if self.is(leg.offset(vertical), attacker, PieceKind::Horse)
+                || self.is(leg.offset(horizontal), attacker, PieceKind::Horse)
+            {
+                return true;
+            }
+        }
+        // Lines: rook (or flying king) as the first piece, cannon as the second.
+        for d in delta::ORTHOGONAL {
+            let mut s = target.offset(d);
+            while self.board[s.index()].is_empty() {
+                s = s.offset(d);
+            }
+            let first = self.board[s.index()];
+            if !first.is_piece() {
+                continue;
+            }
+            if first.is_color(attacker) {
+                match first.kind() {
+                    PieceKind::Rook => return true,
+                    PieceKind::King if d == delta::UP || d == delta::DOWN => return true,
+                    _ => {}
+                }
+            }
+            s = s.offset(d);
+            while self.board[s.index()].is_empty() {
+                s = s.offset(d);
+            }
+            if self.is(s, attacker, PieceKind::Cannon) {
+                return true;
+            }
+        }
+        false
+    }
+
+    // ----- making moves -----
+
+    /// Plays `mv`, which must be pseudo-legal (see `movegen`); legality is the caller's check
+    /// (`leaves_king_safe` before, or `in_check(mover)` after).
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[from.index()];
+        let captured = self.board[to.index()];
+        debug_assert!(piece.is_color(self.side), "{mv} moves no piece of the side to move");
+        self.history.push(Undo { mv, captured, key: self.key, halfmove_clock: self.halfmove_clock });
+        if captured.is_piece() {
+            self.remove_features(captured, to);
+            self.squares[captured.color().index()][captured.slot() as usize] = Square::NONE;
+            self.halfmove_clock = 0;
+        } else {
+            self.halfmove_clock += 1;
+        }
+        self.remove_features(piece, from);
+        self.board[from.index()] = Piece::EMPTY;
+        self.board[to.index()] = piece;
+        self.squares[piece.color().index()][piece.slot() as usize] = to;
+        self.add_features(piece, to);
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.opponent();
+        self.key ^= zobrist::BLACK_TO_MOVE;
+    }
+
+    /// Takes back the last `make_move`.
+    #[inline]
+    pub fn unmake_move(&mut self) {
+        let undo = self.history.pop().expect("unmake_move with no move to take back");
+        let (from, to) = (undo.mv.from(), undo.mv.to());
+        self.side = self.side.opponent();
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        let piece = self.board[to.index()];
+        self.board[from.index()] = piece;
+        self.squares[piece.color().index()][piece.slot() as usize] = from;
+        self.board[to.index()] = undo.captured;
+        if undo.captured.is_piece() {
+            self.squares[undo.captured.color().index()][undo.captured.slot() as usize] = to;
+            self.add_features(undo.captured, to);
+        }
+        // Features of the mover: move them back.
+        let t = piece.type_index();
+        let (f, s) = (PSQ[t][from.index()], PSQ[t][to.index()]);
+        match piece.color() {
+            Color::Red => self.psq += f - s,
+            Color::Black => self.psq -= f - s,
+        }
+        self.key = undo.key;
+        self.halfmove_clock = undo.halfmove_clock;
+    }
+
+    /// Passes the move to the other side (for null-move pruning).
+    pub fn make_null_move(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: Piece::EMPTY,
+            key: self.key,
+            halfmove_clock: self.halfmove_clock,
+        });
+        self.halfmove_clock += 1;
+        self.side = self.side.opponent();
+        self.key ^= zobrist::BLACK_TO_MOVE;
+    }
+
+    /// Takes back a `make_null_move`.
+    pub fn unmake_null_move(&mut self) {
+        let undo = self.history.pop().expect("unmake_null_move with no move to take back");
+        debug_assert!(undo.mv.is_none());
+        self.side = self.side.opponent();
+        self.key = undo.key;
+        self.halfmove_clock = undo.halfmove_clock;
+    }
+
+    /// Moves the piece on the board only (no key, score or history), runs `f`, and restores.
+    /// The cheap way to ask "what if" about attacks.
+    #[inline]
+    fn with_board_move<R>(&mut self, mv: Move, f: impl FnOnce(&Self) -> R) -> R {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[from.index()];
+        let captured = self.board[to.index()];
+        self.board[from.index()] = Piece::EMPTY;
+        self.board[to.index()] = piece;
+        let (pc, ps) = (piece.color().index(), piece.slot() as usize);
+        self.squares[pc][ps] = to;
+        if captured.is_piece() {
+            self.squares[captured.color().index()][captured.slot() as usize] = Square::NONE;
+        }
+        let result = f(self);
+        self.squares[pc][ps] = from;
+        if captured.is_piece() {
+            self.squares[captured.color().index()][captured.slot() as usize] = to;
+        }
+        self.board[from.index()] = piece;
+        self.board[to.index()] = captured;
+        result
+    }
+
+    /// Whether the pseudo-legal `mv` leaves the mover's own king safe (the move is legal).
+    #[inline]
+    pub fn leaves_king_safe(&mut self, mv: Move) -> bool {
+        let mover = self.board[mv.from().index()].color();
+        self.with_board_move(mv, |p| !p.in_check(mover))
+    }
+
+    /// Whether the pseudo-legal `mv` attacks the opponent's king.
+    #[inline]
+    pub fn gives_check(&mut self, mv: Move) -> bool {
+        let mover = self.board[mv.from().index()].color();
+        self.with_board_move(mv, |p| p.in_check(mover.opponent()))
+    }
+
+    /// Recomputes key, score and phase from scratch (for tests of the incremental updates).
+    pub fn recomputed_features(&self) -> (u64, Score, i32) {
+        let mut fresh = Position::empty();
+        for sq in Square::all() {
+            let p = self.board[sq.index()];
+            if p.is_piece() {
+                fresh.put(p.color(), p.kind(), sq);
+            }
+        }
+        fresh.set_side(self.side);
+        (fresh.key, fresh.psq, fresh.phase)
+    }
+
+    /// The position with colours swapped and the board flipped top to bottom: the same game seen
+    /// from the other side (perft counts and evaluations must agree). History is dropped.
+    pub fn color_flipped(&self) -> Position {
+        self.transformed(|sq| sq.flip_ranks(), true)
+    }
+
+    /// The position mirrored left to right (file a ↔ i). History is dropped.
+    pub fn files_mirrored(&self) -> Position {
+        self.transformed(|sq| sq.mirror_files(), false)
+    }
+
+    fn transformed(&self, map: impl Fn(Square) -> Square, swap_colors: bool) -> Position {
+        let mut out = Position::empty();
+        for sq in Square::all() {
+            let p = self.board[sq.index()];
+            if p.is_piece() {
+                let color = if swap_colors { p.color().opponent() } else { p.color() };
+                out.put(color, p.kind(), map(sq));
+            }
+        }
+        let side = if swap_colors { self.side.opponent() } else { self.side };
+        out.set_side(side);
+        out.set_clocks(self.halfmove_clock, self.fullmove);
+        out
+    }
+}
+
+impl PartialEq for Position {
+    /// Same placement and side to move (history and clocks are not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.side == other.side
+            && Square::all().all(|sq| {
+                let (a, b) = (self.piece_at(sq), other.piece_at(sq));
+                a.is_piece() == b.is_piece() && (!a.is_piece() || a.letter() == b.letter())
+            })
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

@@ -1,0 +1,1 @@
+//! Opening books: formats, probing, building.

@@ -1,0 +1,14 @@
+//! Chariot: a xiangqi (Chinese chess) engine.
+//!
+//! The crate is laid out by concern: `board` (position and move generation), `rules` (the one
+//! authority on legality and game results), `eval`, `search`, `book`, `protocol` (UCCI and UCI),
+//! `notation` (ICCS, WXF, Chinese, PGN) and `cli` (the subcommands).
+
+pub mod board;
+pub mod book;
+pub mod cli;
+pub mod eval;
+pub mod notation;
+pub mod protocol;
+pub mod rules;
+pub mod search;

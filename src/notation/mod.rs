@@ -1,0 +1,1 @@
+//! Move notation: ICCS, WXF and Chinese; PGN read and write.

@@ -1,0 +1,1 @@
+//! UCCI and UCI front ends over one engine core.

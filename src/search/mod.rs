@@ -1,0 +1,1 @@
+//! Search: iterative deepening, PVS, MTD(f), quiescence, ordering, TT, time, threads.

@@ -81,7 +81,7 @@ impl Position {
                 if !pos.put(color, kind, sq) {
                     let count = rows_count(&rows, c);
                     return err(if kind == PieceKind::King {
-                        format!("two {} kings", color.name())
+                        format!("more than one {} king", color.name())
                     } else {
                         format!(
                             "{} has {count} {}s (at most {})",

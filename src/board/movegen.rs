@@ -26,11 +26,54 @@ pub fn pseudo_captures(pos: &Position, list: &mut MoveList) {
     generate(pos, list, Wanted::Captures);
 }
 
+/// Decides legality of pseudo-legal moves in one position, skipping the board test for moves
+/// that cannot expose the king.
+///
+/// Not in check, a move by a piece other than the king can only uncover an attack on its king
+/// if it leaves the king's rank or file (unblocking a rook, a facing king, or changing a cannon's
+/// screens), lands on it (a new cannon screen), or leaves a square diagonal to the king (a horse
+/// leg). Pawn attacks never depend on our pieces.
+#[derive(Copy, Clone)]
+pub struct LegalityFilter {
+    king: Square,
+    in_check: bool,
+}
+
+impl LegalityFilter {
+    /// The filter for the side to move in `pos`.
+    #[inline]
+    pub fn new(pos: &Position) -> LegalityFilter {
+        LegalityFilter { king: pos.king_square(pos.side_to_move()), in_check: pos.is_check() }
+    }
+
+    /// Whether the side to move was in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// Whether the pseudo-legal `mv` is legal.
+    #[inline]
+    pub fn is_legal(&self, pos: &mut Position, mv: Move) -> bool {
+        let (from, to, k) = (mv.from(), mv.to(), self.king);
+        if !self.in_check && from != k {
+            let on_lines = |s: Square| s.file() == k.file() || s.rank() == k.rank();
+            let d = from.index() as i32 - k.index() as i32;
+            let leg = matches!(d, -17 | -15 | 15 | 17);
+            if !on_lines(from) && !on_lines(to) && !leg {
+                return true;
+            }
+        }
+        pos.leaves_king_safe(mv)
+    }
+}
+
 /// Every legal move of the side to move. An empty list means the side to move has lost.
 pub fn legal_moves(pos: &mut Position) -> MoveList {
     let mut list = MoveList::new();
     pseudo_moves(pos, &mut list);
-    list.retain(|mv| pos.leaves_king_safe(mv));
+    let filter = LegalityFilter::new(pos);
+    list.retain(|mv| filter.is_legal(pos, mv));
     list
 }
 
@@ -233,12 +276,13 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut list = MoveList::new();
     pseudo_moves(pos, &mut list);
+    let filter = LegalityFilter::new(pos);
     if depth == 1 {
-        return list.iter().filter(|&&mv| pos.leaves_king_safe(mv)).count() as u64;
+        return list.iter().filter(|&&mv| filter.is_legal(pos, mv)).count() as u64;
     }
     let mut nodes = 0;
     for &mv in &list {
-        if pos.leaves_king_safe(mv) {
+        if filter.is_legal(pos, mv) {
             pos.make_move(mv);
             nodes += perft(pos, depth - 1);
             pos.unmake_move();

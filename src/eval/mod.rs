@@ -1,7 +1,233 @@
-//! Evaluation: material, piece-square tables (tapered), and the terms tables cannot see.
+//! Evaluation: material and piece-square tables (kept incrementally by the board, tapered by
+//! phase), plus a few xiangqi terms the tables cannot see.
 
 pub mod psq;
 pub mod score;
 pub mod weights;
 
 pub use score::Score;
+
+use crate::board::position::HORSE_STEPS;
+use crate::board::square::delta;
+use crate::board::{Color, PieceKind, Position, Square};
+use weights::*;
+
+/// The non-table terms for one side, each as a middlegame/endgame pair.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Missing advisors and elephants against the enemy's attacking pieces.
+    pub king_safety: Score,
+    /// Cannons facing the enemy king with no screen (空头炮).
+    pub empty_screen_cannon: Score,
+    /// Cannons on the enemy back rank beside the king (沉底炮).
+    pub bottom_cannon: Score,
+    /// Trapped or cramped horses.
+    pub horse_mobility: Score,
+    /// Squares the rooks reach.
+    pub rook_mobility: Score,
+}
+
+impl Terms {
+    /// Names and values, in a fixed order (for printing).
+    pub fn named(&self) -> [(&'static str, Score); 5] {
+        [
+            ("king safety", self.king_safety),
+            ("empty-screen cannon", self.empty_screen_cannon),
+            ("bottom cannon", self.bottom_cannon),
+            ("horse mobility", self.horse_mobility),
+            ("rook mobility", self.rook_mobility),
+        ]
+    }
+
+    /// The sum of all terms.
+    pub fn total(&self) -> Score {
+        self.named().iter().fold(Score::ZERO, |acc, (_, s)| acc + *s)
+    }
+}
+
+/// Static evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    let red = pos.psq_score() + side_terms(pos, Color::Red).total() - side_terms(pos, Color::Black).total();
+    let value = red.taper(pos.phase(), MAX_PHASE);
+    match pos.side_to_move() {
+        Color::Red => value + TEMPO,
+        Color::Black => -value + TEMPO,
+    }
+}
+
+/// The terms for `us`.
+pub fn side_terms(pos: &Position, us: Color) -> Terms {
+    let them = us.opponent();
+    let mut t = Terms::default();
+
+    let force: i32 = [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon]
+        .iter()
+        .map(|&k| ATTACK_FORCE[k.index()] * pos.count(them, k) as i32)
+        .sum();
+    let missing_advisors = 2 - pos.count(us, PieceKind::Advisor) as i32;
+    let missing_elephants = 2 - pos.count(us, PieceKind::Elephant) as i32;
+    t.king_safety =
+        MISSING_ADVISOR * (missing_advisors * force) + MISSING_ELEPHANT * (missing_elephants * force);
+
+    let their_king = pos.king_square(them);
+    for cannon in pos.pieces(us, PieceKind::Cannon) {
+        if cannon.file() == their_king.file() && nothing_between(pos, cannon, their_king) {
+            t.empty_screen_cannon += EMPTY_SCREEN_CANNON;
+        }
+        let their_back_rank = if us == Color::Red { 9 } else { 0 };
+        if cannon.rank() == their_back_rank && their_king.rank() == their_back_rank {
+            t.bottom_cannon += BOTTOM_CANNON;
+        }
+    }
+
+    for horse in pos.pieces(us, PieceKind::Horse) {
+        let mut reach = 0;
+        for (leg, targets) in HORSE_STEPS {
+            if pos.piece_at(horse.offset(leg)).is_empty() {
+                reach +=
+                    targets.iter().filter(|&&d| pos.piece_at(horse.offset(d)).is_enterable_by(us)).count();
+            }
+        }
+        match reach {
+            0 => t.horse_mobility += TRAPPED_HORSE,
+            1 => t.horse_mobility += CRAMPED_HORSE,
+            _ => {}
+        }
+    }
+
+    for rook in pos.pieces(us, PieceKind::Rook) {
+        let mut reach = 0;
+        for d in delta::ORTHOGONAL {
+            let mut s = rook.offset(d);
+            while pos.piece_at(s).is_empty() {
+                reach += 1;
+                s = s.offset(d);
+            }
+            if pos.piece_at(s).is_color(them) {
+                reach += 1;
+            }
+        }
+        t.rook_mobility += ROOK_MOBILITY * (reach - ROOK_MOBILITY_BASE);
+    }
+    t
+}
+
+/// Whether the squares strictly between `a` and `b` (on one file) are empty.
+fn nothing_between(pos: &Position, a: Square, b: Square) -> bool {
+    let step = if b.rank() > a.rank() { delta::UP } else { delta::DOWN };
+    let mut s = a.offset(step);
+    while s != b {
+        if !pos.piece_at(s).is_empty() {
+            return false;
+        }
+        s = s.offset(step);
+    }
+    true
+}
+
+/// A full account of an evaluation, for `chariot eval`.
+pub struct Breakdown {
+    /// Each piece with its material + placement value (owner's view, before tapering).
+    pub pieces: Vec<(Square, char, Score)>,
+    /// Terms per side (Red, Black).
+    pub terms: [Terms; 2],
+    /// Phase and its maximum.
+    pub phase: (i32, i32),
+    /// The final value from the side to move's view (what `evaluate` returns).
+    pub total: i32,
+}
+
+/// Explains `evaluate(pos)` term by term.
+pub fn breakdown(pos: &Position) -> Breakdown {
+    let mut pieces = Vec::new();
+    for sq in Square::all() {
+        let p = pos.piece_at(sq);
+        if p.is_piece() {
+            pieces.push((sq, p.letter(), psq::PSQ[p.type_index()][sq.index()]));
+        }
+    }
+    Breakdown {
+        pieces,
+        terms: [side_terms(pos, Color::Red), side_terms(pos, Color::Black)],
+        phase: (pos.phase(), MAX_PHASE),
+        total: evaluate(pos),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval_fen(fen: &str) -> i32 {
+        evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        let pos = Position::startpos();
+        assert_eq!(evaluate(&pos), TEMPO, "symmetric: only the tempo bonus");
+        let b = breakdown(&pos);
+        assert_eq!(b.terms[0], b.terms[1]);
+        assert_eq!(b.pieces.len(), 32);
+    }
+
+    #[test]
+    fn colour_flip_negates_and_mirror_keeps() {
+        for fen in [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+            "4k4/4C4/5P3/1R7/9/9/4r4/3A5/6pp1/5K3 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate(&pos.color_flipped()), evaluate(&pos), "{fen}");
+            assert_eq!(evaluate(&pos.files_mirrored()), evaluate(&pos), "{fen}");
+        }
+    }
+
+    #[test]
+    fn extra_rook_is_winning() {
+        // Red has an extra rook on a0; otherwise the start position.
+        let with = eval_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+        let without = eval_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+        assert!(without - with > 150, "{without} vs {with}");
+    }
+
+    #[test]
+    fn terms_fire_on_positions_that_show_them() {
+        // Red cannon e4 faces the black king e9 over an empty file: 空头炮.
+        let pos = Position::from_fen("3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1").unwrap();
+        assert_eq!(side_terms(&pos, Color::Red).empty_screen_cannon, EMPTY_SCREEN_CANNON);
+        assert_eq!(side_terms(&pos, Color::Red).bottom_cannon, Score::ZERO);
+        // Red cannon a9 on Black's back rank with the king there (it checks over d9: Black to move).
+        let pos = Position::from_fen("C2akab2/9/9/9/9/9/9/9/9/3K5 b - - 0 1").unwrap();
+        assert_eq!(side_terms(&pos, Color::Red).bottom_cannon, BOTTOM_CANNON);
+        assert_eq!(side_terms(&pos, Color::Red).empty_screen_cannon, Score::ZERO);
+        // Red horse a0 boxed in by its own rooks on b2 and c1: no square to go to.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/1R7/2R6/N2K5 w - - 0 1").unwrap();
+        assert_eq!(side_terms(&pos, Color::Red).horse_mobility, TRAPPED_HORSE);
+        // Black has one advisor and faces two red rooks (force 2 x 3): a penalty for one missing
+        // advisor. Red misses an advisor and both elephants but Black has no attackers: no penalty.
+        let pos = Position::from_fen("2b1kab2/9/9/9/9/9/9/9/R3A3R/3K5 w - - 0 1").unwrap();
+        assert_eq!(side_terms(&pos, Color::Black).king_safety, MISSING_ADVISOR * 6);
+        assert_eq!(side_terms(&pos, Color::Red).king_safety, Score::ZERO);
+    }
+
+    #[test]
+    fn breakdown_adds_up() {
+        let pos =
+            Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1")
+                .unwrap();
+        let b = breakdown(&pos);
+        let mut red = Score::ZERO;
+        for (_, letter, s) in &b.pieces {
+            if letter.is_ascii_uppercase() {
+                red += *s
+            } else {
+                red -= *s
+            }
+        }
+        red += b.terms[0].total() - b.terms[1].total();
+        assert_eq!(-red.taper(b.phase.0, b.phase.1) + TEMPO, b.total);
+    }
+}

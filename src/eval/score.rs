@@ -1,6 +1,6 @@
 //! `Score`: a middlegame/endgame pair, blended by the game phase.
 
-use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A pair of values, one for the middlegame and one for the endgame.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -49,6 +49,14 @@ impl Neg for Score {
     #[inline]
     fn neg(self) -> Score {
         Score::new(-self.mg, -self.eg)
+    }
+}
+
+impl Mul<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn mul(self, k: i32) -> Score {
+        Score::new(self.mg * k, self.eg * k)
     }
 }
 

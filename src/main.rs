@@ -1,1 +1,5 @@
-fn main() {}
+//! The `chariot` binary: the protocol loop, or a subcommand (see `chariot --help`).
+
+fn main() -> std::process::ExitCode {
+    chariot::cli::run()
+}

@@ -1,1 +1,10 @@
-//! Rules: legality verdicts, repetition (perpetual check and chase), game results. The one authority.
+//! Rules: repetition verdicts (perpetual check and chase), the 120-ply rule, material and game
+//! results. The one authority on how a game ends; see `shared/spec/rules.md`.
+
+pub mod chase;
+pub mod outcome;
+pub mod repetition;
+
+pub use chase::{chases, is_chasing_move, Chase};
+pub use outcome::{game_result, insufficient_material, GameResult, Termination, MOVE_LIMIT_PLIES};
+pub use repetition::{find_repetition, game_verdict, judge_cycle, search_verdict, Verdict};

@@ -66,8 +66,8 @@ fn missing_king() {
 
 #[test]
 fn two_kings() {
-    assert_refused(&start_with(1, "4K4"), "two red kings");
-    assert_refused(&start_with(8, "4k4"), "two black kings");
+    assert_refused(&start_with(1, "4K4"), "more than one red king");
+    assert_refused(&start_with(8, "4k4"), "more than one black king");
 }
 
 #[test]

@@ -1,0 +1,242 @@
+//! Iterative deepening for one thread: aspiration windows around the last score (PVS) or
+//! MTD(f) passes, MultiPV, time checks and reports (main thread only).
+
+use crate::eval::evaluate;
+
+use super::info::{Info, IterationInfo, ScoreBound};
+use super::ordering::MAX_PLY;
+use super::score::{is_mate, INFINITE, MATE};
+use super::worker::Worker;
+use super::{Algorithm, RootMove};
+
+/// One reported line of the last completed iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Line {
+    pub score: i32,
+    pub pv: Vec<crate::board::Move>,
+}
+
+/// What a thread's iterative deepening produced.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    pub lines: Vec<Line>,
+    pub depth: i32,
+}
+
+const ASPIRATION_START_DEPTH: i32 = 4;
+const ASPIRATION_DELTA: i32 = 25;
+
+impl Worker<'_> {
+    /// Deepens until a limit, the clock or a stop ends it.
+    pub fn iterate(&mut self, mut moves: Vec<RootMove>, algorithm: Algorithm) -> Outcome {
+        let limits = self.shared.limits;
+        let main = self.id == 0;
+        let mut max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        if let Some(m) = limits.mate {
+            max_depth = max_depth.min(2 * m.max(1));
+        }
+        let multipv = limits.multipv.clamp(1, moves.len());
+        let mut outcome =
+            Outcome { lines: vec![Line { score: evaluate(&self.pos), pv: vec![moves[0].mv] }], depth: 0 };
+        // With one legal move on a clock there is nothing to think about.
+        if main && moves.len() == 1 && limits.is_timed() && !limits.ponder {
+            return outcome;
+        }
+        let mut time_scale = 1.0f64;
+        let mut prev_score = outcome.lines[0].score;
+        for depth in 1..=max_depth {
+            // Lazy SMP: helpers skip some depths so that threads spread over different trees.
+            if !main && depth > 2 && (depth as usize + self.id).is_multiple_of(3) {
+                continue;
+            }
+            self.seldepth = 0;
+            let mut lines = Vec::with_capacity(multipv);
+            for pv_index in 0..multipv {
+                let first_guess = if pv_index == 0 {
+                    prev_score
+                } else {
+                    lines.last().map_or(prev_score, |l: &Line| l.score)
+                };
+                let score = match algorithm {
+                    Algorithm::Pvs => self.aspiration(&mut moves[pv_index..], first_guess, depth, pv_index),
+                    Algorithm::Mtdf if multipv == 1 => self.mtdf(&mut moves[pv_index..], first_guess, depth),
+                    Algorithm::Mtdf => self.aspiration(&mut moves[pv_index..], first_guess, depth, pv_index),
+                };
+                if self.stopped {
+                    break;
+                }
+                let mut pv = self.root_pv();
+                if pv.first() != Some(&moves[pv_index].mv) {
+                    pv = vec![moves[pv_index].mv];
+                }
+                if algorithm == Algorithm::Mtdf {
+                    self.extend_pv_from_tt(&mut pv, depth);
+                }
+                lines.push(Line { score, pv });
+                if main {
+                    self.report_line(depth, pv_index, score, ScoreBound::Exact, &lines[pv_index].pv);
+                }
+            }
+            if self.stopped {
+                // A partial iteration still counts if its best move was fully searched.
+                if !lines.is_empty() {
+                    for (i, line) in lines.into_iter().enumerate() {
+                        match outcome.lines.get_mut(i) {
+                            Some(slot) => *slot = line,
+                            None => outcome.lines.push(line),
+                        }
+                    }
+                } else if moves[0].score > -INFINITE && moves[0].mv != outcome.lines[0].pv[0] {
+                    outcome.lines[0] = Line { score: moves[0].score, pv: vec![moves[0].mv] };
+                }
+                break;
+            }
+            let best_changed = outcome.depth > 0 && lines[0].pv[0] != outcome.lines[0].pv[0];
+            let score_dropped = outcome.depth > 0 && lines[0].score < prev_score - 30;
+            prev_score = lines[0].score;
+            outcome.lines = lines;
+            outcome.depth = depth;
+
+            if !main {
+                continue;
+            }
+            if let Some(m) = limits.mate {
+                if prev_score >= MATE - 2 * m {
+                    break;
+                }
+            }
+            if let Some(budget) = self.shared.budget {
+                if self.shared.control.is_pondering() || limits.movetime.is_some() {
+                    continue;
+                }
+                time_scale =
+                    if best_changed { (time_scale * 1.5).min(3.0) } else { (time_scale * 0.85).max(1.0) };
+                if score_dropped {
+                    time_scale = (time_scale * 1.3).min(3.0);
+                }
+                let soft = (budget.soft_ms as f64 * time_scale).min(budget.hard_ms as f64);
+                let elapsed = self.shared.elapsed_ms() as f64;
+                if elapsed >= soft || elapsed * 2.5 >= budget.hard_ms as f64 {
+                    break;
+                }
+                if is_mate(prev_score) && depth as i64 > (MATE - prev_score.abs()) as i64 + 4 {
+                    break;
+                }
+            }
+        }
+        outcome
+    }
+
+    /// A PVS iteration inside a window around `guess` that widens until the score fits.
+    fn aspiration(&mut self, moves: &mut [RootMove], guess: i32, depth: i32, pv_index: usize) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH && !is_mate(guess) {
+            ((guess - delta).max(-INFINITE), (guess + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(moves, alpha, beta, depth);
+            moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                if self.id == 0 {
+                    self.report_bound(depth, pv_index, score, ScoreBound::Upper);
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                if self.id == 0 {
+                    self.report_bound(depth, pv_index, score, ScoreBound::Lower);
+                }
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta += delta;
+        }
+    }
+
+    /// MTD(f): null-window root searches converging on the true score from `guess`.
+    fn mtdf(&mut self, moves: &mut [RootMove], guess: i32, depth: i32) -> i32 {
+        let (mut lower, mut upper) = (-INFINITE, INFINITE);
+        let mut g = guess;
+        let mut best_first = moves[0];
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.search_root(moves, beta - 1, beta, depth);
+            if self.stopped {
+                break;
+            }
+            moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+                best_first = moves[0];
+            }
+        }
+        // The last fail-high pass names the best move; a final fail-low pass says nothing about order.
+        if let Some(i) = moves.iter().position(|m| m.mv == best_first.mv) {
+            moves[..=i].rotate_right(1);
+        }
+        g
+    }
+
+    /// Null-window searches leave no triangular PV: follow the table's moves instead, each
+    /// checked for legality, stopping at a repeated position.
+    fn extend_pv_from_tt(&self, pv: &mut Vec<crate::board::Move>, depth: i32) {
+        let mut pos = self.pos.clone();
+        let mut seen = vec![pos.key()];
+        for &m in pv.iter() {
+            pos.make_move(m);
+            seen.push(pos.key());
+        }
+        while pv.len() < depth.max(1) as usize + 8 {
+            let Some(hit) = self.shared.tt.probe(pos.key(), 0) else { break };
+            if hit.mv.is_none() || !crate::board::movegen::is_legal(&mut pos, hit.mv) {
+                break;
+            }
+            pos.make_move(hit.mv);
+            if seen.contains(&pos.key()) {
+                break;
+            }
+            seen.push(pos.key());
+            pv.push(hit.mv);
+        }
+    }
+
+    fn report_bound(&self, depth: i32, pv_index: usize, score: i32, bound: ScoreBound) {
+        if self.shared.elapsed_ms() >= 1_000 {
+            let pv = self.root_pv();
+            self.report_line(depth, pv_index, score, bound, &pv);
+        }
+    }
+
+    fn report_line(
+        &self,
+        depth: i32,
+        pv_index: usize,
+        score: i32,
+        bound: ScoreBound,
+        pv: &[crate::board::Move],
+    ) {
+        self.shared.publish_nodes(self.id, self.nodes);
+        let nodes = self.shared.total_nodes();
+        let time_ms = self.shared.elapsed_ms();
+        self.shared.report(&Info::Iteration(IterationInfo {
+            depth,
+            seldepth: self.seldepth.max(depth),
+            multipv: pv_index + 1,
+            score,
+            bound,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            hashfull: self.shared.tt.hashfull(),
+            pv: pv.to_vec(),
+        }));
+    }
+}

@@ -1,0 +1,121 @@
+//! State shared by the threads of one search: the table, the control, limits, node counts, and
+//! the reporter (only the main thread reports).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::board::Move;
+
+use super::control::SearchControl;
+use super::info::Info;
+use super::limits::Limits;
+use super::timeman::TimeBudget;
+use super::tt::TranspositionTable;
+
+/// The caller's sink for search output.
+pub type Reporter<'a> = &'a mut (dyn FnMut(&Info) + Send);
+
+/// Milliseconds of searching before `currmove` and progress lines start (short searches stay quiet).
+const CHATTY_AFTER_MS: u64 = 1_000;
+
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub limits: &'a Limits,
+    pub budget: Option<TimeBudget>,
+    /// Set by the main thread when it is done, to stop the helpers.
+    pub finished: AtomicBool,
+    node_counts: Vec<AtomicU64>,
+    last_progress_ms: AtomicU64,
+    reporter: Mutex<Reporter<'a>>,
+}
+
+impl<'a> Shared<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        limits: &'a Limits,
+        budget: Option<TimeBudget>,
+        threads: usize,
+        reporter: Reporter<'a>,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            limits,
+            budget,
+            finished: AtomicBool::new(false),
+            node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            last_progress_ms: AtomicU64::new(0),
+            reporter: Mutex::new(reporter),
+        }
+    }
+
+    /// With one thread the node limit is checked exactly at every node (deterministic).
+    #[inline]
+    pub fn node_limit_per_thread(&self) -> Option<u64> {
+        if self.node_counts.len() == 1 {
+            self.limits.nodes
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn publish_nodes(&self, id: usize, nodes: u64) {
+        self.node_counts[id].store(nodes, Ordering::Relaxed);
+    }
+
+    /// Nodes of all threads, as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Whether this search's threads must unwind now.
+    #[inline]
+    pub fn must_stop(&self) -> bool {
+        self.control.stop_requested() || self.finished.load(Ordering::Relaxed)
+    }
+
+    /// Milliseconds on the clock (0 while pondering: the clock has not started).
+    pub fn elapsed_ms(&self) -> u64 {
+        self.control.elapsed_ms()
+    }
+
+    /// The main thread's periodic duties: the hard time limit, the total node limit, progress.
+    pub fn poll(&self) {
+        let elapsed = self.elapsed_ms();
+        if let Some(budget) = self.budget {
+            if !self.control.is_pondering() && elapsed >= budget.hard_ms {
+                self.control.request_stop();
+            }
+        }
+        if let Some(limit) = self.limits.nodes {
+            if self.total_nodes() >= limit {
+                self.control.request_stop();
+            }
+        }
+        let last = self.last_progress_ms.load(Ordering::Relaxed);
+        if elapsed >= CHATTY_AFTER_MS && elapsed >= last + 1_000 {
+            self.last_progress_ms.store(elapsed, Ordering::Relaxed);
+            let nodes = self.total_nodes();
+            self.report(&Info::Progress {
+                nodes,
+                nps: nodes * 1000 / elapsed.max(1),
+                time_ms: elapsed,
+                hashfull: self.tt.hashfull(),
+            });
+        }
+    }
+
+    pub fn report_currmove(&self, mv: Move, number: usize, depth: i32) {
+        if self.elapsed_ms() >= CHATTY_AFTER_MS {
+            self.report(&Info::CurrMove { mv, number, depth });
+        }
+    }
+
+    pub fn report(&self, info: &Info) {
+        let mut sink = self.reporter.lock().unwrap_or_else(|e| e.into_inner());
+        (*sink)(info);
+    }
+}

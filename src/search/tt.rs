@@ -1,0 +1,238 @@
+//! The transposition table: shared by all search threads without locks.
+//!
+//! Each bucket holds two entries: slot 0 is depth-preferred, slot 1 always-replace. An entry is two
+//! atomic words, `key ^ data` and `data`; a reader that sees a torn write gets a key mismatch and
+//! treats the entry as absent (the "lockless hashing" trick), so no lock is ever taken.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use crate::board::Move;
+
+use super::score::{from_tt, to_tt};
+
+/// What a stored score says about the true value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true value is at least the score (fail high).
+    Lower = 1,
+    /// The true value is at most the score (fail low).
+    Upper = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// A probed entry, with its score already adjusted to the probing ply.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct TtHit {
+    /// Best or refutation move (`Move::NONE` if none).
+    pub mv: Move,
+    /// Score from the side to move's view, mate distances relative to the probing node.
+    pub score: i32,
+    /// Static evaluation saved with the entry.
+    pub eval: i32,
+    /// Remaining depth the score was searched to.
+    pub depth: i32,
+    /// Bound type of `score`.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; 2],
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + age 6
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    mv.bits() as u64
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(0, 255) as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xFF) as i32
+}
+
+fn unpack_age(data: u64) -> u8 {
+    ((data >> 58) & 63) as u8
+}
+
+/// The shared hash table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable { buckets, age: AtomicU8::new(0) }
+    }
+
+    /// Size in megabytes as configured.
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for e in &b.entries {
+                e.check.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed) & 63
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key uniformly onto any table size.
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks `key` up; `ply` converts mate scores back to distances from the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: i32) -> Option<TtHit> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                let bound = match (data >> 56) & 3 {
+                    1 => Bound::Lower,
+                    2 => Bound::Upper,
+                    3 => Bound::Exact,
+                    _ => continue,
+                };
+                return Some(TtHit {
+                    mv: Move::from_bits(data as u16),
+                    score: from_tt((data >> 16) as u16 as i16 as i32, ply),
+                    eval: (data >> 32) as u16 as i16 as i32,
+                    depth: unpack_depth(data),
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Keeps an existing move when the new result has none.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, ply: i32, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let bucket = self.bucket(key);
+        let age = self.current_age();
+        let [deep, recent] = &bucket.entries;
+        let deep_data = deep.data.load(Ordering::Relaxed);
+        let deep_key = deep.check.load(Ordering::Relaxed) ^ deep_data;
+        let same = deep_key == key;
+        // The depth-preferred slot takes the result if it is as deep, the slot is stale, or same key.
+        let target =
+            if same || depth >= unpack_depth(deep_data) || unpack_age(deep_data) != age || deep_data == 0 {
+                deep
+            } else {
+                recent
+            };
+        let mut mv = mv;
+        if mv.is_none() {
+            let old = target.data.load(Ordering::Relaxed);
+            if target.check.load(Ordering::Relaxed) ^ old == key {
+                mv = Move::from_bits(old as u16);
+            }
+        }
+        if same && std::ptr::eq(target, deep) && bound != Bound::Exact {
+            // Do not overwrite a deeper result for the same position with a shallower bound.
+            if unpack_depth(deep_data) > depth + 2 && unpack_age(deep_data) == age {
+                return;
+            }
+        }
+        if std::ptr::eq(target, deep) && !same && deep_data != 0 {
+            // The displaced deep entry is still worth keeping: it becomes the recent one.
+            recent.data.store(deep_data, Ordering::Relaxed);
+            recent.check.store(deep_key ^ deep_data, Ordering::Relaxed);
+        }
+        let data = pack(mv, to_tt(score, ply), eval, depth, bound, age);
+        target.data.store(data, Ordering::Relaxed);
+        target.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per mille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.current_age();
+        let sample = self.buckets.len().min(500);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && unpack_age(data) == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 2).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn store_probe_round_trips_bounds_and_scores() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::parse_iccs("h2e2").unwrap();
+        for (i, bound) in [Bound::Lower, Bound::Upper, Bound::Exact].into_iter().enumerate() {
+            let key = 0x1234_5678_9ABC_DEF0 ^ i as u64;
+            tt.store(key, 3, mv, -250, 17, 9, bound);
+            let hit = tt.probe(key, 3).expect("stored");
+            assert_eq!(hit, TtHit { mv, score: -250, eval: 17, depth: 9, bound });
+        }
+        assert_eq!(tt.probe(0xDEAD, 0), None);
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        // Found at ply 5: mate in 7 plies from the root = mate in 2 from this node.
+        tt.store(42, 5, Move::NONE, MATE - 7, 0, 4, Bound::Exact);
+        // Probed at ply 1 (same node reached sooner): mate is 3 plies from the root now.
+        assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
+        tt.store(43, 2, Move::NONE, -(MATE - 6), 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(43, 4).unwrap().score, -(MATE - 8));
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_only() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..200_000u64 {
+            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, Move::NONE, 0, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull() > 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.clear();
+        assert_eq!(tt.probe(0, 0), None);
+    }
+}

@@ -1,0 +1,436 @@
+//! One search thread: PVS (or MTD(f) over the same null-window search), quiescence, pruning
+//! and reductions. The iterative-deepening driver in `driver.rs` calls into it.
+
+use std::sync::OnceLock;
+
+use crate::board::{movegen, Move, MoveList, PieceKind, Position};
+use crate::eval::evaluate;
+
+use super::ordering::{OrderingTables, ScoredMoves, MAX_PLY};
+use super::rules_hook::rule_score;
+use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
+use super::see::{see_non_negative, value_on};
+use super::shared::Shared;
+use super::tt::Bound;
+use super::RootMove;
+
+/// Search a node as a principal-variation node (full window) or not.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    Pv,
+    NonPv,
+}
+
+fn reductions() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            }
+        }
+        t
+    })
+}
+
+/// Per-thread search state.
+pub(crate) struct Worker<'a> {
+    pub pos: Position,
+    pub shared: &'a Shared<'a>,
+    pub id: usize,
+    pub nodes: u64,
+    pub seldepth: i32,
+    pub tables: OrderingTables,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    static_evals: [i32; MAX_PLY],
+    /// Set once this thread must unwind.
+    pub stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(pos: Position, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
+        Worker {
+            pos,
+            shared,
+            id,
+            nodes: 0,
+            seldepth: 0,
+            tables: OrderingTables::default(),
+            pv: Box::new([[Move::NONE; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            static_evals: [0; MAX_PLY],
+            stopped: false,
+        }
+    }
+
+    /// The principal variation found by the last search from the root.
+    pub fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    /// Counts a node and, every so often, polls the stop flag, the clock and the node limit.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if let Some(limit) = self.shared.node_limit_per_thread() {
+            if self.nodes >= limit {
+                self.stopped = true;
+                self.shared.control.request_stop();
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.publish_nodes(self.id, self.nodes);
+            if self.id == 0 {
+                self.shared.poll();
+            }
+            if self.shared.must_stop() {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][0] = mv;
+        let child_len = if ply + 1 < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Searches the root moves in their order with window (alpha, beta), fail-soft. Each move
+    /// searched gets its score; the others keep `-INFINITE`. Returns the best score.
+    pub fn search_root(&mut self, moves: &mut [RootMove], mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.pv_len[0] = 0;
+        let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::NonPv };
+        let mut best = -INFINITE;
+        for rm in moves.iter_mut() {
+            rm.score = -INFINITE;
+        }
+        for (i, root_move) in moves.iter_mut().enumerate() {
+            let mv = root_move.mv;
+            if self.id == 0 {
+                self.shared.report_currmove(mv, i + 1, depth);
+            }
+            self.pos.make_move(mv);
+            let new_depth = depth - 1;
+            let score = if i == 0 {
+                -self.search(-beta, -alpha, new_depth, 1, kind, true)
+            } else {
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth, 1, NodeKind::NonPv, true);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.search(-beta, -alpha, new_depth, 1, NodeKind::Pv, true);
+                }
+                s
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            root_move.score = score;
+            if score > best {
+                best = score;
+                if score > alpha || i == 0 {
+                    self.update_pv(0, mv);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Alpha-beta with principal variation search.
+    pub fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        kind: NodeKind,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        let pv_node = kind == NodeKind::Pv;
+        if let Some(score) = rule_score(&self.pos, ply as i32) {
+            return score;
+        }
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.pos);
+        }
+        // Mate distance pruning: no line here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let legality = movegen::LegalityFilter::new(&self.pos);
+        let in_check = legality.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        self.seldepth = self.seldepth.max(ply as i32);
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply as i32);
+        let hash_move = hit.map(|h| h.mv).unwrap_or(Move::NONE);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITE
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            evaluate(&self.pos)
+        };
+        self.static_evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 6 && static_eval - 85 * (depth - improving as i32) >= beta {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if we still beat beta, cut.
+            let pieces = self.big_pieces(self.pos.side_to_move());
+            if allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                self.pos.make_null_move();
+                let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    // Zugzwang is real in xiangqi endgames: verify with a reduced normal search.
+                    if pieces > 2 && depth < 10 {
+                        return score;
+                    }
+                    let v = self.search(beta - 1, beta, depth - r, ply, NodeKind::NonPv, false);
+                    if v >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        movegen::pseudo_moves(&self.pos, &mut list);
+        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &self.tables, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut legal = 0;
+        let mut quiets_tried = MoveList::new();
+        let futility_base = static_eval + 100 + 90 * depth;
+
+        for (mv, order_score) in moves {
+            if !legality.is_legal(&mut self.pos, mv) {
+                continue;
+            }
+            legal += 1;
+            let capture = self.pos.piece_at(mv.to()).is_piece();
+            let gives_check = self.pos.gives_check(mv);
+            let quiet = !capture && !gives_check;
+
+            if !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND {
+                if quiet {
+                    // Late move pruning and futility pruning of quiet moves near the leaves.
+                    if depth <= 4 && quiets_tried.len() as i32 >= 3 + depth * depth * (1 + improving as i32) {
+                        continue;
+                    }
+                    if depth <= 4 && futility_base <= alpha {
+                        continue;
+                    }
+                } else if capture && depth <= 3 && ScoredMoves::is_bad_capture_score(order_score) {
+                    continue;
+                }
+            }
+
+            self.pos.make_move(mv);
+            let new_depth = depth - 1;
+            let score = if legal == 1 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
+            } else {
+                // Late move reductions for quiet moves ordered late.
+                let mut r = 0;
+                if depth >= 3 && quiet && legal > 2 + pv_node as i32 {
+                    r = reductions()[depth.min(63) as usize][legal.min(63) as usize];
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    if order_score >= (1 << 27) {
+                        r -= 1; // killers and counter moves
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::NonPv, true);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, NodeKind::NonPv, true);
+                }
+                if s > alpha && s < beta && pv_node && !self.stopped {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv, true);
+                }
+                s
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if !capture {
+                quiets_tried.push(mv);
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    alpha = score;
+                    if score >= beta {
+                        if !capture {
+                            let tried = &quiets_tried.as_slice()[..quiets_tried.len() - 1];
+                            self.tables.reward_quiet(&self.pos, mv, tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        if legal == 0 {
+            // No legal move loses, in check or not.
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.shared.tt.store(key, ply as i32, best_move, best_score, stored_eval, depth, bound);
+        best_score
+    }
+
+    /// Rooks, horses and cannons of `side`, rooks counting two (for null-move safety).
+    fn big_pieces(&self, side: crate::board::Color) -> i32 {
+        2 * self.pos.count(side, PieceKind::Rook) as i32
+            + self.pos.count(side, PieceKind::Horse) as i32
+            + self.pos.count(side, PieceKind::Cannon) as i32
+    }
+
+    /// Quiescence: captures (winning or even by SEE) until quiet; all evasions when in check.
+    pub fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as i32);
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.pos);
+        }
+        let legality = movegen::LegalityFilter::new(&self.pos);
+        let in_check = legality.in_check();
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply as i32);
+        if let Some(h) = hit {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut {
+                return h.score;
+            }
+        }
+        let mut best = -INFINITE;
+        let stand_pat;
+        let mut list = MoveList::new();
+        if in_check {
+            stand_pat = -INFINITE;
+            movegen::pseudo_moves(&self.pos, &mut list);
+        } else {
+            stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| evaluate(&self.pos));
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            movegen::pseudo_captures(&self.pos, &mut list);
+        }
+        let moves = if in_check {
+            ScoredMoves::new(&mut self.pos, list, Move::NONE, &self.tables, ply.min(MAX_PLY - 1))
+        } else {
+            ScoredMoves::captures(&self.pos, list)
+        };
+        let mut legal = 0;
+        for (mv, _) in moves {
+            if !in_check {
+                // Delta pruning: even winning this piece cannot lift us to alpha.
+                if stand_pat + value_on(&self.pos, mv.to()) + 120 <= alpha {
+                    continue;
+                }
+                if !see_non_negative(&mut self.pos, mv) {
+                    continue;
+                }
+            }
+            if !legality.is_legal(&mut self.pos, mv) {
+                continue;
+            }
+            legal += 1;
+            self.pos.make_move(mv);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        if best == -INFINITE {
+            best = DRAW;
+        }
+        best
+    }
+}

@@ -1,0 +1,181 @@
+//! Search behaviour: mates found with the right score, material recognised, legality of the
+//! returned move, banmoves, determinism, the clock, PVS against MTD(f).
+//! Mate distances were checked with an independent engine (fairy-stockfish, UCCI mode).
+
+use std::time::Instant;
+
+use chariot::board::{movegen, Move, Position};
+use chariot::search::score::{mate_in_moves, MATE};
+use chariot::search::{bench, Algorithm, Engine, Limits, SearchControl, SearchResult};
+
+fn search_with(engine: &mut Engine, fen: &str, limits: Limits) -> SearchResult {
+    let pos = Position::from_fen(fen).unwrap();
+    let control = SearchControl::new();
+    control.start(limits.ponder);
+    engine.search(&pos, &limits, &control, &mut |_| {})
+}
+
+fn search(fen: &str, limits: Limits) -> SearchResult {
+    search_with(&mut Engine::new(16), fen, limits)
+}
+
+#[test]
+fn mates_in_one_two_three_are_found_with_the_right_score() {
+    for algorithm in [Algorithm::Pvs, Algorithm::Mtdf] {
+        for (fen, moves, first) in [
+            ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1, "i0i9"),
+            ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2, "g0g9"),
+            ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3, "c2f2"),
+        ] {
+            let mut engine = Engine::new(16);
+            engine.options.algorithm = algorithm;
+            let r = search_with(&mut engine, fen, Limits::depth(2 * moves + 2));
+            assert_eq!(r.score, MATE - (2 * moves - 1), "{algorithm:?} {fen}");
+            assert_eq!(mate_in_moves(r.score), Some(moves));
+            if moves == 1 {
+                assert_eq!(r.best.unwrap().to_string(), first, "{algorithm:?} {fen}");
+            }
+            // The PV is the mate: it replays legally and leaves the loser without a move.
+            let mut pos = Position::from_fen(fen).unwrap();
+            assert_eq!(r.pv.len() as i32, 2 * moves - 1, "{algorithm:?} {fen}: {:?}", r.pv);
+            for &m in &r.pv {
+                assert!(movegen::is_legal(&mut pos, m));
+                pos.make_move(m);
+            }
+            assert!(movegen::legal_moves(&mut pos).is_empty(), "{algorithm:?} {fen}: {:?}", r.pv);
+        }
+    }
+}
+
+#[test]
+fn the_mated_side_sees_it_coming() {
+    // Black to move after red's g0g9 in the mate-in-two: mated in two plies whatever it plays.
+    let r = search("3akaR2/9/4b4/9/9/9/9/9/4R4/3K5 b - - 0 1", Limits::depth(6));
+    assert_eq!(r.score, -(MATE - 2));
+}
+
+#[test]
+fn no_legal_move_loses_even_without_check() {
+    // Black's king d9 has no move after a0a8 (d8 covered, e9 faces the red king): that wins.
+    let r = search("3k5/9/9/9/9/9/9/9/9/R3K3R w - - 0 1", Limits::depth(3));
+    assert_eq!(r.score, MATE - 1);
+    // The position after it: Black is not in check, has no move, gets no best move and a lost score.
+    let fen = "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let mut pos = Position::from_fen(fen).unwrap();
+    assert!(!pos.is_check() && movegen::legal_moves(&mut pos).is_empty());
+    let r = search(fen, Limits::depth(3));
+    assert_eq!((r.best, r.score), (None, -MATE));
+}
+
+#[test]
+fn an_extra_rook_scores_high() {
+    let r = search("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", Limits::depth(6));
+    assert!(r.score > 150, "{}", r.score);
+    let r = search("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1", Limits::depth(6));
+    assert!(r.score < -150, "{}", r.score);
+}
+
+#[test]
+fn best_move_is_legal_and_never_banned() {
+    for fen in bench::BENCH_FENS {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let legal = movegen::legal_moves(&mut pos);
+        let banned: Vec<Move> = legal.iter().take(2).copied().collect();
+        let mut limits = Limits::nodes(3_000);
+        limits.ban_moves = banned.clone();
+        let r = search(fen, limits);
+        match r.best {
+            Some(mv) => {
+                assert!(legal.contains(mv), "{fen}: {mv} is not legal");
+                assert!(!banned.contains(&mv), "{fen}: {mv} is banned");
+                // The whole PV replays legally.
+                let mut p = pos.clone();
+                for &m in &r.pv {
+                    assert!(movegen::is_legal(&mut p, m), "{fen}: pv {:?}", r.pv);
+                    p.make_move(m);
+                }
+            }
+            None => assert!(legal.len() <= 2, "{fen}: a legal unbanned move existed"),
+        }
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let a = bench::run(5, 1, 4, Algorithm::Pvs);
+    let b = bench::run(5, 1, 4, Algorithm::Pvs);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.per_position, b.per_position);
+    let n = search(bench::BENCH_FENS[6], Limits::nodes(20_000)).nodes;
+    assert_eq!(n, 20_000, "the node limit is exact with one thread");
+}
+
+#[test]
+fn pvs_and_mtdf_mostly_agree() {
+    let pvs = bench::run(6, 1, 16, Algorithm::Pvs);
+    let mtdf = bench::run(6, 1, 16, Algorithm::Mtdf);
+    let same = pvs.per_position.iter().zip(&mtdf.per_position).filter(|(a, b)| a.0 == b.0).count();
+    assert!(same * 3 >= pvs.per_position.len() * 2, "only {same} of {} agree", pvs.per_position.len());
+}
+
+#[test]
+fn a_tight_clock_is_respected() {
+    // 100 ms left, no increment: must answer well inside it (30 ms overhead is reserved).
+    let limits = Limits { time_left: Some(100), multipv: 1, ..Limits::default() };
+    let start = Instant::now();
+    let r = search(bench::BENCH_FENS[8], limits);
+    let used = start.elapsed().as_millis();
+    assert!(r.best.is_some());
+    assert!(used < 100, "used {used} ms of 100");
+    // A fixed move time is used, not exceeded by much.
+    let start = Instant::now();
+    search(bench::BENCH_FENS[0], Limits::movetime(300));
+    let used = start.elapsed().as_millis();
+    assert!((150..400).contains(&used), "movetime 300 used {used} ms");
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once_on_a_clock() {
+    // Black king d8 in check from the rook a8; d7 is covered by the rook a7, e8 by both the rook
+    // and the red king's file: d9 is the only move.
+    let fen = "9/R2k5/R8/9/9/9/9/9/9/4K4 b - - 0 1";
+    let mut pos = Position::from_fen(fen).unwrap();
+    let legal = movegen::legal_moves(&mut pos);
+    assert_eq!(legal.len(), 1, "{:?}", legal.as_slice());
+    let limits = Limits { time_left: Some(60_000), multipv: 1, ..Limits::default() };
+    let r = search(fen, limits);
+    assert_eq!(r.best, Some(legal.as_slice()[0]));
+    assert!(r.time_ms < 50);
+}
+
+#[test]
+fn the_checking_side_avoids_a_perpetual_check() {
+    // Red's rook has checked from h9 and h8 while the black king stepped e9-e8-e9. Checking again
+    // on h9 repeats the position with every red move in the cycle a check: Red would lose by the
+    // perpetual-check rule, so the search must score it as lost and play something else.
+    let fen = "4k4/7R1/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    let check = Move::parse_iccs("h8h9").unwrap();
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in ["h8h9", "e9e8", "h9h8", "e8e9"] {
+        let mv = Move::parse_iccs(m).unwrap();
+        assert!(movegen::is_legal(&mut pos, mv), "{m}");
+        pos.make_move(mv);
+    }
+    let control = SearchControl::new();
+    let mut only_check = Limits::depth(5);
+    only_check.search_moves = vec![check];
+
+    // Without the history the check is a fine move...
+    control.start(false);
+    let fresh = Engine::new(16).search(&Position::from_fen(fen).unwrap(), &only_check, &control, &mut |_| {});
+    assert!(fresh.score > 200, "{}", fresh.score);
+    // ...with it, the rules make it a loss,
+    control.start(false);
+    let repeated = Engine::new(16).search(&pos, &only_check, &control, &mut |_| {});
+    assert!(repeated.score <= -(chariot::search::score::RULE_WIN - 10), "{}", repeated.score);
+    // so the engine plays another move and still wins.
+    control.start(false);
+    let free = Engine::new(16).search(&pos, &Limits::depth(5), &control, &mut |_| {});
+    assert_ne!(free.best, Some(check));
+    assert!(free.score > 200, "{}", free.score);
+}

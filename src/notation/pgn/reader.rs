@@ -154,6 +154,9 @@ impl GameReader {
                 line,
                 match e {
                     NotationError::NoLegalMatch { .. } => format!("'{text}' is not a legal move"),
+                    NotationError::NoSuchPiece { reason, .. } => {
+                        format!("'{text}' is not a legal move: {reason}")
+                    }
                     other => other.to_string(),
                 },
             )

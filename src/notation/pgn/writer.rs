@@ -1,6 +1,6 @@
 //! `write_pgn`: a game to PGN text in the notation asked for.
 
-use crate::board::{movegen, START_FEN};
+use crate::board::{movegen, Color, START_FEN};
 use crate::notation::{format_move, MoveNotation, NotationError};
 
 use super::{PgnGame, RESULTS};
@@ -72,7 +72,7 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
 }
 
-/// The movetext as words: move numbers, moves with suffixes, comment words.
+/// The movetext as units that wrapping keeps whole: numbered moves with suffixes, comment words.
 fn movetext(game: &PgnGame, notation: MoveNotation) -> Result<Vec<String>, NotationError> {
     let mut pos = game.start.clone();
     let mut words = Vec::new();
@@ -82,13 +82,14 @@ fn movetext(game: &PgnGame, notation: MoveNotation) -> Result<Vec<String>, Notat
         if !movegen::is_legal(&mut pos, m.mv) {
             return Err(NotationError::IllegalMove { mv: m.mv, ply: i + 1 });
         }
+        // The number travels with its move so that a line never ends in a bare "17.".
         let number = pos.fullmove_number();
-        match pos.side_to_move() {
-            crate::board::Color::Red => words.push(format!("{number}.")),
-            crate::board::Color::Black if black_needs_number => words.push(format!("{number}...")),
-            crate::board::Color::Black => {}
-        }
-        let mut text = format_move(&pos, m.mv, notation);
+        let mut text = match pos.side_to_move() {
+            Color::Red => format!("{number}. "),
+            Color::Black if black_needs_number => format!("{number}... "),
+            Color::Black => String::new(),
+        };
+        text.push_str(&format_move(&pos, m.mv, notation));
         if let Some(suffix) =
             m.suffix.as_deref().filter(|s| !s.is_empty() && s.chars().all(|c| "!?".contains(c)))
         {
@@ -130,7 +131,7 @@ fn columns(text: &str) -> usize {
         .sum()
 }
 
-/// Words filled into lines of at most `MAX_COLUMNS` columns (a longer word gets a line alone).
+/// Units filled into lines of at most `MAX_COLUMNS` columns (a longer word gets a line alone).
 fn wrap(words: &[String]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();

@@ -1,0 +1,228 @@
+//! `read_pgn`: PGN text to games, replaying and checking every move.
+
+use crate::board::Position;
+use crate::notation::{parse_move, NotationError};
+
+use super::lexer::{lex, Lexeme, Token};
+use super::{PgnError, PgnGame, PgnMove, RESULTS};
+
+/// Reads every game in `text` (none for a text without tags or moves).
+///
+/// Moves may be in ICCS, WXF or Chinese notation, mixed freely. Comments attach to the move before
+/// them (those before the first move are dropped), variations are skipped, NAGs are ignored,
+/// `!`/`?` suffixes are kept. A game ends at its result token or where the next game's tags begin;
+/// without a result token, the `Result` tag (or `*`) is its result.
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let lexemes = lex(text)?;
+    let mut games = Vec::new();
+    let mut current: Option<GameReader> = None;
+    let mut at = 0;
+    while at < lexemes.len() {
+        let Lexeme { token, line } = &lexemes[at];
+        let line = *line;
+        match token {
+            Token::Tag { name, value } => {
+                if current.as_ref().is_some_and(|g| g.in_movetext()) {
+                    games.extend(current.take().map(GameReader::finish));
+                }
+                current.get_or_insert_with(GameReader::new).tag(name, value, line)?;
+            }
+            Token::Open => {
+                at = skip_variation(&lexemes, at)?;
+                continue;
+            }
+            Token::Close => return Err(PgnError::new(line, "')' closes no variation")),
+            Token::Comment(text) => {
+                if let Some(game) = current.as_mut() {
+                    game.comment(text);
+                }
+            }
+            Token::Word(_) => {
+                if current.as_ref().is_some_and(|g| g.result.is_some()) {
+                    games.extend(current.take().map(GameReader::finish));
+                }
+                at += current.get_or_insert_with(GameReader::new).word(&lexemes[at..])?;
+                continue;
+            }
+        }
+        at += 1;
+    }
+    games.extend(current.map(GameReader::finish));
+    Ok(games)
+}
+
+/// The index just after the `)` matching the `(` at `open`.
+fn skip_variation(lexemes: &[Lexeme], open: usize) -> Result<usize, PgnError> {
+    let mut depth = 0usize;
+    for (i, l) in lexemes.iter().enumerate().skip(open) {
+        match l.token {
+            Token::Open => depth += 1,
+            Token::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(PgnError::new(lexemes[open].line, "unterminated variation: '(' has no closing ')'"))
+}
+
+/// A game being read: its tags so far and the position its moves have reached.
+struct GameReader {
+    tags: Vec<(String, String)>,
+    start: Position,
+    pos: Position,
+    moves: Vec<PgnMove>,
+    result: Option<String>,
+}
+
+impl GameReader {
+    fn new() -> GameReader {
+        let start = Position::startpos();
+        GameReader { tags: Vec::new(), pos: start.clone(), start, moves: Vec::new(), result: None }
+    }
+
+    fn in_movetext(&self) -> bool {
+        !self.moves.is_empty() || self.result.is_some()
+    }
+
+    fn tag(&mut self, name: &str, value: &str, line: usize) -> Result<(), PgnError> {
+        if name.eq_ignore_ascii_case("FEN") {
+            let start = Position::from_fen(value)
+                .map_err(|e| PgnError::new(line, format!("bad FEN tag \"{value}\": {}", e.0)))?;
+            self.pos = start.clone();
+            self.start = start;
+        }
+        self.tags.push((name.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    fn comment(&mut self, text: &str) {
+        let Some(last) = self.moves.last_mut() else {
+            return;
+        };
+        last.comment = Some(match last.comment.take() {
+            Some(before) if !text.is_empty() => format!("{before} {text}"),
+            Some(before) => before,
+            None => text.to_string(),
+        });
+    }
+
+    /// Takes in the word at the head of `lexemes` (and, for a Chinese move written with spaces
+    /// inside, the words that complete it); returns how many lexemes it used.
+    fn word(&mut self, lexemes: &[Lexeme]) -> Result<usize, PgnError> {
+        let Token::Word(word) = &lexemes[0].token else {
+            return Ok(1);
+        };
+        let line = lexemes[0].line;
+        if RESULTS.contains(&word.as_str()) {
+            self.result = Some(word.clone());
+            return Ok(1);
+        }
+        if let Some(number) = word.strip_prefix('$') {
+            if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit()) {
+                return Err(PgnError::new(line, format!("'{word}' is not a NAG ($ and a number)")));
+            }
+            return Ok(1);
+        }
+        if is_suffix(word) {
+            let Some(last) = self.moves.last_mut() else {
+                return Err(PgnError::new(line, format!("'{word}' follows no move")));
+            };
+            last.suffix = Some(word.clone());
+            return Ok(1);
+        }
+        let mut text = without_move_number(word).to_string();
+        if text.is_empty() {
+            return Ok(1);
+        }
+        let mut used = 1;
+        if !text.is_ascii() {
+            while text.chars().count() < 4 {
+                let Some(Lexeme { token: Token::Word(more), .. }) = lexemes.get(used) else {
+                    break;
+                };
+                text.push_str(more);
+                used += 1;
+            }
+        }
+        let (text, suffix) = split_suffix(&text);
+        let mv = parse_move(&self.pos, text).map_err(|e| {
+            PgnError::new(
+                line,
+                match e {
+                    NotationError::NoLegalMatch { .. } => format!("'{text}' is not a legal move"),
+                    NotationError::NoSuchPiece { reason, .. } => {
+                        format!("'{text}' is not a legal move: {reason}")
+                    }
+                    other => other.to_string(),
+                },
+            )
+        })?;
+        self.pos.make_move(mv);
+        self.moves.push(PgnMove { mv, comment: None, suffix: suffix.map(str::to_string) });
+        Ok(used)
+    }
+
+    fn finish(self) -> PgnGame {
+        let from_tag = self
+            .tags
+            .iter()
+            .find(|(n, v)| n.eq_ignore_ascii_case("Result") && RESULTS.contains(&v.as_str()))
+            .map(|(_, v)| v.clone());
+        let result = self.result.or(from_tag).unwrap_or_else(|| "*".to_string());
+        PgnGame { tags: self.tags, start: self.start, moves: self.moves, result }
+    }
+}
+
+/// Whether `word` is only an annotation such as `!?`.
+fn is_suffix(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c == '!' || c == '?')
+}
+
+/// `word` without a leading move number (`12.`, `3...`); a bare `...` is all number.
+fn without_move_number(word: &str) -> &str {
+    let after_digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = after_digits.trim_start_matches('.');
+    let (digits, dots) = (word.len() - after_digits.len(), after_digits.len() - rest.len());
+    // WXF writes the middle pawn of five going sideways as "3.4": that is a move, not a number.
+    let wxf_sideways =
+        digits == 1 && dots == 1 && rest.len() == 1 && rest.chars().all(|c| c.is_ascii_digit());
+    if dots == 0 || wxf_sideways {
+        word
+    } else {
+        rest
+    }
+}
+
+/// The move text and its trailing `!`/`?` annotation, if any.
+fn split_suffix(text: &str) -> (&str, Option<&str>) {
+    let bare = text.trim_end_matches(['!', '?']);
+    let suffix = &text[bare.len()..];
+    (bare, (!suffix.is_empty()).then_some(suffix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_come_off() {
+        assert_eq!(without_move_number("12.h2e2"), "h2e2");
+        assert_eq!(without_move_number("3..."), "");
+        assert_eq!(without_move_number("..."), "");
+        assert_eq!(without_move_number("1.炮二平五"), "炮二平五");
+        assert_eq!(without_move_number("3+=4"), "3+=4");
+        assert_eq!(without_move_number("3.4"), "3.4");
+        assert_eq!(without_move_number("h2e2"), "h2e2");
+    }
+
+    #[test]
+    fn suffixes_come_off() {
+        assert_eq!(split_suffix("C2=5?!"), ("C2=5", Some("?!")));
+        assert_eq!(split_suffix("炮二平五"), ("炮二平五", None));
+        assert!(is_suffix("!!") && !is_suffix("") && !is_suffix("!x"));
+    }
+}

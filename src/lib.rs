@@ -12,3 +12,4 @@ pub mod notation;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tournament;

@@ -1,0 +1,1 @@
+//! The match runner behind `chariot match`: engine processes, games, clocks, adjudication, statistics.

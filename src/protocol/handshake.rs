@@ -1,6 +1,6 @@
 //! The identification blocks answered to `ucci` and `uci`.
 
-use super::options::{ucci_option_lines, Options};
+use super::options::Options;
 
 /// The engine's name with its version, as `id name` reports it.
 pub fn engine_name() -> String {
@@ -17,12 +17,15 @@ pub fn ucci_reply(options: &Options) -> Vec<String> {
         format!("id author {AUTHOR}"),
         format!("id copyright {AUTHOR}, licensed under {}", env!("CARGO_PKG_LICENSE")),
     ];
-    lines.extend(ucci_option_lines(options));
+    lines.extend(options.ucci_lines());
     lines.push("ucciok".to_string());
     lines
 }
 
-/// The reply to `uci`: identity, then `uciok` (no UCI options yet).
-pub fn uci_reply() -> Vec<String> {
-    vec![format!("id name {}", engine_name()), format!("id author {AUTHOR}"), "uciok".to_string()]
+/// The reply to `uci`: identity, one line per option, then `uciok`.
+pub fn uci_reply(options: &Options) -> Vec<String> {
+    let mut lines = vec![format!("id name {}", engine_name()), format!("id author {AUTHOR}")];
+    lines.extend(options.uci_lines());
+    lines.push("uciok".to_string());
+    lines
 }

@@ -1,18 +1,27 @@
 //! UCCI and UCI front ends over one engine core.
 //!
-//! The loop reads one command per line, dispatches it to a `Session`, and flushes after every
-//! line it writes so a GUI never waits on a buffer. The first meaningful command picks the
-//! dialect (`ucci` → UCCI, anything else → UCI); both share the command handlers below.
+//! A reader thread turns stdin into lines on a crossbeam channel; the dispatcher waits on those
+//! lines and on finished searches at once, so `isready`, `stop`, `ponderhit`, `probe` and `quit`
+//! are answered while the engine thinks. Searches run on their own engine thread (perft, a
+//! diagnostic, runs in order on the dispatcher); the hash table is shared, so `probe` reads it even
+//! mid-search. The first meaningful command picks the dialect (`ucci` → UCCI, anything else → UCI).
 
 pub mod go_cmd;
 pub mod handshake;
 pub mod options;
 pub mod position_cmd;
+pub mod report;
 
 use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread;
 
-use crate::board::{movegen, Position};
-use go_cmd::{parse_go, GoCommand};
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+
+use crate::board::{movegen, Move, Position};
+use crate::search::tt::Bound;
+use crate::search::{Engine, Limits, SearchControl, SearchResult};
+use go_cmd::{parse_go, GoCommand, TimeUnit};
 use options::{Options, SetOutcome};
 use position_cmd::parse_position;
 
@@ -44,29 +53,98 @@ pub enum Flow {
     Quit,
 }
 
+/// Where replies go: shared by the dispatcher and the engine thread, one whole line at a time.
+pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// Wraps a writer as an `Output`.
+pub fn output(w: impl Write + Send + 'static) -> Output {
+    Arc::new(Mutex::new(Box::new(w)))
+}
+
+/// Writes one line and flushes it at once.
+fn send(out: &Output, line: &str) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(w, "{line}")?;
+    w.flush()
+}
+
+/// One `info string error: …` line: the protocols' way to refuse a command.
+fn report_error(out: &Output, message: &str) -> io::Result<()> {
+    send(out, &format!("info string error: {message}"))
+}
+
+/// A search for the engine thread.
+struct Job {
+    engine: Engine,
+    pos: Position,
+    limits: Limits,
+    control: Arc<SearchControl>,
+    dialect: Dialect,
+}
+
+/// A search in progress, and what its answer must carry.
+struct Thinking {
+    draw_offered: bool,
+    ponder: bool,
+    position: Position,
+}
+
+/// The score below which a result counts as lost for resigning (about a rook and a cannon).
+const RESIGN_SCORE: i32 = -700;
+/// Consecutive lost results before resigning.
+const RESIGN_AFTER: u32 = 3;
+
 /// The engine state one protocol conversation holds.
 pub struct Session {
     dialect: Option<Dialect>,
     position: Position,
     options: Options,
+    engine: Engine,
+    ban_moves: Vec<Move>,
+    control: Arc<SearchControl>,
+    out: Output,
+    jobs: Sender<Job>,
+    done: Receiver<SearchResult>,
+    thinking: Option<Thinking>,
+    losing_streak: u32,
 }
 
-impl Default for Session {
-    fn default() -> Self {
-        Self::new()
+fn engine_thread(jobs: Receiver<Job>, done: Sender<SearchResult>, out: Output) {
+    for Job { mut engine, pos, limits, control, dialect } in jobs {
+        let sink = out.clone();
+        let mut reporter = move |info: &crate::search::Info| {
+            for line in report::info_lines(dialect, info) {
+                let _ = send(&sink, &line);
+            }
+        };
+        let result = engine.search(&pos, &limits, &control, &mut reporter);
+        if done.send(result).is_err() {
+            return;
+        }
     }
 }
 
-/// Writes one line and flushes it at once.
-fn send(out: &mut impl Write, line: &str) -> io::Result<()> {
-    writeln!(out, "{line}")?;
-    out.flush()
-}
-
 impl Session {
-    /// A fresh session: no dialect yet, the start position, default options.
-    pub fn new() -> Session {
-        Session { dialect: None, position: Position::startpos(), options: Options::default() }
+    /// A fresh session writing to `out`: no dialect yet, the start position, default options.
+    pub fn new(out: Output) -> Session {
+        let (jobs, job_rx) = unbounded();
+        let (done_tx, done) = unbounded();
+        let engine_out = out.clone();
+        thread::spawn(move || engine_thread(job_rx, done_tx, engine_out));
+        let options = Options::default();
+        Session {
+            dialect: None,
+            position: Position::startpos(),
+            engine: Engine::new(options.hash_mb),
+            options,
+            ban_moves: Vec::new(),
+            control: Arc::new(SearchControl::new()),
+            out,
+            jobs,
+            done,
+            thinking: None,
+            losing_streak: 0,
+        }
     }
 
     /// The dialect picked by the first command, if any command came yet.
@@ -84,8 +162,13 @@ impl Session {
         &self.options
     }
 
-    /// Handles one input line, writing the replies to `out`.
-    pub fn handle_line(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
+    /// Whether a search is running.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
             return Ok(Flow::Continue);
@@ -94,99 +177,328 @@ impl Session {
         let dialect =
             *self.dialect.get_or_insert(if command == "ucci" { Dialect::Ucci } else { Dialect::Uci });
         match command {
-            "ucci" | "uci" => self.handshake(command, dialect, out)?,
-            "isready" => send(out, "readyok")?,
+            "ucci" | "uci" => self.handshake(command, dialect)?,
+            "isready" => send(&self.out, "readyok")?,
             "position" => match parse_position(&args.join(" ")) {
-                Ok(position) => self.position = position,
-                Err(e) => report(out, &e.to_string())?,
-            },
-            "setoption" => self.setoption(dialect, &args, out)?,
-            "go" => match parse_go(&args) {
-                Ok(GoCommand::Perft(depth)) => {
-                    let nodes = movegen::perft(&mut self.position, depth);
-                    send(out, &format!("Nodes searched: {nodes}"))?;
+                Ok(position) => {
+                    self.position = position;
+                    self.ban_moves.clear();
                 }
-                Err(e) => report(out, &e)?,
+                Err(e) => report_error(&self.out, &e.to_string())?,
             },
+            "banmoves" => self.banmoves(&args)?,
+            "setoption" => self.setoption(dialect, &args)?,
+            "go" => self.go(dialect, &args)?,
+            "stop" => {
+                if self.thinking.is_some() {
+                    self.control.request_stop();
+                } else if dialect == Dialect::Ucci {
+                    send(&self.out, "nobestmove")?;
+                }
+            }
+            "ponderhit" => self.ponderhit(&args)?,
+            "probe" => self.probe(&args)?,
+            "ucinewgame" => self.new_game(),
+            "debug" => {}
             "quit" => {
+                self.shutdown(true)?;
                 if dialect == Dialect::Ucci {
-                    send(out, "bye")?;
+                    send(&self.out, "bye")?;
                 }
                 return Ok(Flow::Quit);
             }
-            other => report(out, &format!("unknown command '{other}'"))?,
+            other => report_error(&self.out, &format!("unknown command '{other}'"))?,
         }
         Ok(Flow::Continue)
     }
 
-    fn handshake(&mut self, command: &str, dialect: Dialect, out: &mut impl Write) -> io::Result<()> {
+    fn handshake(&mut self, command: &str, dialect: Dialect) -> io::Result<()> {
         if command != dialect.handshake() {
             // Switching dialects mid-conversation would change what earlier replies meant.
             let msg =
                 format!("'{command}' after the {} handshake: this session speaks {0}", dialect.handshake());
-            return report(out, &msg);
+            return report_error(&self.out, &msg);
         }
         let lines = match dialect {
             Dialect::Ucci => handshake::ucci_reply(&self.options),
-            Dialect::Uci => handshake::uci_reply(),
+            Dialect::Uci => handshake::uci_reply(&self.options),
         };
         for line in lines {
-            send(out, &line)?;
+            send(&self.out, &line)?;
         }
         Ok(())
     }
 
-    fn setoption(&mut self, dialect: Dialect, args: &[&str], out: &mut impl Write) -> io::Result<()> {
+    fn setoption(&mut self, dialect: Dialect, args: &[&str]) -> io::Result<()> {
+        let before = self.options.hash_mb;
         let outcome = match dialect {
             Dialect::Ucci => self.options.set_ucci(args),
             Dialect::Uci => self.options.set_uci(args),
         };
         match outcome {
-            Ok(SetOutcome::Set) => Ok(()),
-            Ok(SetOutcome::Unknown(name)) => {
-                send(out, &format!("info string unknown option '{name}' ignored"))
+            Ok(SetOutcome::Set) => {
+                if self.options.hash_mb != before {
+                    // A running search keeps its own handle on the old table.
+                    self.engine.resize_hash(self.options.hash_mb);
+                }
+                Ok(())
             }
-            Err(e) => report(out, &e),
+            Ok(SetOutcome::NewGame) => {
+                self.new_game();
+                Ok(())
+            }
+            Ok(SetOutcome::Unknown(name)) => {
+                send(&self.out, &format!("info string unknown option '{name}' ignored"))
+            }
+            Err(e) => report_error(&self.out, &e),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.engine.clear_hash();
+        self.losing_streak = 0;
+    }
+
+    fn banmoves(&mut self, args: &[&str]) -> io::Result<()> {
+        let mut pos = self.position.clone();
+        let mut banned = Vec::new();
+        for &text in args {
+            match Move::parse_iccs(text).filter(|&m| movegen::is_legal(&mut pos, m)) {
+                Some(mv) => banned.push(mv),
+                None => {
+                    return report_error(&self.out, &format!("banmoves: '{text}' is not a legal move here"))
+                }
+            }
+        }
+        self.ban_moves = banned;
+        Ok(())
+    }
+
+    fn go(&mut self, dialect: Dialect, args: &[&str]) -> io::Result<()> {
+        if self.thinking.is_some() {
+            return report_error(&self.out, "already thinking: send stop first");
+        }
+        let unit = if dialect == Dialect::Uci || self.options.use_millisec {
+            TimeUnit::Milliseconds
+        } else {
+            TimeUnit::Seconds
+        };
+        let request = match parse_go(args, unit, &self.position, self.options.multipv) {
+            Ok(r) => r,
+            Err(e) => return report_error(&self.out, &e),
+        };
+        let search = match request {
+            GoCommand::Perft(depth) => {
+                // A diagnostic, answered in order like the commands around it.
+                let nodes = movegen::perft(&mut self.position.clone(), depth);
+                return send(&self.out, &format!("Nodes searched: {nodes}"));
+            }
+            GoCommand::Search(s) => s,
+        };
+        let mut limits = search.limits;
+        if search.depth_zero {
+            match dialect {
+                Dialect::Ucci => return send(&self.out, "nobestmove"),
+                Dialect::Uci => limits.depth = Some(1),
+            }
+        }
+        limits.ban_moves = self.ban_moves.clone();
+        self.engine.options.threads = self.options.threads;
+        self.engine.options.algorithm = self.options.algorithm;
+        self.engine.options.move_overhead_ms = self.options.move_overhead_ms;
+        self.control.start(limits.ponder);
+        self.thinking = Some(Thinking {
+            draw_offered: search.draw_offered,
+            ponder: limits.ponder,
+            position: self.position.clone(),
+        });
+        let job = Job {
+            engine: self.engine.clone(),
+            pos: self.position.clone(),
+            limits,
+            control: self.control.clone(),
+            dialect,
+        };
+        let _ = self.jobs.send(job);
+        Ok(())
+    }
+
+    fn ponderhit(&mut self, args: &[&str]) -> io::Result<()> {
+        match &mut self.thinking {
+            Some(t) if t.ponder => {
+                if args.first() == Some(&"draw") {
+                    t.draw_offered = true;
+                }
+                t.ponder = false;
+                self.control.ponderhit();
+                Ok(())
+            }
+            _ => report_error(&self.out, "ponderhit while not pondering"),
+        }
+    }
+
+    fn probe(&mut self, args: &[&str]) -> io::Result<()> {
+        let mut pos = match parse_position(&args.join(" ")) {
+            Ok(p) => p,
+            Err(e) => return report_error(&self.out, &e.to_string()),
+        };
+        let mut line = String::from("pophash");
+        if let Some(hit) = self.engine.tt().probe(pos.key(), 0) {
+            if !hit.mv.is_none() && movegen::is_legal(&mut pos, hit.mv) {
+                line.push_str(&format!(" bestmove {}", hit.mv));
+            }
+            if matches!(hit.bound, Bound::Lower | Bound::Exact) {
+                line.push_str(&format!(" lowerbound {} depth {}", hit.score, hit.depth));
+            }
+            if matches!(hit.bound, Bound::Upper | Bound::Exact) {
+                line.push_str(&format!(" upperbound {} depth {}", hit.score, hit.depth));
+            }
+        }
+        send(&self.out, &line)
+    }
+
+    /// Prints the answer of a finished search.
+    fn finish(&mut self, result: SearchResult) -> io::Result<()> {
+        let Some(thinking) = self.thinking.take() else {
+            return Ok(());
+        };
+        let dialect = self.dialect.unwrap_or(Dialect::Uci);
+        let Some(best) = result.best else {
+            return send(
+                &self.out,
+                match dialect {
+                    Dialect::Ucci => "nobestmove",
+                    Dialect::Uci => "bestmove (none)",
+                },
+            );
+        };
+        let mut line = format!("bestmove {best}");
+        let mut after = thinking.position.clone();
+        after.make_move(best);
+        if let Some(p) = result.ponder.filter(|&p| movegen::is_legal(&mut after, p)) {
+            line.push_str(&format!(" ponder {p}"));
+        }
+        if dialect == Dialect::Ucci {
+            self.losing_streak = if result.score <= RESIGN_SCORE { self.losing_streak + 1 } else { 0 };
+            if thinking.draw_offered && result.score <= 0 {
+                line.push_str(" draw");
+            } else if self.options.resign && self.losing_streak >= RESIGN_AFTER {
+                line.push_str(" resign");
+            }
+        }
+        send(&self.out, &line)
+    }
+
+    /// Ends any search: at once when `now` (quit) or when nothing would end it by itself
+    /// (infinite, pondering), else by letting it finish. Prints its answer.
+    fn shutdown(&mut self, now: bool) -> io::Result<()> {
+        if self.thinking.is_none() {
+            return Ok(());
+        }
+        if now || self.control.is_pondering() {
+            self.control.request_stop();
+        }
+        match self.done.recv() {
+            Ok(done) => self.finish(done),
+            Err(_) => Ok(()),
         }
     }
 }
 
-/// One `info string error: …` line: the protocols' way to refuse a command.
-fn report(out: &mut impl Write, message: &str) -> io::Result<()> {
-    send(out, &format!("info string error: {message}"))
-}
-
 /// Runs the command loop until `quit` or the end of the input. Lines that are not UTF-8 are read
 /// lossily rather than ending the loop: bad input must never stop the engine.
-pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut session = Session::new();
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        if input.read_until(b'\n', &mut buffer)? == 0 {
-            return Ok(());
+pub fn run(input: impl BufRead + Send + 'static, out: Output) -> io::Result<()> {
+    let (line_tx, lines) = unbounded::<String>();
+    thread::spawn(move || {
+        let mut input = input;
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {
+                    if line_tx.send(String::from_utf8_lossy(&buffer).into_owned()).is_err() {
+                        return;
+                    }
+                }
+            }
         }
-        let line = String::from_utf8_lossy(&buffer);
-        if session.handle_line(&line, &mut output)? == Flow::Quit {
-            return Ok(());
+    });
+    let mut session = Session::new(out);
+    let done = session.done.clone();
+    loop {
+        if session.is_thinking() && session.options.batch {
+            // `batch`: no commands are read while thinking.
+            if let Ok(d) = done.recv() {
+                session.finish(d)?;
+            }
+            continue;
+        }
+        select! {
+            recv(lines) -> line => match line {
+                Ok(line) => {
+                    if session.handle_line(&line)? == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+                Err(_) => {
+                    // End of input: let a bounded search answer, then leave.
+                    if session.is_thinking() && session.control.stop_requested() {
+                        session.shutdown(true)?;
+                    } else {
+                        session.shutdown(false)?;
+                    }
+                    return Ok(());
+                }
+            },
+            recv(done) -> d => {
+                if let Ok(d) = d {
+                    session.finish(d)?;
+                }
+            }
         }
     }
 }
 
 /// Runs the command loop on standard input and output.
 pub fn run_stdio() -> io::Result<()> {
-    run(io::stdin().lock(), io::stdout().lock())
+    run(io::BufReader::new(io::stdin()), output(io::stdout()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A writer whose bytes the test can read back.
+    #[derive(Clone, Default)]
+    struct Capture(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Capture {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Capture {
+        fn lines(&self) -> Vec<String> {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap().lines().map(str::to_string).collect()
+        }
+    }
+
     /// Runs `script` through a fresh loop and returns the output lines.
-    fn replies(script: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        run(script.as_bytes(), &mut out).unwrap();
-        String::from_utf8(out).unwrap().lines().map(str::to_string).collect()
+    fn replies(script: &'static str) -> Vec<String> {
+        let capture = Capture::default();
+        run(script.as_bytes(), output(capture.clone())).unwrap();
+        capture.lines()
+    }
+
+    fn new_session() -> (Session, Capture) {
+        let capture = Capture::default();
+        (Session::new(output(capture.clone())), capture)
     }
 
     #[test]
@@ -212,45 +524,70 @@ mod tests {
 
     #[test]
     fn first_command_other_than_ucci_means_uci() {
-        let mut session = Session::new();
-        session.handle_line("isready", &mut Vec::new()).unwrap();
+        let (mut session, _) = new_session();
+        session.handle_line("isready").unwrap();
         assert_eq!(session.dialect(), Some(Dialect::Uci));
-        let mut session = Session::new();
-        session.handle_line("   ", &mut Vec::new()).unwrap();
+        let (mut session, _) = new_session();
+        session.handle_line("   ").unwrap();
         assert_eq!(session.dialect(), None, "blank lines are not commands");
-        session.handle_line("ucci", &mut Vec::new()).unwrap();
+        session.handle_line("ucci").unwrap();
         assert_eq!(session.dialect(), Some(Dialect::Ucci));
     }
 
     #[test]
     fn position_and_perft() {
         // Start position: 44 legal moves (rules.md reference numbers).
-        let lines = replies("position startpos\ngo perft 1\nposition startpos moves h2e2 x\ngo perft 1\n");
-        assert_eq!(lines[0], "Nodes searched: 44");
-        assert!(lines[1].starts_with("info string error: move 2 'x'"), "{lines:?}");
-        assert_eq!(lines[2], "Nodes searched: 44");
+        // The bad position is refused and the start position stays for the perft.
+        let lines = replies("position startpos\nposition startpos moves h2e2 x\ngo perft 1\n");
+        assert!(lines[0].starts_with("info string error: move 2 'x'"), "{lines:?}");
+        assert_eq!(lines[1], "Nodes searched: 44");
     }
 
     #[test]
     fn setoption_in_ucci() {
-        let mut session = Session::new();
-        let mut out = Vec::new();
-        for line in ["ucci", "setoption usemillisec true", "setoption hashsize 16"] {
-            session.handle_line(line, &mut out).unwrap();
+        let (mut session, capture) = new_session();
+        for line in ["ucci", "setoption usemillisec true", "setoption nosuch 16"] {
+            session.handle_line(line).unwrap();
         }
         assert!(session.options().use_millisec);
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.ends_with("ucciok\ninfo string unknown option 'hashsize' ignored\n"), "{text}");
+        let lines = capture.lines();
+        assert_eq!(lines.last().unwrap(), "info string unknown option 'nosuch' ignored");
     }
 
     #[test]
     fn invalid_utf8_is_an_unknown_command_not_an_exit() {
-        let mut out = Vec::new();
-        run(&b"\xff\xfe\nisready\n"[..], &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let capture = Capture::default();
+        run(&b"\xff\xfe\nisready\n"[..], output(capture.clone())).unwrap();
+        let lines = capture.lines();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with("info string error: unknown command"));
         assert_eq!(lines[1], "readyok");
+    }
+
+    #[test]
+    fn depth_zero_and_idle_stop_in_ucci() {
+        let lines = replies("ucci\nstop\ngo depth 0\nquit\n");
+        let ok = lines.iter().position(|l| l == "ucciok").unwrap();
+        assert_eq!(lines[ok + 1..], ["nobestmove", "nobestmove", "bye"]);
+    }
+
+    #[test]
+    fn a_search_ends_with_a_legal_bestmove() {
+        let lines = replies("uci\nposition startpos moves h2e2\ngo depth 4\n");
+        let last = lines.last().unwrap();
+        let mv = last.strip_prefix("bestmove ").unwrap().split(' ').next().unwrap();
+        let mut pos = parse_position("startpos moves h2e2").unwrap();
+        assert!(movegen::is_legal(&mut pos, Move::parse_iccs(mv).unwrap()), "{last}");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")), "{lines:?}");
+    }
+
+    #[test]
+    fn a_draw_offer_is_accepted_only_when_not_better() {
+        // Bare kings and advisors: a dead draw (score about 0): accepted.
+        let lines = replies("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\ngo draw depth 3\n");
+        assert!(lines.last().unwrap().ends_with(" draw"), "{lines:?}");
+        // An extra rook: declined.
+        let lines = replies("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1\ngo draw depth 3\n");
+        assert!(!lines.last().unwrap().ends_with(" draw"), "{lines:?}");
     }
 }

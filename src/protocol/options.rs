@@ -1,43 +1,241 @@
-//! Engine options and the `setoption` command in both dialects.
+//! Engine options, declared once and announced in either dialect, and `setoption`.
 
-/// The option values the engine holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+use crate::search::{Algorithm, DEFAULT_HASH_MB};
+
+/// The option values a session holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// UCCI `usemillisec`: `go` times are in milliseconds instead of seconds.
     pub use_millisec: bool,
+    /// UCCI `batch`: read no commands while thinking.
+    pub batch: bool,
+    /// `debug`: extra `info string` lines.
+    pub debug: bool,
+    /// `ponder` / `Ponder`: the GUI may ask us to ponder (the engine itself needs no change).
+    pub ponder: bool,
+    /// `usebook` / `OwnBook`.
+    pub use_book: bool,
+    /// `bookfiles` / `BookFile`: `;`-separated paths; empty = the embedded book.
+    pub book_files: String,
+    /// `hashsize` / `Hash`, megabytes.
+    pub hash_mb: usize,
+    /// `threads` / `Threads`.
+    pub threads: usize,
+    /// UCI `MultiPV`.
+    pub multipv: usize,
+    /// UCI `Move Overhead` (also UCCI `moveoverhead`), milliseconds.
+    pub move_overhead_ms: u64,
+    /// Root search algorithm (`algorithm` / `Algorithm`).
+    pub algorithm: Algorithm,
+    /// UCCI `resign`: may the engine resign hopeless games.
+    pub resign: bool,
+    /// UCCI `pruning`, `knowledge`, `randomness` (none|small|medium|large).
+    pub pruning: Level,
+    /// See `pruning`.
+    pub knowledge: Level,
+    /// See `pruning`; flattens book choice.
+    pub randomness: Level,
 }
+
+/// The four-step scale of UCCI's combo options.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// none
+    None,
+    /// small
+    Small,
+    /// medium
+    Medium,
+    /// large
+    Large,
+}
+
+impl Level {
+    fn parse(text: &str) -> Option<Level> {
+        Some(match text.to_ascii_lowercase().as_str() {
+            "none" => Level::None,
+            "small" => Level::Small,
+            "medium" => Level::Medium,
+            "large" => Level::Large,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Small => "small",
+            Level::Medium => "medium",
+            Level::Large => "large",
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            use_millisec: false,
+            batch: false,
+            debug: false,
+            ponder: false,
+            use_book: true,
+            book_files: String::new(),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            algorithm: Algorithm::Pvs,
+            resign: true,
+            pruning: Level::Large,
+            knowledge: Level::Large,
+            randomness: Level::None,
+        }
+    }
+}
+
+/// Upper bounds of the spin options.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Most search threads.
+pub const MAX_THREADS: usize = 256;
+/// Most MultiPV lines.
+pub const MAX_MULTIPV: usize = 128;
 
 /// What a `setoption` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetOutcome {
-    /// The option was set.
+    /// A value was set.
     Set,
+    /// A button was pressed: clear the hash and forget the game (`newgame`, `Clear Hash`).
+    NewGame,
     /// No option of that name exists; the protocols say to ignore it (with a note).
     Unknown(String),
 }
 
-/// The UCCI `option` lines announced after `ucci`.
-pub fn ucci_option_lines(options: &Options) -> Vec<String> {
-    vec![format!("option usemillisec type check default {}", options.use_millisec)]
+#[derive(Copy, Clone)]
+enum Kind {
+    Check,
+    Spin(i64, i64),
+    Combo(&'static [&'static str]),
+    Text,
+    Button,
 }
 
+struct Spec {
+    ucci: Option<&'static str>,
+    uci: Option<&'static str>,
+    kind: Kind,
+}
+
+const LEVELS: &[&str] = &["none", "small", "medium", "large"];
+const ALGORITHMS: &[&str] = &["pvs", "mtdf"];
+
+const SPECS: &[Spec] = &[
+    Spec { ucci: Some("usemillisec"), uci: None, kind: Kind::Check },
+    Spec { ucci: Some("batch"), uci: None, kind: Kind::Check },
+    Spec { ucci: Some("debug"), uci: None, kind: Kind::Check },
+    Spec { ucci: Some("ponder"), uci: Some("Ponder"), kind: Kind::Check },
+    Spec { ucci: Some("usebook"), uci: Some("OwnBook"), kind: Kind::Check },
+    Spec { ucci: Some("bookfiles"), uci: Some("BookFile"), kind: Kind::Text },
+    Spec { ucci: Some("hashsize"), uci: Some("Hash"), kind: Kind::Spin(1, MAX_HASH_MB as i64) },
+    Spec { ucci: Some("threads"), uci: Some("Threads"), kind: Kind::Spin(1, MAX_THREADS as i64) },
+    Spec { ucci: None, uci: Some("MultiPV"), kind: Kind::Spin(1, MAX_MULTIPV as i64) },
+    Spec { ucci: Some("moveoverhead"), uci: Some("Move Overhead"), kind: Kind::Spin(0, 5_000) },
+    Spec { ucci: Some("algorithm"), uci: Some("Algorithm"), kind: Kind::Combo(ALGORITHMS) },
+    Spec { ucci: Some("resign"), uci: None, kind: Kind::Check },
+    Spec { ucci: Some("pruning"), uci: None, kind: Kind::Combo(LEVELS) },
+    Spec { ucci: Some("knowledge"), uci: None, kind: Kind::Combo(LEVELS) },
+    Spec { ucci: Some("randomness"), uci: None, kind: Kind::Combo(LEVELS) },
+    Spec { ucci: Some("newgame"), uci: Some("Clear Hash"), kind: Kind::Button },
+];
+
 impl Options {
+    fn current(&self, ucci_name: &str) -> String {
+        match ucci_name {
+            "usemillisec" => self.use_millisec.to_string(),
+            "batch" => self.batch.to_string(),
+            "debug" => self.debug.to_string(),
+            "ponder" => self.ponder.to_string(),
+            "usebook" => self.use_book.to_string(),
+            "bookfiles" => self.book_files.clone(),
+            "hashsize" => self.hash_mb.to_string(),
+            "threads" => self.threads.to_string(),
+            "multipv" => self.multipv.to_string(),
+            "moveoverhead" => self.move_overhead_ms.to_string(),
+            "algorithm" => match self.algorithm {
+                Algorithm::Pvs => "pvs".into(),
+                Algorithm::Mtdf => "mtdf".into(),
+            },
+            "resign" => self.resign.to_string(),
+            "pruning" => self.pruning.name().into(),
+            "knowledge" => self.knowledge.name().into(),
+            "randomness" => self.randomness.name().into(),
+            _ => String::new(),
+        }
+    }
+
+    /// Sets the option known internally by its UCCI-style key.
+    fn assign(&mut self, key: &str, kind: Kind, display: &str, value: &str) -> Result<SetOutcome, String> {
+        match kind {
+            Kind::Button => return Ok(SetOutcome::NewGame),
+            Kind::Check => {
+                let v = parse_check(display, value)?;
+                match key {
+                    "usemillisec" => self.use_millisec = v,
+                    "batch" => self.batch = v,
+                    "debug" => self.debug = v,
+                    "ponder" => self.ponder = v,
+                    "usebook" => self.use_book = v,
+                    _ => self.resign = v,
+                }
+            }
+            Kind::Spin(min, max) => {
+                let v: i64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("{display} wants a whole number, not '{value}'"))?;
+                if !(min..=max).contains(&v) {
+                    return Err(format!("{display} must be between {min} and {max}, not {v}"));
+                }
+                match key {
+                    "hashsize" => self.hash_mb = v as usize,
+                    "threads" => self.threads = v as usize,
+                    "multipv" => self.multipv = v as usize,
+                    _ => self.move_overhead_ms = v as u64,
+                }
+            }
+            Kind::Combo(vars) => {
+                let v = value.trim().to_ascii_lowercase();
+                if !vars.contains(&v.as_str()) {
+                    return Err(format!("{display} wants one of {}, not '{value}'", vars.join("/")));
+                }
+                match key {
+                    "algorithm" => self.algorithm = v.parse()?,
+                    "pruning" => self.pruning = Level::parse(&v).unwrap_or(Level::Large),
+                    "knowledge" => self.knowledge = Level::parse(&v).unwrap_or(Level::Large),
+                    _ => self.randomness = Level::parse(&v).unwrap_or(Level::None),
+                }
+            }
+            Kind::Text => self.book_files = value.trim().to_string(),
+        }
+        Ok(SetOutcome::Set)
+    }
+
     /// UCCI form: `setoption <name> [<value>]`.
     pub fn set_ucci(&mut self, args: &[&str]) -> Result<SetOutcome, String> {
         let Some((&name, value)) = args.split_first() else {
             return Err("setoption needs an option name".to_string());
         };
-        match name {
-            "usemillisec" => {
-                self.use_millisec = parse_check(name, &value.join(" "))?;
-                Ok(SetOutcome::Set)
-            }
-            _ => Ok(SetOutcome::Unknown(name.to_string())),
+        // UCCI GUIs sometimes send the UCI keywords; accept them too.
+        if name == "name" {
+            return self.set_uci(args);
         }
+        let Some(spec) = SPECS.iter().find(|s| s.ucci == Some(name)) else {
+            return Ok(SetOutcome::Unknown(name.to_string()));
+        };
+        self.assign(name, spec.kind, name, &value.join(" "))
     }
 
-    /// UCI form: `setoption name <name…> [value <value…>]`. No UCI option exists yet, so every
-    /// well-formed command names an unknown option.
+    /// UCI form: `setoption name <name…> [value <value…>]` (names case-insensitive).
     pub fn set_uci(&mut self, args: &[&str]) -> Result<SetOutcome, String> {
         let ["name", rest @ ..] = args else {
             return Err("setoption needs 'name <option>'".to_string());
@@ -46,14 +244,75 @@ impl Options {
         if name_len == 0 {
             return Err("setoption name is empty".to_string());
         }
-        Ok(SetOutcome::Unknown(rest[..name_len].join(" ")))
+        let name = rest[..name_len].join(" ");
+        let value = rest.get(name_len + 1..).map(|v| v.join(" ")).unwrap_or_default();
+        let Some(spec) = SPECS.iter().find(|s| s.uci.is_some_and(|u| u.eq_ignore_ascii_case(&name))) else {
+            return Ok(SetOutcome::Unknown(name));
+        };
+        let key = spec.ucci.unwrap_or("multipv");
+        if matches!(spec.kind, Kind::Check | Kind::Spin(..) | Kind::Combo(_)) && name_len == rest.len() {
+            return Err(format!("setoption {name} needs 'value <…>'"));
+        }
+        self.assign(key, spec.kind, spec.uci.unwrap_or(key), &value)
+    }
+
+    /// The `option …` lines announced after `ucci`.
+    pub fn ucci_lines(&self) -> Vec<String> {
+        SPECS
+            .iter()
+            .filter_map(|s| s.ucci.map(|name| (name, s.kind)))
+            .map(|(name, kind)| match kind {
+                Kind::Check => format!("option {name} type check default {}", self.current(name)),
+                Kind::Spin(min, max) => {
+                    format!("option {name} type spin min {min} max {max} default {}", self.current(name))
+                }
+                Kind::Combo(vars) => format!(
+                    "option {name} type combo default {} {}",
+                    self.current(name),
+                    vars.iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
+                ),
+                Kind::Text => format!("option {name} type string default {}", empty_as(&self.current(name))),
+                Kind::Button => format!("option {name} type button"),
+            })
+            .collect()
+    }
+
+    /// The `option name …` lines announced after `uci`.
+    pub fn uci_lines(&self) -> Vec<String> {
+        SPECS
+            .iter()
+            .filter_map(|s| s.uci.map(|name| (name, s.ucci.unwrap_or("multipv"), s.kind)))
+            .map(|(name, key, kind)| match kind {
+                Kind::Check => format!("option name {name} type check default {}", self.current(key)),
+                Kind::Spin(min, max) => {
+                    format!("option name {name} type spin default {} min {min} max {max}", self.current(key))
+                }
+                Kind::Combo(vars) => format!(
+                    "option name {name} type combo default {} {}",
+                    self.current(key),
+                    vars.iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
+                ),
+                Kind::Text => {
+                    format!("option name {name} type string default {}", empty_as(&self.current(key)))
+                }
+                Kind::Button => format!("option name {name} type button"),
+            })
+            .collect()
+    }
+}
+
+fn empty_as(value: &str) -> &str {
+    if value.is_empty() {
+        "<empty>"
+    } else {
+        value
     }
 }
 
 /// A check option's value: `true`/`false` (`on`/`off` as GUIs sometimes send). An empty value
 /// means `true`, as UCCI GUIs send a bare name to switch a check on.
 fn parse_check(name: &str, value: &str) -> Result<bool, String> {
-    match value {
+    match value.trim().to_ascii_lowercase().as_str() {
         "" | "true" | "on" => Ok(true),
         "false" | "off" => Ok(false),
         other => Err(format!("{name} wants true or false, not '{other}'")),
@@ -69,7 +328,7 @@ mod tests {
         let mut options = Options::default();
         assert_eq!(options.set_ucci(&["usemillisec", "true"]), Ok(SetOutcome::Set));
         assert!(options.use_millisec);
-        assert_eq!(ucci_option_lines(&options), ["option usemillisec type check default true"]);
+        assert!(options.ucci_lines().contains(&"option usemillisec type check default true".to_string()));
         assert_eq!(options.set_ucci(&["usemillisec", "false"]), Ok(SetOutcome::Set));
         assert!(!options.use_millisec);
         let err = options.set_ucci(&["usemillisec", "maybe"]).unwrap_err();
@@ -77,16 +336,60 @@ mod tests {
     }
 
     #[test]
-    fn unknown_and_malformed() {
-        let mut options = Options::default();
-        assert_eq!(options.set_ucci(&["hashsize", "64"]), Ok(SetOutcome::Unknown("hashsize".into())));
-        assert!(options.set_ucci(&[]).is_err());
-        assert_eq!(
-            options.set_uci(&["name", "Move", "Overhead", "value", "10"]),
-            Ok(SetOutcome::Unknown("Move Overhead".into()))
-        );
-        assert!(options.set_uci(&["Hash", "16"]).unwrap_err().contains("'name <option>'"));
-        assert!(options.set_uci(&["name", "value", "3"]).unwrap_err().contains("empty"));
-        assert_eq!(options, Options::default());
+    fn spins_combos_and_buttons_in_both_dialects() {
+        let mut o = Options::default();
+        assert_eq!(o.set_ucci(&["hashsize", "16"]), Ok(SetOutcome::Set));
+        assert_eq!(o.hash_mb, 16);
+        assert_eq!(o.set_uci(&["name", "hash", "value", "32"]), Ok(SetOutcome::Set));
+        assert_eq!(o.hash_mb, 32);
+        assert_eq!(o.set_uci(&["name", "Move", "Overhead", "value", "10"]), Ok(SetOutcome::Set));
+        assert_eq!(o.move_overhead_ms, 10);
+        assert_eq!(o.set_uci(&["name", "MultiPV", "value", "3"]), Ok(SetOutcome::Set));
+        assert_eq!(o.multipv, 3);
+        assert_eq!(o.set_ucci(&["algorithm", "mtdf"]), Ok(SetOutcome::Set));
+        assert_eq!(o.algorithm, Algorithm::Mtdf);
+        assert_eq!(o.set_ucci(&["bookfiles", "a.dat;b.dat"]), Ok(SetOutcome::Set));
+        assert_eq!(o.book_files, "a.dat;b.dat");
+        assert_eq!(o.set_ucci(&["newgame"]), Ok(SetOutcome::NewGame));
+        assert_eq!(o.set_uci(&["name", "Clear", "Hash"]), Ok(SetOutcome::NewGame));
+        assert_eq!(o.set_ucci(&["randomness", "small"]), Ok(SetOutcome::Set));
+        assert_eq!(o.randomness, Level::Small);
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut o = Options::default();
+        for (ucci, wanted) in [
+            (&["hashsize", "0"][..], "between 1 and"),
+            (&["hashsize", "lots"], "whole number"),
+            (&["threads", "-2"], "between 1 and"),
+            (&["pruning", "huge"], "none/small/medium/large"),
+            (&["algorithm", "alphabeta"], "pvs/mtdf"),
+        ] {
+            let err = o.set_ucci(ucci).unwrap_err();
+            assert!(err.contains(wanted), "{ucci:?}: {err}");
+        }
+        assert!(o.set_uci(&["name", "Hash"]).unwrap_err().contains("needs 'value"));
+        assert!(o.set_uci(&["Hash", "16"]).unwrap_err().contains("'name <option>'"));
+        assert!(o.set_uci(&["name", "value", "3"]).unwrap_err().contains("empty"));
+        assert_eq!(o, Options::default());
+        assert_eq!(o.set_ucci(&["nosuchoption", "1"]), Ok(SetOutcome::Unknown("nosuchoption".into())));
+    }
+
+    #[test]
+    fn announcements() {
+        let o = Options::default();
+        let ucci = o.ucci_lines();
+        for name in ["usemillisec", "batch", "debug", "ponder", "usebook", "bookfiles", "hashsize", "threads"]
+        {
+            assert!(ucci.iter().any(|l| l.starts_with(&format!("option {name} type"))), "{name}");
+        }
+        assert!(ucci.contains(&"option newgame type button".to_string()));
+        let uci = o.uci_lines();
+        for name in
+            ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "OwnBook", "BookFile"]
+        {
+            assert!(uci.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
+        }
     }
 }

@@ -6,6 +6,7 @@ use crate::eval::evaluate;
 use super::info::{Info, IterationInfo, ScoreBound};
 use super::ordering::MAX_PLY;
 use super::score::{is_mate, INFINITE, MATE};
+use super::tt::Bound;
 use super::worker::Worker;
 use super::{Algorithm, RootMove};
 
@@ -94,6 +95,9 @@ impl Worker<'_> {
             let best_changed = outcome.depth > 0 && lines[0].pv[0] != outcome.lines[0].pv[0];
             let score_dropped = outcome.depth > 0 && lines[0].score < prev_score - 30;
             prev_score = lines[0].score;
+            // The root's result goes into the table too, so that `probe` and the next search see it.
+            let eval = evaluate(&self.pos);
+            self.shared.tt.store(self.pos.key(), 0, lines[0].pv[0], prev_score, eval, depth, Bound::Exact);
             outcome.lines = lines;
             outcome.depth = depth;
 

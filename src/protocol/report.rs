@@ -1,0 +1,96 @@
+//! Search output as each dialect writes it.
+
+use crate::board::Move;
+use crate::search::score::mate_in_moves;
+use crate::search::{Info, ScoreBound};
+
+use super::Dialect;
+
+fn moves_text(moves: &[Move]) -> String {
+    moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// The lines that report `info` in `dialect` (possibly none).
+pub fn info_lines(dialect: Dialect, info: &Info) -> Vec<String> {
+    match (dialect, info) {
+        (Dialect::Ucci, Info::Iteration(it)) => {
+            // UCCI has no bound notation: only exact results are reported.
+            if it.bound != ScoreBound::Exact {
+                return vec![];
+            }
+            vec![
+                format!("info depth {} score {} pv {}", it.depth, it.score, moves_text(&it.pv)),
+                format!("info time {} nodes {}", it.time_ms, it.nodes),
+            ]
+        }
+        (Dialect::Uci, Info::Iteration(it)) => {
+            let score = match mate_in_moves(it.score) {
+                Some(m) => format!("mate {m}"),
+                None => format!("cp {}", it.score),
+            };
+            let bound = match it.bound {
+                ScoreBound::Exact => "",
+                ScoreBound::Lower => " lowerbound",
+                ScoreBound::Upper => " upperbound",
+            };
+            vec![format!(
+                "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                it.depth,
+                it.seldepth,
+                it.multipv,
+                it.nodes,
+                it.nps,
+                it.hashfull,
+                it.time_ms,
+                moves_text(&it.pv)
+            )]
+        }
+        (Dialect::Ucci, Info::CurrMove { mv, .. }) => vec![format!("info currmove {mv}")],
+        (Dialect::Uci, Info::CurrMove { mv, number, depth }) => {
+            vec![format!("info depth {depth} currmove {mv} currmovenumber {number}")]
+        }
+        (Dialect::Ucci, Info::Progress { nodes, time_ms, .. }) => {
+            vec![format!("info time {time_ms} nodes {nodes}")]
+        }
+        (Dialect::Uci, Info::Progress { nodes, nps, time_ms, hashfull }) => {
+            vec![format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {time_ms}")]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+    use crate::search::IterationInfo;
+
+    fn iteration(score: i32, bound: ScoreBound) -> Info {
+        Info::Iteration(IterationInfo {
+            depth: 7,
+            seldepth: 12,
+            multipv: 1,
+            score,
+            bound,
+            nodes: 5000,
+            nps: 100_000,
+            time_ms: 50,
+            hashfull: 3,
+            pv: vec![Move::parse_iccs("h2e2").unwrap(), Move::parse_iccs("h9g7").unwrap()],
+        })
+    }
+
+    #[test]
+    fn dialects_write_their_own_forms() {
+        assert_eq!(
+            info_lines(Dialect::Ucci, &iteration(35, ScoreBound::Exact)),
+            ["info depth 7 score 35 pv h2e2 h9g7", "info time 50 nodes 5000"]
+        );
+        assert!(info_lines(Dialect::Ucci, &iteration(35, ScoreBound::Lower)).is_empty());
+        assert_eq!(
+            info_lines(Dialect::Uci, &iteration(MATE - 3, ScoreBound::Exact)),
+            ["info depth 7 seldepth 12 multipv 1 score mate 2 nodes 5000 nps 100000 hashfull 3 time 50 pv h2e2 h9g7"]
+        );
+        assert!(info_lines(Dialect::Uci, &iteration(-20, ScoreBound::Upper))[0]
+            .contains("score cp -20 upperbound"));
+    }
+}

@@ -306,6 +306,7 @@ impl Session {
         self.engine.options.threads = self.options.threads;
         self.engine.options.algorithm = self.options.algorithm;
         self.engine.options.move_overhead_ms = self.options.move_overhead_ms;
+        self.engine.options.features = crate::search::SearchFeatures::for_level(self.options.pruning as u8);
         self.control.start(limits.ponder);
         self.thinking = Some(Thinking {
             draw_offered: search.draw_offered,

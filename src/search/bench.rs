@@ -61,12 +61,17 @@ pub struct BenchReport {
 
 /// Searches every bench position to `depth` with a fresh table of `hash_mb` each time.
 pub fn run(depth: i32, threads: usize, hash_mb: usize, algorithm: super::Algorithm) -> BenchReport {
+    let options = super::EngineOptions { threads, algorithm, ..super::EngineOptions::default() };
+    run_with(depth, hash_mb, &options)
+}
+
+/// `run` with every engine option given (to measure search features one by one).
+pub fn run_with(depth: i32, hash_mb: usize, options: &super::EngineOptions) -> BenchReport {
     let start = Instant::now();
     let mut nodes = 0;
     let mut per_position = Vec::new();
     let mut engine = Engine::new(hash_mb);
-    engine.options.threads = threads;
-    engine.options.algorithm = algorithm;
+    engine.options = options.clone();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("bench FENs are valid");
         engine.clear_hash();

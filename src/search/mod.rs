@@ -62,6 +62,88 @@ pub struct RootMove {
     pub score: i32,
 }
 
+/// Which selective-search techniques are on: each can be switched off to measure what it gains.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    /// Null-move pruning (adaptive R, verified in endgames).
+    pub null_move: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// Futility pruning of quiet moves near the leaves.
+    pub futility: bool,
+    /// Late move pruning: skip late quiet moves near the leaves.
+    pub late_move_pruning: bool,
+    /// Late move reductions.
+    pub late_move_reductions: bool,
+    /// Skip losing captures (by SEE) near the leaves.
+    pub bad_capture_pruning: bool,
+    /// Extend the search of positions in check by one ply.
+    pub check_extension: bool,
+    /// Quiescence delta pruning and SEE pruning of losing captures.
+    pub quiescence_pruning: bool,
+}
+
+impl SearchFeatures {
+    /// Everything on: the default.
+    pub const ALL: SearchFeatures = SearchFeatures {
+        null_move: true,
+        reverse_futility: true,
+        futility: true,
+        late_move_pruning: true,
+        late_move_reductions: true,
+        bad_capture_pruning: true,
+        check_extension: true,
+        quiescence_pruning: true,
+    };
+
+    /// Names of the features, as `chariot bench --without` takes them.
+    pub const NAMES: [&'static str; 8] =
+        ["null", "rfp", "futility", "lmp", "lmr", "badcaptures", "checkext", "qsprune"];
+
+    /// The features with the one called `name` switched off.
+    pub fn without(mut self, name: &str) -> Result<SearchFeatures, String> {
+        let flag = match name {
+            "null" => &mut self.null_move,
+            "rfp" => &mut self.reverse_futility,
+            "futility" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            "lmr" => &mut self.late_move_reductions,
+            "badcaptures" => &mut self.bad_capture_pruning,
+            "checkext" => &mut self.check_extension,
+            "qsprune" => &mut self.quiescence_pruning,
+            other => return Err(format!("unknown search feature '{other}' ({})", Self::NAMES.join(", "))),
+        };
+        *flag = false;
+        Ok(self)
+    }
+
+    /// UCCI's `pruning` scale: none (a full-width alpha-beta with quiescence), small (null move and
+    /// check extension), medium (also reductions and reverse futility), large (everything).
+    pub fn for_level(level: u8) -> SearchFeatures {
+        let mut f = SearchFeatures::ALL;
+        if level < 3 {
+            f.futility = false;
+            f.late_move_pruning = false;
+            f.bad_capture_pruning = false;
+            f.quiescence_pruning = false;
+        }
+        if level < 2 {
+            f.late_move_reductions = false;
+            f.reverse_futility = false;
+        }
+        if level < 1 {
+            f.null_move = false;
+        }
+        f
+    }
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures::ALL
+    }
+}
+
 /// Settings that outlive one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
@@ -71,11 +153,18 @@ pub struct EngineOptions {
     pub algorithm: Algorithm,
     /// Milliseconds the GUI and pipes cost per move.
     pub move_overhead_ms: u64,
+    /// Selective-search techniques in use.
+    pub features: SearchFeatures,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { threads: 1, algorithm: Algorithm::Pvs, move_overhead_ms: 30 }
+        EngineOptions {
+            threads: 1,
+            algorithm: Algorithm::Pvs,
+            move_overhead_ms: 30,
+            features: SearchFeatures::ALL,
+        }
     }
 }
 
@@ -154,7 +243,7 @@ impl Engine {
         let budget = TimeBudget::new(limits, self.options.move_overhead_ms);
         let threads = self.options.threads.max(1);
         let algorithm = self.options.algorithm;
-        let shared = Shared::new(&self.tt, control, limits, budget, threads, reporter);
+        let shared = Shared::new(&self.tt, control, limits, budget, threads, self.options.features, reporter);
         let (outcome, nodes) = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
                 .map(|id| {
@@ -188,6 +277,41 @@ impl Engine {
             nodes,
             time_ms: control.elapsed_ms(),
             pv: best_line.pv.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_switch_off_by_name_and_level() {
+        let f = SearchFeatures::ALL.without("null").unwrap().without("lmr").unwrap();
+        assert!(!f.null_move && !f.late_move_reductions && f.futility && f.check_extension);
+        assert!(SearchFeatures::ALL.without("alphabeta").unwrap_err().contains("unknown search feature"));
+        for name in SearchFeatures::NAMES {
+            assert_ne!(SearchFeatures::ALL.without(name).unwrap(), SearchFeatures::ALL, "{name}");
+        }
+        let none = SearchFeatures::for_level(0);
+        assert!(!none.null_move && !none.late_move_reductions && !none.futility && none.check_extension);
+        let small = SearchFeatures::for_level(1);
+        assert!(small.null_move && !small.late_move_reductions);
+        assert!(SearchFeatures::for_level(2).late_move_reductions && !SearchFeatures::for_level(2).futility);
+        assert_eq!(SearchFeatures::for_level(3), SearchFeatures::ALL);
+    }
+
+    #[test]
+    fn every_feature_setting_still_finds_the_mate() {
+        // Mate in two (checked with fairy-stockfish): no switch may lose it.
+        let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1").unwrap();
+        for name in SearchFeatures::NAMES {
+            let mut engine = Engine::new(4);
+            engine.options.features = SearchFeatures::ALL.without(name).unwrap();
+            let control = SearchControl::new();
+            control.start(false);
+            let r = engine.search(&pos, &Limits::depth(6), &control, &mut |_| {});
+            assert_eq!(r.score, score::MATE - 3, "without {name}");
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) struct Shared<'a> {
     pub control: &'a SearchControl,
     pub limits: &'a Limits,
     pub budget: Option<TimeBudget>,
+    pub features: super::SearchFeatures,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -37,6 +38,7 @@ impl<'a> Shared<'a> {
         limits: &'a Limits,
         budget: Option<TimeBudget>,
         threads: usize,
+        features: super::SearchFeatures,
         reporter: Reporter<'a>,
     ) -> Shared<'a> {
         Shared {
@@ -44,6 +46,7 @@ impl<'a> Shared<'a> {
             control,
             limits,
             budget,
+            features,
             finished: AtomicBool::new(false),
             node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             last_progress_ms: AtomicU64::new(0),

@@ -176,9 +176,10 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
+        let features = self.shared.features;
         let legality = movegen::LegalityFilter::new(&self.pos);
         let in_check = legality.in_check();
-        if in_check {
+        if in_check && features.check_extension {
             depth += 1;
         }
         if depth <= 0 {
@@ -214,12 +215,15 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left.
-            if depth <= 6 && static_eval - 85 * (depth - improving as i32) >= beta {
+            if features.reverse_futility
+                && depth <= 6
+                && static_eval - 85 * (depth - improving as i32) >= beta
+            {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut.
             let pieces = self.big_pieces(self.pos.side_to_move());
-            if allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
+            if features.null_move && allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 self.pos.make_null_move();
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
@@ -264,13 +268,20 @@ impl<'a> Worker<'a> {
             if !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND {
                 if quiet {
                     // Late move pruning and futility pruning of quiet moves near the leaves.
-                    if depth <= 4 && quiets_tried.len() as i32 >= 3 + depth * depth * (1 + improving as i32) {
+                    if features.late_move_pruning
+                        && depth <= 4
+                        && quiets_tried.len() as i32 >= 3 + depth * depth * (1 + improving as i32)
+                    {
                         continue;
                     }
-                    if depth <= 4 && futility_base <= alpha {
+                    if features.futility && depth <= 4 && futility_base <= alpha {
                         continue;
                     }
-                } else if capture && depth <= 3 && ScoredMoves::is_bad_capture_score(order_score) {
+                } else if features.bad_capture_pruning
+                    && capture
+                    && depth <= 3
+                    && ScoredMoves::is_bad_capture_score(order_score)
+                {
                     continue;
                 }
             }
@@ -282,7 +293,7 @@ impl<'a> Worker<'a> {
             } else {
                 // Late move reductions for quiet moves ordered late.
                 let mut r = 0;
-                if depth >= 3 && quiet && legal > 2 + pv_node as i32 {
+                if features.late_move_reductions && depth >= 3 && quiet && legal > 2 + pv_node as i32 {
                     r = reductions()[depth.min(63) as usize][legal.min(63) as usize];
                     r -= pv_node as i32;
                     r += !improving as i32;
@@ -395,7 +406,7 @@ impl<'a> Worker<'a> {
         };
         let mut legal = 0;
         for (mv, _) in moves {
-            if !in_check {
+            if !in_check && self.shared.features.quiescence_pruning {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 if stand_pat + value_on(&self.pos, mv.to()) + 120 <= alpha {
                     continue;

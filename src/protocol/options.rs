@@ -215,7 +215,8 @@ impl Options {
                     _ => self.randomness = Level::parse(&v).unwrap_or(Level::None),
                 }
             }
-            Kind::Text => self.book_files = value.trim().to_string(),
+            // GUIs write an empty string as `<empty>`, as the announcement does.
+            Kind::Text => self.book_files = value.trim().replace("<empty>", ""),
         }
         Ok(SetOutcome::Set)
     }
@@ -266,11 +267,13 @@ impl Options {
                 Kind::Spin(min, max) => {
                     format!("option {name} type spin min {min} max {max} default {}", self.current(name))
                 }
-                Kind::Combo(vars) => format!(
-                    "option {name} type combo default {} {}",
-                    self.current(name),
-                    vars.iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
-                ),
+                Kind::Combo(vars) => {
+                    format!(
+                        "option {name} type combo default {} {}",
+                        self.current(name),
+                        var_list(vars, &self.current(name))
+                    )
+                }
                 Kind::Text => format!("option {name} type string default {}", empty_as(&self.current(name))),
                 Kind::Button => format!("option {name} type button"),
             })
@@ -287,11 +290,13 @@ impl Options {
                 Kind::Spin(min, max) => {
                     format!("option name {name} type spin default {} min {min} max {max}", self.current(key))
                 }
-                Kind::Combo(vars) => format!(
-                    "option name {name} type combo default {} {}",
-                    self.current(key),
-                    vars.iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
-                ),
+                Kind::Combo(vars) => {
+                    format!(
+                        "option name {name} type combo default {} {}",
+                        self.current(key),
+                        var_list(vars, &self.current(key))
+                    )
+                }
                 Kind::Text => {
                     format!("option name {name} type string default {}", empty_as(&self.current(key)))
                 }
@@ -299,6 +304,16 @@ impl Options {
             })
             .collect()
     }
+}
+
+/// `var …` words with the current value first: XBoard's adapter uci2wb ignores `default` for
+/// combos and XBoard then takes the first entry, so the first entry must be the value in force.
+fn var_list(vars: &[&str], current: &str) -> String {
+    std::iter::once(current)
+        .chain(vars.iter().copied().filter(|&v| v != current))
+        .map(|v| format!("var {v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn empty_as(value: &str) -> &str {
@@ -309,12 +324,13 @@ fn empty_as(value: &str) -> &str {
     }
 }
 
-/// A check option's value: `true`/`false` (`on`/`off` as GUIs sometimes send). An empty value
-/// means `true`, as UCCI GUIs send a bare name to switch a check on.
+/// A check option's value: `true`/`false`, or `on`/`off`, `1`/`0`, `yes`/`no` as GUIs and
+/// adapters (uci2wb sends `1`/`0`) write it. An empty value means `true`, as UCCI GUIs send a
+/// bare name to switch a check on.
 fn parse_check(name: &str, value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
-        "" | "true" | "on" => Ok(true),
-        "false" | "off" => Ok(false),
+        "" | "true" | "on" | "1" | "yes" => Ok(true),
+        "false" | "off" | "0" | "no" => Ok(false),
         other => Err(format!("{name} wants true or false, not '{other}'")),
     }
 }
@@ -331,6 +347,11 @@ mod tests {
         assert!(options.ucci_lines().contains(&"option usemillisec type check default true".to_string()));
         assert_eq!(options.set_ucci(&["usemillisec", "false"]), Ok(SetOutcome::Set));
         assert!(!options.use_millisec);
+        // uci2wb (XBoard's adapter) writes checks as 1 and 0.
+        assert_eq!(options.set_ucci(&["ponder", "1"]), Ok(SetOutcome::Set));
+        assert!(options.ponder);
+        assert_eq!(options.set_ucci(&["ponder", "0"]), Ok(SetOutcome::Set));
+        assert!(!options.ponder);
         let err = options.set_ucci(&["usemillisec", "maybe"]).unwrap_err();
         assert!(err.contains("'maybe'"), "{err}");
     }
@@ -350,6 +371,8 @@ mod tests {
         assert_eq!(o.algorithm, Algorithm::Mtdf);
         assert_eq!(o.set_ucci(&["bookfiles", "a.dat;b.dat"]), Ok(SetOutcome::Set));
         assert_eq!(o.book_files, "a.dat;b.dat");
+        assert_eq!(o.set_ucci(&["bookfiles", "<empty>"]), Ok(SetOutcome::Set));
+        assert_eq!(o.book_files, "");
         assert_eq!(o.set_ucci(&["newgame"]), Ok(SetOutcome::NewGame));
         assert_eq!(o.set_uci(&["name", "Clear", "Hash"]), Ok(SetOutcome::NewGame));
         assert_eq!(o.set_ucci(&["randomness", "small"]), Ok(SetOutcome::Set));
@@ -385,6 +408,11 @@ mod tests {
             assert!(ucci.iter().any(|l| l.starts_with(&format!("option {name} type"))), "{name}");
         }
         assert!(ucci.contains(&"option newgame type button".to_string()));
+        // The value in force comes first among the vars (for uci2wb and XBoard), then the rest.
+        assert!(ucci.contains(
+            &"option pruning type combo default large var large var none var small var medium".to_string()
+        ));
+        assert!(ucci.contains(&"option bookfiles type string default <empty>".to_string()));
         let uci = o.uci_lines();
         for name in
             ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "OwnBook", "BookFile"]

@@ -7,7 +7,8 @@ use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
 /// `+12.3 ± 45.6` or `inf` / `-inf` / `-` when it cannot be told.
 fn elo_text(t: &Tally) -> String {
     match (t.elo(), t.elo_error95()) {
-        (Some(e), Some(err)) => format!("{e:+.1} ± {err:.1}"),
+        // `+ 0.0` turns -0.0 into 0.0.
+        (Some(e), Some(err)) => format!("{:+.1} ± {err:.1}", e + 0.0),
         (Some(e), None) if e.is_finite() => format!("{e:+.1} ± inf"),
         (Some(e), None) => (if e > 0.0 { "+inf" } else { "-inf" }).to_string(),
         _ => "-".to_string(),

@@ -234,3 +234,46 @@ fn adjudicate(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(draw: Option<DrawRule>, resign: Option<ResignRule>) -> GameSettings {
+        GameSettings {
+            limit: Limit::Depth(1),
+            tolerance_ms: 0,
+            move_timeout: Duration::from_secs(1),
+            draw,
+            resign,
+        }
+    }
+
+    #[test]
+    fn resign_needs_both_engines_to_agree() {
+        let rule = Some(ResignRule { move_count: 2, score: 500 });
+        let pos = Position::startpos();
+        // Black's last two scores are -600 and -700 and Red's +550 and +900: Black loses.
+        let scores = [vec![Some(10), Some(550), Some(900)], vec![Some(0), Some(-600), Some(-700)]];
+        let verdict = adjudicate(&pos, &scores, &settings(None, rule));
+        assert_eq!(verdict.map(|v| v.0), Some(Some(Color::Black)));
+        // Red at +450 once is not sure enough.
+        let scores = [vec![Some(450), Some(900)], vec![Some(-600), Some(-700)]];
+        assert_eq!(adjudicate(&pos, &scores, &settings(None, rule)), None);
+        // An unknown score breaks the run.
+        let scores = [vec![None, Some(900)], vec![Some(-600), Some(-700)]];
+        assert_eq!(adjudicate(&pos, &scores, &settings(None, rule)), None);
+    }
+
+    #[test]
+    fn draw_waits_for_the_move_number() {
+        let rule = Some(DrawRule { move_number: 30, move_count: 2, score: 10 });
+        let scores = [vec![Some(5), Some(-10)], vec![Some(0), Some(3)]];
+        let early = Position::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 29").unwrap();
+        assert_eq!(adjudicate(&early, &scores, &settings(rule, None)), None);
+        let late = Position::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 30").unwrap();
+        assert_eq!(adjudicate(&late, &scores, &settings(rule, None)).map(|v| v.0), Some(None));
+        let wide = [vec![Some(5), Some(-11)], vec![Some(0), Some(3)]];
+        assert_eq!(adjudicate(&late, &wide, &settings(rule, None)), None);
+    }
+}

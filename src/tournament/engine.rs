@@ -157,8 +157,8 @@ impl EngineProcess {
         "it closed its output".to_string()
     }
 
-    /// Sends `position` and `go`, then waits for `bestmove` until `deadline` (measured from the
-    /// moment `go` is sent), keeping the last score and depth of its `info` lines.
+    /// Sends `position` and `go`, then waits for `bestmove` at most `limit` from the moment `go`
+    /// is sent, keeping the last score and depth of its `info` lines.
     pub fn think(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, Failure> {
         // Anything still queued from an earlier search is stale.
         while let Ok(Some(_)) = self.lines.try_recv() {}

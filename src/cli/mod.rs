@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file with its clap `Args` struct and a `run` that writes
 //! results to stdout and diagnostics to stderr, returning a `CliError` for bad input.
 
+pub mod matches;
 pub mod perft;
 
 use std::fmt;
@@ -29,6 +30,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (checks the move generator, measures its speed).
     Perft(perft::PerftArgs),
+    /// Play engines against each other (UCCI or UCI) and report Elo, LOS and SPRT.
+    Match(matches::MatchArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -57,6 +60,7 @@ pub fn run() -> ExitCode {
         Some(Command::Perft(args)) => {
             perft::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
+        Some(Command::Match(args)) => matches::run(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

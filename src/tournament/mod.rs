@@ -1,1 +1,22 @@
 //! The match runner behind `chariot match`: engine processes, games, clocks, adjudication, statistics.
+//!
+//! `spec` parses the command-line settings, `engine` runs one engine process, `game` plays one
+//! game, `schedule` decides the games, `runner` plays them (in parallel) and writes the PGN,
+//! `stats` and `report` turn results into Elo, LOS and SPRT figures.
+
+pub mod coords;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod pgn_out;
+pub mod report;
+pub mod runner;
+pub mod schedule;
+pub mod spec;
+pub mod stats;
+
+pub use game::{play_game, GameRecord, GameSettings};
+pub use openings::Opening;
+pub use runner::{run_match, MatchConfig, MatchSummary};
+pub use spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule, SprtSpec};
+pub use stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};

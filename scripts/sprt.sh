@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The standard self-test: NEW against OLD at a fast control until the SPRT reaches a verdict.
+#
+#   scripts/sprt.sh OLD_BINARY NEW_BINARY [extra `chariot match` options…]
+#
+# H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
+# 10+0.1 s per side, the openings of ../shared/data/openings.txt each played twice, games on
+# both cores. Environment: GAMES (the cap, default 20000), TC, CONCURRENCY, OPENINGS, PGN and CHARIOT (the runner binary;
+# by default this checkout's release build) override the defaults. An interrupted test continues
+# where it stopped when run again with the same PGN.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 OLD_BINARY NEW_BINARY [chariot match options…]" >&2
+    exit 2
+fi
+old=$1
+new=$2
+shift 2
+for engine in "$old" "$new"; do
+    if [ ! -x "$engine" ]; then
+        echo "error: $engine is not an executable file" >&2
+        exit 2
+    fi
+done
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -z "${CHARIOT:-}" ]; then
+    cargo build --release --manifest-path "$root/Cargo.toml" >&2
+    CHARIOT="$root/target/release/chariot"
+fi
+pgn=${PGN:-sprt.pgn}
+resume=()
+if [ -e "$pgn" ]; then
+    resume=(--resume)
+fi
+
+exec "$CHARIOT" match \
+    --engine "name=new,cmd=$new" \
+    --engine "name=old,cmd=$old" \
+    --games "${GAMES:-20000}" \
+    --tc "${TC:-10+0.1}" \
+    --concurrency "${CONCURRENCY:-2}" \
+    --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
+    --draw movenumber=40,movecount=8,score=10 \
+    --resign movecount=4,score=800 \
+    --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05 \
+    --pgn "$pgn" "${resume[@]}" "$@"

@@ -1,0 +1,65 @@
+//! The results table printed at the end of a match, and the one-line summary the progress bar
+//! shows.
+
+use super::spec::SprtSpec;
+use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
+
+/// `+12.3 ± 45.6` or `inf` / `-inf` / `-` when it cannot be told.
+fn elo_text(t: &Tally) -> String {
+    match (t.elo(), t.elo_error95()) {
+        // `+ 0.0` turns -0.0 into 0.0.
+        (Some(e), Some(err)) => format!("{:+.1} ± {err:.1}", e + 0.0),
+        (Some(e), None) if e.is_finite() => format!("{e:+.1} ± inf"),
+        (Some(e), None) => (if e > 0.0 { "+inf" } else { "-inf" }).to_string(),
+        _ => "-".to_string(),
+    }
+}
+
+/// A percentage or `-`.
+fn percent(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.1}%", 100.0 * v)).unwrap_or_else(|| "-".to_string())
+}
+
+/// The progress bar's message: `W-D-L` and Elo of the first side.
+pub fn progress_line(t: &Tally) -> String {
+    format!("+{} ={} -{}  Elo {}", t.wins, t.draws, t.losses, elo_text(t))
+}
+
+/// One table row per line, each a result from the first name's point of view.
+pub fn table(rows: &[(String, Tally)]) -> String {
+    let width = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(6);
+    let mut out = format!(
+        "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>18} {:>7} {:>7}\n",
+        "result", "games", "W", "D", "L", "score", "Elo ± 95%", "LOS", "draws"
+    );
+    for (name, t) in rows {
+        out.push_str(&format!(
+            "{:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>18} {:>7} {:>7}\n",
+            name,
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            percent(t.score()),
+            elo_text(t),
+            percent(t.los()),
+            percent(t.draw_ratio())
+        ));
+    }
+    out
+}
+
+/// The SPRT line: LLR, bounds and verdict.
+pub fn sprt_line(t: &Tally, sprt: &SprtSpec) -> String {
+    let llr = t.llr(sprt);
+    let (lower, upper) = sprt_bounds(sprt);
+    let verdict = match sprt_verdict(llr, sprt) {
+        SprtVerdict::AcceptH1 => "H1 accepted",
+        SprtVerdict::AcceptH0 => "H0 accepted",
+        SprtVerdict::Continue => "no verdict yet",
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict}\n",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    )
+}

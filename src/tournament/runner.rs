@@ -1,0 +1,267 @@
+//! The match itself: checks every setting before the first game, plays the scheduled games on
+//! `concurrency` threads, writes the PGN after each game, shows progress, stops on an SPRT
+//! verdict, and prints the results table.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::engine::EngineProcess;
+use super::game::{play_game, GameRecord, GameSettings};
+use super::openings::Opening;
+use super::pgn_out::{self, GameTags};
+use super::report;
+use super::schedule::{self, Job};
+use super::spec::{EngineSpec, SprtSpec};
+use super::stats::{sprt_verdict, SprtVerdict, Tally};
+use crate::board::Color;
+use crate::notation::MoveNotation;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Two or more engines.
+    pub engines: Vec<EngineSpec>,
+    /// The first engine against each other one, instead of a round robin.
+    pub gauntlet: bool,
+    /// Games per pairing.
+    pub games: u32,
+    /// The openings, each played twice with colours swapped.
+    pub openings: Vec<Opening>,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Where the PGN goes.
+    pub pgn: Option<PathBuf>,
+    /// The PGN's move notation.
+    pub notation: MoveNotation,
+    /// Stop when this test reaches a verdict (two engines only).
+    pub sprt: Option<SprtSpec>,
+    /// Continue the match recorded in `pgn`.
+    pub resume: bool,
+    /// Limits, tolerance and adjudication.
+    pub settings: GameSettings,
+}
+
+/// What a match ended with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    /// Per pairing (first engine, second engine) the result from the first's view.
+    pub pairings: Vec<((usize, usize), Tally)>,
+    /// Whether an SPRT verdict stopped the match before its last game.
+    pub stopped_early: bool,
+}
+
+/// Refuses a configuration that cannot run, before any game: too few engines, duplicate names,
+/// SPRT with more than one pairing, a PGN to overwrite or missing for `--resume`, and every engine
+/// that does not start and answer its handshake.
+pub fn check(config: &MatchConfig) -> Result<(), String> {
+    if config.engines.len() < 2 {
+        return Err("a match needs at least two --engine".to_string());
+    }
+    let names: HashSet<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    if names.len() != config.engines.len() {
+        return Err("two engines have the same name: give each a distinct name=".to_string());
+    }
+    if config.games == 0 || config.concurrency == 0 {
+        return Err("--games and --concurrency must be at least 1".to_string());
+    }
+    if config.sprt.is_some() && schedule::pairings(config.engines.len(), config.gauntlet).len() != 1 {
+        return Err("--sprt needs exactly two engines".to_string());
+    }
+    match (&config.pgn, config.resume) {
+        (None, true) => return Err("--resume needs --pgn FILE".to_string()),
+        (Some(p), false) if p.exists() => {
+            return Err(format!("{} exists: add --resume to continue that match, or remove it", p.display()))
+        }
+        (Some(p), true) if !p.exists() => {
+            return Err(format!("cannot resume: {} does not exist", p.display()))
+        }
+        _ => {}
+    }
+    for spec in &config.engines {
+        // A bare name is looked up on PATH by the trial start; a path must name a file.
+        if spec.cmd.components().count() > 1 && !spec.cmd.is_file() {
+            return Err(format!("engine '{}': no such file {}", spec.name, spec.cmd.display()));
+        }
+        // A trial start catches a wrong path, a wrong protocol or a broken engine up front.
+        drop(EngineProcess::start(spec)?);
+    }
+    Ok(())
+}
+
+/// The result of a game from the first engine of its pairing's view.
+fn tally_for(first_is_red: bool, winner: Option<Color>) -> Tally {
+    let first_won = match winner {
+        None => return Tally { wins: 0, draws: 1, losses: 0 },
+        Some(Color::Red) => first_is_red,
+        Some(Color::Black) => !first_is_red,
+    };
+    if first_won {
+        Tally { wins: 1, draws: 0, losses: 0 }
+    } else {
+        Tally { wins: 0, draws: 0, losses: 1 }
+    }
+}
+
+/// Runs the match and prints the results table (and SPRT line) to `out`.
+pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, String> {
+    check(config)?;
+    let pairings = schedule::pairings(config.engines.len(), config.gauntlet);
+    let jobs = schedule::jobs(&pairings, config.games, config.openings.len());
+    let mut tallies = vec![Tally::default(); pairings.len()];
+    let mut pgn_text = String::new();
+    let mut done = HashSet::new();
+    if let (Some(path), true) = (&config.pgn, config.resume) {
+        pgn_text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for game in pgn_out::played_games(&pgn_text, path)? {
+            let job = jobs.iter().find(|j| {
+                j.round == game.round
+                    && config.engines[j.red].name == game.red
+                    && config.engines[j.black].name == game.black
+            });
+            let Some(job) = job else {
+                return Err(format!(
+                    "cannot resume: game {} ({} - {}) in {} is not in this match's schedule",
+                    game.round,
+                    game.red,
+                    game.black,
+                    path.display()
+                ));
+            };
+            let winner = match game.result.as_str() {
+                "1-0" => Some(Color::Red),
+                "0-1" => Some(Color::Black),
+                _ => None,
+            };
+            if done.insert(job.round) {
+                tallies[job.pairing].add(tally_for(job.red == pairings[job.pairing].0, winner));
+            }
+        }
+        if !pgn_text.is_empty() && !pgn_text.ends_with("\n\n") {
+            pgn_text.push('\n');
+        }
+    }
+    let pending: Vec<Job> = jobs.iter().copied().filter(|j| !done.contains(&j.round)).collect();
+    let bar = ProgressBar::new(jobs.len() as u64).with_position(done.len() as u64);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.set_message(report::progress_line(&tallies[0]));
+    let stop = AtomicBool::new(false);
+    let mut stopped_early = false;
+    let mut failure = None;
+    let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
+    let (result_tx, result_rx) = crossbeam_channel::unbounded::<(Job, Option<GameRecord>)>();
+    for job in &pending {
+        let _ = job_tx.send(*job);
+    }
+    drop(job_tx);
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.min(pending.len()) {
+            let (job_rx, result_tx, stop) = (job_rx.clone(), result_tx.clone(), &stop);
+            scope.spawn(move || {
+                while let Ok(job) = job_rx.recv() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let specs = [&config.engines[job.red], &config.engines[job.black]];
+                    let opening = config.openings.get(job.opening).cloned().unwrap_or_else(Opening::startpos);
+                    let record = play_game(specs, &opening, &config.settings, stop);
+                    if result_tx.send((job, record)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(result_tx);
+        for (job, record) in result_rx.iter() {
+            let Some(record) = record else { continue };
+            if failure.is_some() || stopped_early {
+                continue;
+            }
+            let (red, black) = (&config.engines[job.red].name, &config.engines[job.black].name);
+            let tally = tally_for(job.red == pairings[job.pairing].0, record.winner);
+            tallies[job.pairing].add(tally);
+            let line = format!(
+                "game {} {red} - {black}: {} ({})",
+                job.round,
+                pgn_out::result_token(&record),
+                record.termination
+            );
+            if bar.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                bar.println(line);
+            }
+            bar.inc(1);
+            bar.set_message(report::progress_line(&tallies[0]));
+            if let Some(path) = &config.pgn {
+                let tags =
+                    GameTags { red, black, round: job.round, time_control: config.settings.limit.describe() };
+                let written = pgn_out::game_text(&record, &tags, config.notation).and_then(|text| {
+                    pgn_text.push_str(&text);
+                    pgn_text.push('\n');
+                    pgn_out::write_atomically(path, &pgn_text)
+                });
+                if let Err(e) = written {
+                    failure = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(sprt) = &config.sprt {
+                if sprt_verdict(tallies[0].llr(sprt), sprt) != SprtVerdict::Continue {
+                    stopped_early = true;
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let summary = MatchSummary {
+        pairings: pairings.iter().copied().zip(tallies.iter().copied()).collect(),
+        stopped_early,
+    };
+    write_report(config, &summary, out).map_err(|e| format!("cannot write the results: {e}"))?;
+    Ok(summary)
+}
+
+/// The results table: one row per pairing, then with three or more engines one per engine
+/// against the field; the SPRT line when asked for.
+fn write_report(config: &MatchConfig, summary: &MatchSummary, out: &mut impl Write) -> std::io::Result<()> {
+    let name = |i: usize| config.engines[i].name.as_str();
+    let mut rows: Vec<(String, Tally)> =
+        summary.pairings.iter().map(|&((a, b), t)| (format!("{} vs {}", name(a), name(b)), t)).collect();
+    if config.engines.len() > 2 {
+        for (i, spec) in config.engines.iter().enumerate() {
+            let mut total = Tally::default();
+            for &((a, b), t) in &summary.pairings {
+                if a == i {
+                    total.add(t);
+                } else if b == i {
+                    total.add(t.flipped());
+                }
+            }
+            rows.push((format!("{} vs field", spec.name), total));
+        }
+    }
+    writeln!(
+        out,
+        "Results ({}; Elo by the logistic model, 95% error from the win/draw/loss variance):",
+        config.settings.limit.describe()
+    )?;
+    write!(out, "{}", report::table(&rows))?;
+    if let Some(sprt) = &config.sprt {
+        write!(out, "{}", report::sprt_line(&summary.pairings[0].1, sprt))?;
+        if summary.stopped_early {
+            writeln!(out, "stopped early on the SPRT verdict")?;
+        }
+    }
+    out.flush()
+}

@@ -1,0 +1,65 @@
+//! Which games a match plays: the pairings (round robin or gauntlet) and, for each game, its
+//! number, colours and opening. The order is fixed by the settings alone, so `--resume` can find
+//! the games already played by their round number.
+
+/// One game to play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The game's number in the match, from 1 (the PGN `Round` tag).
+    pub round: u32,
+    /// Index into the pairings.
+    pub pairing: usize,
+    /// The engine (index into the engine list) playing Red.
+    pub red: usize,
+    /// The engine playing Black.
+    pub black: usize,
+    /// Index into the openings.
+    pub opening: usize,
+}
+
+/// The pairings: every pair of engines, or with `gauntlet` the first against each other one.
+pub fn pairings(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for a in 0..engines {
+        for b in a + 1..engines {
+            if !gauntlet || a == 0 {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// `games` games per pairing, pairings interleaved so every pairing progresses together. Within a
+/// pairing, games 2k and 2k+1 play opening k (cycling through the list) with colours swapped.
+pub fn jobs(pairings: &[(usize, usize)], games: u32, openings: usize) -> Vec<Job> {
+    let mut out = Vec::new();
+    for g in 0..games {
+        for (p, &(a, b)) in pairings.iter().enumerate() {
+            let (red, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+            let round = out.len() as u32 + 1;
+            out.push(Job { round, pairing: p, red, black, opening: (g as usize / 2) % openings.max(1) });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_and_gauntlet() {
+        assert_eq!(pairings(3, false), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(pairings(3, true), vec![(0, 1), (0, 2)]);
+        assert_eq!(pairings(1, false), vec![]);
+    }
+
+    #[test]
+    fn colours_swap_per_opening() {
+        let j = jobs(&[(0, 1)], 5, 2);
+        let summary: Vec<(usize, usize, usize)> = j.iter().map(|j| (j.red, j.black, j.opening)).collect();
+        assert_eq!(summary, vec![(0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1), (0, 1, 0)]);
+        assert_eq!(j.iter().map(|j| j.round).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    }
+}

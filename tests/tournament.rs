@@ -301,7 +301,6 @@ fn fairy_stockfish_ucci_against_uci_with_ranks_from_one() {
 }
 
 #[test]
-#[ignore = "needs protocol"]
 fn chariot_self_play_at_fixed_nodes() {
     let dir = scratch("self-play");
     let pgn = dir.join("games.pgn");

@@ -3,9 +3,14 @@
 //! Each subcommand lives in its own file with its clap `Args` struct and a `run` that writes
 //! results to stdout and diagnostics to stderr, returning a `CliError` for bad input.
 
+pub mod analyze;
+pub mod bench;
+pub mod eval;
 pub mod perft;
+pub mod show;
 
 use std::fmt;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +34,14 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (checks the move generator, measures its speed).
     Perft(perft::PerftArgs),
+    /// Draw a position with Chinese piece characters.
+    Show(show::ShowArgs),
+    /// Search positions and print every iteration (text or JSON lines).
+    Analyze(analyze::AnalyzeArgs),
+    /// Explain the static evaluation of a position, piece by piece and term by term.
+    Eval(eval::EvalArgs),
+    /// Search the fixed bench positions and print the node count and speed.
+    Bench(bench::BenchArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -57,6 +70,18 @@ pub fn run() -> ExitCode {
         Some(Command::Perft(args)) => {
             perft::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
+        Some(Command::Show(args)) => {
+            let color = std::io::stdout().is_terminal();
+            show::run(&args, &mut std::io::stdout().lock(), color)
+        }
+        Some(Command::Analyze(args)) => analyze::run(
+            &args,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout(),
+            &mut std::io::stderr().lock(),
+        ),
+        Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

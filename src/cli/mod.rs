@@ -4,6 +4,7 @@
 //! results to stdout and diagnostics to stderr, returning a `CliError` for bad input.
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod eval;
 pub mod perft;
@@ -38,6 +39,8 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Search positions and print every iteration (text or JSON lines).
     Analyze(analyze::AnalyzeArgs),
+    /// Annotate a game: scores, best alternatives, ?!/?/?? marks and a summary per side.
+    Annotate(annotate::AnnotateArgs),
     /// Explain the static evaluation of a position, piece by piece and term by term.
     Eval(eval::EvalArgs),
     /// Search the fixed bench positions and print the node count and speed.
@@ -80,6 +83,9 @@ pub fn run() -> ExitCode {
             &mut std::io::stdout(),
             &mut std::io::stderr().lock(),
         ),
+        Some(Command::Annotate(args)) => {
+            annotate::run(&args, &mut std::io::stdout().lock(), annotate::progress_wanted())
+        }
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
     };

@@ -8,6 +8,7 @@ pub mod annotate;
 pub mod bench;
 pub mod eval;
 pub mod perft;
+pub mod play;
 pub mod show;
 
 use std::fmt;
@@ -41,6 +42,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Annotate a game: scores, best alternatives, ?!/?/?? marks and a summary per side.
     Annotate(annotate::AnnotateArgs),
+    /// Play against the engine in the terminal (commands on stdin; `help` lists them).
+    Play(play::PlayArgs),
     /// Explain the static evaluation of a position, piece by piece and term by term.
     Eval(eval::EvalArgs),
     /// Search the fixed bench positions and print the node count and speed.
@@ -86,6 +89,14 @@ pub fn run() -> ExitCode {
         Some(Command::Annotate(args)) => {
             annotate::run(&args, &mut std::io::stdout().lock(), annotate::progress_wanted())
         }
+        Some(Command::Play(args)) => play::run(
+            &args,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+            std::io::stdout().is_terminal(),
+            std::io::stdin().is_terminal(),
+        ),
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
     };

@@ -56,7 +56,7 @@ fn scripted_session_with_undo_redo_save_and_load() {
     assert!(errors[0].starts_with("error: ") && errors[0].contains("h2h9"), "{errors:?}");
     assert_eq!(errors[1], "error: nothing to replay"); // redo after a new move
     assert_eq!(errors[2], "error: nothing to replay"); // next at the end of the loaded game
-    let saved = read_pgn(&std::fs::read_to_string(&dir.join("game.pgn")).unwrap()).unwrap().remove(0);
+    let saved = read_pgn(&std::fs::read_to_string(dir.join("game.pgn")).unwrap()).unwrap().remove(0);
     let moves: Vec<String> = saved.moves.iter().map(|m| m.mv.to_string()).collect();
     assert_eq!(moves, ["h2e2", "i9i8"]);
     assert_eq!(saved.result, "*");

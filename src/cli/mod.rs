@@ -3,10 +3,17 @@
 //! Each subcommand lives in its own file with its clap `Args` struct and a `run` that writes
 //! results to stdout and diagnostics to stderr, returning a `CliError` for bad input.
 
+pub mod analyze;
+pub mod annotate;
+pub mod bench;
+pub mod eval;
 pub mod matches;
 pub mod perft;
+pub mod play;
+pub mod show;
 
 use std::fmt;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +39,18 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Play engines against each other (UCCI or UCI) and report Elo, LOS and SPRT.
     Match(matches::MatchArgs),
+    /// Draw a position with Chinese piece characters.
+    Show(show::ShowArgs),
+    /// Search positions and print every iteration (text or JSON lines).
+    Analyze(analyze::AnalyzeArgs),
+    /// Annotate a game: scores, best alternatives, ?!/?/?? marks and a summary per side.
+    Annotate(annotate::AnnotateArgs),
+    /// Play against the engine in the terminal (commands on stdin; `help` lists them).
+    Play(play::PlayArgs),
+    /// Explain the static evaluation of a position, piece by piece and term by term.
+    Eval(eval::EvalArgs),
+    /// Search the fixed bench positions and print the node count and speed.
+    Bench(bench::BenchArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -61,6 +80,29 @@ pub fn run() -> ExitCode {
             perft::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
         Some(Command::Match(args)) => matches::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Show(args)) => {
+            let color = std::io::stdout().is_terminal();
+            show::run(&args, &mut std::io::stdout().lock(), color)
+        }
+        Some(Command::Analyze(args)) => analyze::run(
+            &args,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout(),
+            &mut std::io::stderr().lock(),
+        ),
+        Some(Command::Annotate(args)) => {
+            annotate::run(&args, &mut std::io::stdout().lock(), annotate::progress_wanted())
+        }
+        Some(Command::Play(args)) => play::run(
+            &args,
+            &mut std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+            std::io::stdout().is_terminal(),
+            std::io::stdin().is_terminal(),
+        ),
+        Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

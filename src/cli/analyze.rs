@@ -1,0 +1,208 @@
+//! `chariot analyze [--fen FEN | --startpos] [--moves …] [--depth D | --movetime MS | --nodes N]
+//! [--multipv K] [--threads N] [--hash MB] [--json]`: searches positions and prints each
+//! iteration. `--fen -` reads one FEN per line from stdin and answers each.
+
+use std::io::{BufRead, Write};
+
+use clap::Args;
+use serde_json::{json, Value};
+
+use super::show::setup_position;
+use super::CliError;
+use crate::board::{Move, Position};
+use crate::notation::{format_line, MoveNotation};
+use crate::search::score::mate_in_moves;
+use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl};
+
+/// Depth searched when no limit is given.
+pub const DEFAULT_DEPTH: i32 = 10;
+
+/// Arguments of `chariot analyze`.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct AnalyzeArgs {
+    /// Position to analyse, as one quoted argument; `-` reads one FEN per line from stdin.
+    #[arg(long, conflicts_with = "startpos")]
+    pub fen: Option<String>,
+    /// Analyse the standard start position (the default).
+    #[arg(long)]
+    pub startpos: bool,
+    /// Moves to play first, in ICCS, WXF or Chinese notation.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    pub moves: Vec<String>,
+    /// Search this many plies (the default is 10).
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(i32).range(1..=127))]
+    pub depth: Option<i32>,
+    /// Search this many milliseconds.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Report the K best lines.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub multipv: u16,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Hash table size in megabytes.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl AnalyzeArgs {
+    /// The search limits these arguments ask for.
+    pub fn limits(&self) -> Limits {
+        let mut limits = match (self.depth, self.movetime, self.nodes) {
+            (_, Some(ms), _) => Limits::movetime(ms),
+            (_, _, Some(n)) => Limits::nodes(n),
+            (d, _, _) => Limits::depth(d.unwrap_or(DEFAULT_DEPTH)),
+        };
+        limits.multipv = self.multipv as usize;
+        limits
+    }
+}
+
+/// A score as text: `+34` in centipawns or `mate 3` / `mate -2` in moves.
+pub fn score_text(score: i32) -> String {
+    match mate_in_moves(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("{score:+}"),
+    }
+}
+
+/// Adds `score_cp` or `mate` to a JSON object.
+pub fn put_score(obj: &mut serde_json::Map<String, Value>, score: i32) {
+    match mate_in_moves(score) {
+        Some(m) => obj.insert("mate".into(), json!(m)),
+        None => obj.insert("score_cp".into(), json!(score)),
+    };
+}
+
+fn iccs_list(pv: &[Move]) -> Vec<String> {
+    pv.iter().map(Move::to_string).collect()
+}
+
+/// One iteration as a line of text or JSON.
+fn iteration_line(pos: &Position, fen: &str, it: &IterationInfo, as_json: bool) -> String {
+    let bound = match it.bound {
+        ScoreBound::Exact => None,
+        ScoreBound::Lower => Some("lowerbound"),
+        ScoreBound::Upper => Some("upperbound"),
+    };
+    if as_json {
+        let mut obj = serde_json::Map::new();
+        obj.insert("fen".into(), json!(fen));
+        obj.insert("depth".into(), json!(it.depth));
+        obj.insert("seldepth".into(), json!(it.seldepth));
+        obj.insert("multipv".into(), json!(it.multipv));
+        put_score(&mut obj, it.score);
+        if let Some(b) = bound {
+            obj.insert("bound".into(), json!(b));
+        }
+        obj.insert("nodes".into(), json!(it.nodes));
+        obj.insert("nps".into(), json!(it.nps));
+        obj.insert("time_ms".into(), json!(it.time_ms));
+        obj.insert("pv".into(), json!(iccs_list(&it.pv)));
+        Value::Object(obj).to_string()
+    } else {
+        let chinese = format_line(pos, &it.pv, MoveNotation::Chinese).join(" ");
+        format!(
+            "depth {} seldepth {} multipv {} score {}{} nodes {} nps {} time {} pv {} | {chinese}",
+            it.depth,
+            it.seldepth,
+            it.multipv,
+            score_text(it.score),
+            bound.map(|b| format!(" {b}")).unwrap_or_default(),
+            it.nodes,
+            it.nps,
+            it.time_ms,
+            iccs_list(&it.pv).join(" "),
+        )
+    }
+}
+
+/// Searches `pos`, writing each iteration and then the best move to `out`.
+pub fn analyze_position(
+    engine: &mut Engine,
+    pos: &Position,
+    limits: &Limits,
+    as_json: bool,
+    out: &mut (impl Write + Send),
+) -> Result<(), CliError> {
+    let fen = pos.to_fen();
+    if !as_json {
+        writeln!(out, "position {fen}")?;
+    }
+    let control = SearchControl::new();
+    control.start(false);
+    // The reporter cannot return an error: keep the first one and stop writing.
+    let mut failure: Option<std::io::Error> = None;
+    let result = engine.search(pos, limits, &control, &mut |info: &Info| {
+        if let (Info::Iteration(it), None) = (info, &failure) {
+            if let Err(e) = writeln!(out, "{}", iteration_line(pos, &fen, it, as_json)) {
+                failure = Some(e);
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let best = result.best.map(|m| m.to_string());
+    if as_json {
+        writeln!(out, "{}", json!({"fen": fen, "bestmove": best}))?;
+    } else {
+        let chinese = result.best.map(|m| format_line(pos, &[m], MoveNotation::Chinese).join(""));
+        match (best, chinese) {
+            (Some(b), Some(c)) => writeln!(out, "bestmove {b} {c} score {}", score_text(result.score))?,
+            _ => writeln!(out, "bestmove (none)")?,
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Runs `chariot analyze`; `input` is read only for `--fen -`.
+pub fn run(
+    args: &AnalyzeArgs,
+    input: &mut impl BufRead,
+    out: &mut (impl Write + Send),
+    diag: &mut impl Write,
+) -> Result<(), CliError> {
+    let mut engine = Engine::new(args.hash as usize);
+    engine.options.threads = args.threads as usize;
+    let limits = args.limits();
+    if args.fen.as_deref() != Some("-") {
+        let pos = setup_position(args.fen.as_deref(), &args.moves)?;
+        return analyze_position(&mut engine, &pos, &limits, args.json, out);
+    }
+    let (mut lines_read, mut failed) = (0, 0);
+    for (number, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| CliError(format!("cannot read stdin: {e}")))?;
+        let fen = line.trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        lines_read += 1;
+        // Each position is analysed on its own, as if it were the only one.
+        engine.clear_hash();
+        match setup_position(Some(fen), &args.moves) {
+            Ok(pos) => analyze_position(&mut engine, &pos, &limits, args.json, out)?,
+            Err(e) => {
+                failed += 1;
+                if args.json {
+                    writeln!(out, "{}", json!({"fen": fen, "error": e.0}))?;
+                } else {
+                    writeln!(out, "position {fen}\nerror: {}", e.0)?;
+                }
+                writeln!(diag, "error: stdin line {}: {}", number + 1, e.0)?;
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(CliError(format!("{failed} of {lines_read} positions could not be analysed")));
+    }
+    Ok(())
+}

@@ -1,0 +1,255 @@
+//! The analysis subcommands through the built binary: `bench`, `analyze` (text, JSON, batch),
+//! `annotate`, `eval` and `show`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use chariot::board::{movegen, Move, Position};
+use chariot::notation::{format_move, parse_move, read_pgn, MoveNotation};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_chariot");
+
+/// The start position after h2e2 h9g7, written out by hand.
+const AFTER_H2E2_H9G7: &str = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2";
+
+/// Black king e9 alone against rooks a8 and b0 (Red king d0): b0b9 mates, as the a8 rook holds
+/// rank 8, the b9 rook rank 9, and the red king the d file.
+const MATE_IN_ONE: &str = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1";
+
+fn chariot(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chariot binary runs");
+    // A child that refuses its arguments exits without reading: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn ok_stdout(args: &[&str], stdin: &str) -> String {
+    let output = chariot(args, stdin);
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn refused(args: &[&str], stdin: &str) -> String {
+    let output = chariot(args, stdin);
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    String::from_utf8(output.stderr).unwrap()
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
+}
+
+/// Plays the ICCS moves of `pv` from `fen`, failing on the first illegal one.
+fn assert_replays(fen: &str, pv: &[Value]) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for mv in pv {
+        let text = mv.as_str().expect("PV moves are strings");
+        let mv = Move::parse_iccs(text).unwrap_or_else(|| panic!("'{text}' is not ICCS"));
+        assert!(movegen::is_legal(&mut pos, mv), "{text} is illegal in {}", pos.to_fen());
+        pos.make_move(mv);
+    }
+}
+
+#[test]
+fn bench_is_repeatable_and_ends_with_the_totals() {
+    let runs: Vec<Vec<String>> = (0..2)
+        .map(|_| ok_stdout(&["bench", "--depth", "5"], "").lines().map(str::to_string).collect())
+        .collect();
+    let totals: Vec<u64> = runs
+        .iter()
+        .map(|lines| {
+            let n = lines.len();
+            assert_eq!(n, chariot::search::bench::BENCH_FENS.len() + 2, "one line per position + 2");
+            let nodes: u64 =
+                lines[n - 2].strip_prefix("Nodes searched: ").expect("Nodes searched").parse().unwrap();
+            let nps = lines[n - 1].strip_prefix("Nodes/second: ").expect("Nodes/second");
+            assert!(nps.parse::<u64>().is_ok(), "{nps}");
+            // The per-position counts add up to the total.
+            let sum: u64 = lines[..n - 2]
+                .iter()
+                .map(|l| l.split_whitespace().last().unwrap().parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(sum, nodes);
+            assert!(nodes > 0);
+            nodes
+        })
+        .collect();
+    assert_eq!(totals[0], totals[1]);
+    assert!(refused(&["bench", "--algorithm", "minimax"], "").contains("minimax"));
+}
+
+#[test]
+fn json_analysis_parses_and_its_pvs_replay() {
+    let text = ok_stdout(&["analyze", "--json", "--depth", "5", "--multipv", "2", "--moves", "炮二平五"], "");
+    let lines = json_lines(&text);
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+    let (last, iterations) = lines.split_last().unwrap();
+    assert!(iterations.len() >= 5, "{text}");
+    for it in iterations {
+        assert_eq!(it["fen"], fen);
+        assert!(it["score_cp"].is_i64() || it["mate"].is_i64(), "{it}");
+        for key in ["depth", "multipv", "nodes", "nps", "time_ms"] {
+            assert!(it[key].is_u64(), "{key} in {it}");
+        }
+        let pv = it["pv"].as_array().unwrap();
+        assert!(!pv.is_empty());
+        assert_replays(fen, pv);
+    }
+    assert!(iterations.iter().any(|it| it["multipv"] == 2));
+    assert_eq!(last["fen"], fen);
+    assert_replays(fen, std::slice::from_ref(&last["bestmove"]));
+}
+
+#[test]
+fn text_analysis_finds_the_mate_and_writes_it_in_chinese() {
+    let text = ok_stdout(&["analyze", "--fen", MATE_IN_ONE, "--depth", "3"], "");
+    assert!(text.lines().any(|l| l.contains("score mate 1") && l.ends_with("| 车八进九")), "{text}");
+    assert_eq!(text.lines().last().unwrap(), "bestmove b0b9 车八进九 score mate 1");
+    let json = json_lines(&ok_stdout(&["analyze", "--fen", MATE_IN_ONE, "--depth", "3", "--json"], ""));
+    assert_eq!(json[json.len() - 2]["mate"], 1);
+}
+
+#[test]
+fn batch_analysis_answers_every_line() {
+    let fens = [MATE_IN_ONE, AFTER_H2E2_H9G7, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"];
+    let input = format!("{}\n\n{}\n{}\n", fens[0], fens[1], fens[2]);
+    let lines = json_lines(&ok_stdout(&["analyze", "--fen", "-", "--json", "--nodes", "3000"], &input));
+    let answers: Vec<&Value> = lines.iter().filter(|l| l.get("bestmove").is_some()).collect();
+    assert_eq!(answers.len(), 3);
+    for (answer, fen) in answers.iter().zip(fens) {
+        assert_eq!(answer["fen"], fen);
+        assert_replays(fen, std::slice::from_ref(&answer["bestmove"]));
+    }
+    // A bad line gets its own error answer; the others are still analysed, and the exit says so.
+    let output =
+        chariot(&["analyze", "--fen", "-", "--json", "--depth", "2"], &format!("{}\nnonsense\n", fens[1]));
+    assert_eq!(output.status.code(), Some(2));
+    let lines = json_lines(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(lines.last().unwrap()["fen"], "nonsense");
+    assert!(lines.last().unwrap()["error"].as_str().unwrap().contains("bad FEN"));
+    assert_eq!(lines.iter().filter(|l| l.get("bestmove").is_some()).count(), 1);
+    assert!(String::from_utf8(output.stderr).unwrap().contains("stdin line 2"));
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Rooks on a0 and i9 with pawns between the kings. Red's 2. 车九平一 (a5i5) puts its rook
+/// where Black's rook on i8 takes it for nothing: a blunder worth a rook.
+const BLUNDER_GAME: &str = "[Event \"planted blunder\"]
+[FEN \"3akab1r/9/9/4p4/9/9/4P4/9/9/R2AKAB2 w - - 0 1\"]
+
+1. 车九进五 车9进1 2. 车九平一 车9进3 3. 兵五进一 *
+";
+
+#[test]
+fn annotate_marks_the_hanging_rook() {
+    let dir = temp_dir("annotate");
+    let game = dir.join("game.pgn");
+    std::fs::write(&game, BLUNDER_GAME).unwrap();
+    let out = dir.join("out.pgn");
+    let summary =
+        ok_stdout(&["annotate", game.to_str().unwrap(), "--depth", "5", "-o", out.to_str().unwrap()], "");
+    let annotated = read_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap().remove(0);
+    let moves: Vec<String> = annotated.moves.iter().map(|m| m.mv.to_string()).collect();
+    assert_eq!(moves, ["a0a5", "i9i8", "a5i5", "i8i5", "e3e4"]);
+    assert_eq!(annotated.moves[2].suffix.as_deref(), Some("??"));
+    assert!(annotated.moves[2].comment.as_deref().unwrap().contains("best"));
+    // Taking the rook is what Black should do: no mark.
+    assert_eq!(annotated.moves[3].suffix, None);
+    assert!(annotated.moves.iter().all(|m| m.comment.is_some()));
+    let red = summary.lines().find(|l| l.starts_with("Red")).expect("a Red summary");
+    assert!(red.contains("3 moves") && red.contains("1 blunders"), "{red}");
+    assert!(summary.lines().any(|l| l.starts_with("Black") && l.contains("0 blunders")), "{summary}");
+
+    let lines = json_lines(&ok_stdout(&["annotate", game.to_str().unwrap(), "--depth", "5", "--json"], ""));
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[2]["move"], "a5i5");
+    assert_eq!(lines[2]["mark"], "??");
+    assert!(lines[2]["loss"].as_i64().unwrap() >= 100);
+    assert_eq!(lines[5]["summary"]["red"]["blunders"], 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn annotate_names_the_bad_line() {
+    let dir = temp_dir("annotate-bad");
+    let game = dir.join("bad.pgn");
+    std::fs::write(&game, "[Event \"x\"]\n\n1. h2e2 h9g7\n2. h2h9 *\n").unwrap();
+    let err = refused(&["annotate", game.to_str().unwrap(), "--depth", "2"], "");
+    assert!(err.starts_with("error: ") && err.contains("line 4"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    let err = refused(&["annotate", dir.join("missing.pgn").to_str().unwrap()], "");
+    assert!(err.contains("cannot read"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The value printed on eval's `Total:` line.
+fn eval_total(fen: &str) -> i32 {
+    let text = ok_stdout(&["eval", "--fen", fen], "");
+    let total = text.lines().find_map(|l| l.strip_prefix("Total: ")).expect("a Total line");
+    total.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn eval_counts_an_extra_rook_for_its_owner() {
+    // The start position without Black's a9 rook: Red is a rook (about 200) up.
+    let red_to_move = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let black_to_move = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1";
+    assert!(eval_total(red_to_move) > 150);
+    assert!(eval_total(black_to_move) < -150);
+    let text = ok_stdout(&["eval", "--fen", red_to_move], "");
+    // 31 pieces, each on its own line with its square, letter and character.
+    let piece_lines: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("  ") && l.as_bytes()[3].is_ascii_digit()).collect();
+    assert_eq!(piece_lines.len(), 31);
+    assert!(piece_lines.iter().any(|l| l.starts_with("  a0 R 俥 red")));
+    assert!(!piece_lines.iter().any(|l| l.starts_with("  a9 ")));
+    let pieces = text.lines().find(|l| l.trim_start().starts_with("pieces")).unwrap();
+    let mg: Vec<i32> =
+        pieces.split_whitespace().skip(1).map(|v| v.split('/').next().unwrap().parse().unwrap()).collect();
+    assert!(mg[0] - mg[1] > 150, "{pieces}");
+    let err = refused(&["eval", "--fen", "rnbakabnr/9 w"], "");
+    assert!(err.starts_with("error: bad FEN"), "{err}");
+}
+
+#[test]
+fn show_reads_every_notation_and_marks_the_last_move() {
+    let iccs = ok_stdout(&["show", "--moves", "h2e2", "h9g7"], "");
+    let mixed = ok_stdout(&["show", "--moves", "炮二平五", "H8+7"], "");
+    assert_eq!(iccs, mixed);
+    assert!(iccs.contains(&format!("FEN: {AFTER_H2E2_H9G7}")));
+    assert!(!iccs.contains('\x1b'), "no colours into a pipe");
+    // The black horse went from h9 to g7.
+    assert!(iccs.lines().any(|l| l.starts_with("9 ") && l.contains("(＋)")));
+    assert!(iccs.lines().any(|l| l.starts_with("7 ") && l.contains("[馬]")));
+    let err = refused(&["show", "--moves", "h2e2", "h0g2"], "");
+    assert!(err.starts_with("error: move 2: "), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn chinese_and_wxf_round_trip_through_the_notation_module() {
+    for fen in
+        [chariot::board::START_FEN, AFTER_H2E2_H9G7, "2bak4/4a4/4b4/P3P4/4C4/2P6/9/4B4/4A4/2RAK4 w - - 0 1"]
+    {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for &mv in movegen::legal_moves(&mut pos).iter() {
+            for notation in [MoveNotation::Chinese, MoveNotation::Wxf] {
+                let text = format_move(&pos, mv, notation);
+                assert_eq!(parse_move(&pos, &text), Ok(mv), "{text} in {fen}");
+            }
+        }
+    }
+}

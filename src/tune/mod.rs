@@ -1,0 +1,1 @@
+//! Self-play data generation and Texel tuning of the evaluation weights.

@@ -59,6 +59,6 @@ if grep -E "error:|Illegal move|illegal move|xboard: .*crash|exited unexpectedly
     | grep -v "ALSA" > "$out/errors.txt"; then
     echo "FAIL: errors in the XBoard debug log:"; head -n 20 "$out/errors.txt"; fail=1
 fi
-plies=$(grep -c "^[0-9]* >first : [a-i][0-9][a-i][0-9]$\|^[0-9]* >second: [a-i][0-9][a-i][0-9]$" "$out/xboard.debug" || true)
-echo "moves sent to the engines: $plies; PGN: $out/game.pgn; screenshot: $out/board.png"
+plies=$(grep -c "usermove" "$out/xboard.debug" || true)
+echo "moves relayed between the engines: $plies; PGN: $out/game.pgn; screenshot: $out/board.png"
 exit $fail

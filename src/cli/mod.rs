@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file with its clap `Args` struct and a `run` that writes
 //! results to stdout and diagnostics to stderr, returning a `CliError` for bad input.
 
+pub mod book;
 pub mod perft;
 
 use std::fmt;
@@ -29,6 +30,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (checks the move generator, measures its speed).
     Perft(perft::PerftArgs),
+    /// Opening books: probe, build (from PGN or from search), import BOOK.DAT, dump, merge.
+    Book(book::BookArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -56,6 +59,9 @@ pub fn run() -> ExitCode {
         None => protocol::run_stdio().map_err(CliError::from),
         Some(Command::Perft(args)) => {
             perft::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+        }
+        Some(Command::Book(args)) => {
+            book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
     };
     match result {

@@ -396,3 +396,19 @@ fn search_build_keeps_near_best_moves_and_follows_them() {
         }
     }
 }
+
+#[test]
+fn the_binary_refuses_a_truncated_book_with_status_2() {
+    let dir = scratch("binary");
+    let path = dir.join("cut.cbk");
+    let good = small_book_bytes();
+    std::fs::write(&path, &good[..good.len() - 1]).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["book", "probe", "--file", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("error: book '") && stderr.contains("cut.cbk': truncated"), "{stderr}");
+}

@@ -178,7 +178,12 @@ fn weight_exponent(randomness: f64) -> f64 {
 /// Picks a book move for `pos` from the first book in `set` that knows it, with probability
 /// proportional to `weight ^ (1 / (1 + randomness))`. Moves that would repeat an earlier position
 /// of the game are skipped; if every move of that book does, the next book is asked.
-pub fn choose(set: &BookSet, pos: &Position, randomness: f64, rng: &mut impl Rng) -> Option<BookMove> {
+pub fn choose(
+    set: &BookSet,
+    pos: &Position,
+    randomness: f64,
+    rng: &mut (impl Rng + ?Sized),
+) -> Option<BookMove> {
     let exponent = weight_exponent(randomness);
     for book in &set.books {
         let moves: Vec<BookEntry> = book.probe(pos).into_iter().filter(|e| !repeats(pos, e.mv)).collect();

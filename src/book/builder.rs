@@ -175,9 +175,17 @@ pub fn from_search(
         }
         let moves = near_best_moves(&mut engine, &pos, opts);
         let best = moves.first().map_or(0, |&(_, s)| s);
+        // In a symmetric position (the start, say) a move and its mirror twin are equally good,
+        // but MultiPV lists only the first it meets: book both.
+        let symmetric = pos.key() == pos.files_mirrored().key();
         for &(mv, score) in &moves {
             let (key, cmv) = canonical_move(&pos, mv);
-            entries.push((key, cmv, search_weight(best - score, opts.margin)));
+            let weight = search_weight(best - score, opts.margin);
+            entries.push((key, cmv, weight));
+            let twin = mv.mirror_files();
+            if symmetric && twin != mv && !moves.iter().any(|&(m, _)| m == twin) {
+                entries.push((key, twin.bits(), weight));
+            }
             let mut child = pos.clone();
             child.make_move(mv);
             if ply + 1 < opts.max_ply {

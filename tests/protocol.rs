@@ -21,6 +21,7 @@ fn a_full_ucci_session_with_pondering_hit_and_miss() {
     e.expect("ucciok");
     e.send("setoption usemillisec true");
     e.send("setoption hashsize 16");
+    e.send("setoption usebook false");
     e.send("isready");
     e.expect("readyok");
     e.send("position startpos");
@@ -71,6 +72,7 @@ fn a_full_uci_session() {
         assert!(e.transcript.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
     }
     e.send("setoption name Hash value 8");
+    e.send("setoption name OwnBook value false");
     e.send("setoption name MultiPV value 3");
     e.send("ucinewgame");
     e.send("isready");
@@ -262,4 +264,48 @@ fn quit_during_a_search_exits_promptly() {
     e.send("quit");
     assert!(e.exits_within(Duration::from_millis(500)), "still running");
     assert!(start.elapsed() < Duration::from_millis(100), "quit took {:?}", start.elapsed());
+}
+
+#[test]
+fn the_book_answers_at_once_and_usebook_false_searches() {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("setoption usemillisec true");
+    e.send("position startpos");
+    e.send("go time 60000 increment 0");
+    let (line, waited) = e.wait_for(|l| l.starts_with("bestmove"), 5 * SECOND);
+    let mv = best_of(&line).unwrap();
+    assert!(waited < Duration::from_millis(200), "a book move is instant, took {waited:?}");
+    let named = e
+        .transcript
+        .iter()
+        .any(|l| l.starts_with(&format!("info message book move {mv} ")) && l.ends_with("from embedded"));
+    assert!(named, "{:?}", e.transcript);
+    assert!(!e.transcript.iter().any(|l| l.starts_with("info depth")), "no search for a book move");
+    // Without the book the engine searches.
+    e.send("setoption usebook false");
+    e.send("go time 2000 increment 0");
+    e.expect("bestmove");
+    assert!(e.transcript.iter().any(|l| l.starts_with("info depth")), "{:?}", e.transcript);
+}
+
+#[test]
+fn a_bookdat_file_from_the_option_is_used() {
+    // The BOOK.DAT spec's check values: after h2e2 h9g7, Red's book moves are h0g2, g3g4, c3c4.
+    let book = format!("{}/../shared/data/BOOK.DAT", env!("CARGO_MANIFEST_DIR"));
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.send(&format!("setoption name BookFile value {book}"));
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go wtime 60000 btime 60000");
+    let mv = best_of(&e.expect("bestmove")).unwrap();
+    assert!(["h0g2", "g3g4", "c3c4"].contains(&mv.as_str()), "{mv}");
+    assert!(e.transcript.iter().any(|l| l.starts_with("info string book move") && l.contains("BOOK.DAT")));
+    // An unreadable book is reported when it is named, and the engine still plays (by searching).
+    e.send("setoption name BookFile value /no/such/book.cbk");
+    e.expect("info string error: book '/no/such/book.cbk'");
+    e.send("go wtime 2000 btime 2000");
+    let mv = best_of(&e.expect("bestmove")).unwrap();
+    assert!(legal_in("startpos moves h2e2 h9g7", &mv));
 }

@@ -6,6 +6,7 @@
 pub mod analyze;
 pub mod annotate;
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod matches;
 pub mod perft;
@@ -51,6 +52,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Search the fixed bench positions and print the node count and speed.
     Bench(bench::BenchArgs),
+    /// Opening books: probe, build (from PGN or from search), import BOOK.DAT, dump, merge.
+    Book(book::BookArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -103,6 +106,9 @@ pub fn run() -> ExitCode {
         ),
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Book(args)) => {
+            book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

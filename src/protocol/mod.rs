@@ -19,6 +19,7 @@ use std::thread;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 
 use crate::board::{movegen, Move, Position};
+use crate::book::{self, BookSet};
 use crate::search::tt::Bound;
 use crate::search::{Engine, Limits, SearchControl, SearchResult};
 use go_cmd::{parse_go, GoCommand, TimeUnit};
@@ -107,6 +108,9 @@ pub struct Session {
     done: Receiver<SearchResult>,
     thinking: Option<Thinking>,
     losing_streak: u32,
+    /// The books `bookfiles` names, loaded on first use (`None` until then or after a change).
+    books: Option<BookSet>,
+    rng: rand::rngs::StdRng,
 }
 
 fn engine_thread(jobs: Receiver<Job>, done: Sender<SearchResult>, out: Output) {
@@ -144,6 +148,8 @@ impl Session {
             done,
             thinking: None,
             losing_streak: 0,
+            books: None,
+            rng: rand::SeedableRng::from_entropy(),
         }
     }
 
@@ -231,12 +237,20 @@ impl Session {
 
     fn setoption(&mut self, dialect: Dialect, args: &[&str]) -> io::Result<()> {
         let before = self.options.hash_mb;
+        let books_before = self.options.book_files.clone();
         let outcome = match dialect {
             Dialect::Ucci => self.options.set_ucci(args),
             Dialect::Uci => self.options.set_uci(args),
         };
         match outcome {
             Ok(SetOutcome::Set) => {
+                if self.options.book_files != books_before {
+                    self.books = None;
+                    if self.options.use_book {
+                        // Say now, not at the first move, if a named book cannot be read.
+                        self.load_books()?;
+                    }
+                }
                 if self.options.hash_mb != before {
                     // A running search keeps its own handle on the old table.
                     self.engine.resize_hash(self.options.hash_mb);
@@ -303,6 +317,11 @@ impl Session {
             }
         }
         limits.ban_moves = self.ban_moves.clone();
+        if self.book_allowed(&limits) {
+            if let Some(mv) = self.book_move()? {
+                return send(&self.out, &format!("bestmove {mv}"));
+            }
+        }
         self.engine.options.threads = self.options.threads;
         self.engine.options.algorithm = self.options.algorithm;
         self.engine.options.move_overhead_ms = self.options.move_overhead_ms;
@@ -322,6 +341,60 @@ impl Session {
         };
         let _ = self.jobs.send(job);
         Ok(())
+    }
+
+    /// Book moves answer ordinary game moves, not analysis (infinite, pondering, mate, depth or
+    /// node limits, restricted root moves).
+    fn book_allowed(&self, limits: &Limits) -> bool {
+        self.options.use_book
+            && !limits.infinite
+            && !limits.ponder
+            && limits.mate.is_none()
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.search_moves.is_empty()
+    }
+
+    fn load_books(&mut self) -> io::Result<()> {
+        match BookSet::from_option(&self.options.book_files) {
+            Ok(set) => self.books = Some(set),
+            Err(e) => {
+                // The engine plays on without a book; the GUI hears why once.
+                self.books = Some(BookSet::default());
+                report_error(&self.out, &e.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A book move for the current position (announced with an info line), if the books have one
+    /// that is neither banned nor repeating.
+    fn book_move(&mut self) -> io::Result<Option<Move>> {
+        if self.books.is_none() {
+            self.load_books()?;
+        }
+        let randomness = match self.options.randomness {
+            options::Level::None => 0.0,
+            options::Level::Small => 0.5,
+            options::Level::Medium => 1.5,
+            options::Level::Large => 4.0,
+        };
+        let Some(set) = &self.books else { return Ok(None) };
+        let Some(choice) = book::choose(set, &self.position, randomness, &mut self.rng) else {
+            return Ok(None);
+        };
+        if self.ban_moves.contains(&choice.mv) {
+            return Ok(None);
+        }
+        let word = match self.dialect {
+            Some(Dialect::Ucci) => "info message",
+            _ => "info string",
+        };
+        send(
+            &self.out,
+            &format!("{word} book move {} weight {} from {}", choice.mv, choice.weight, choice.source),
+        )?;
+        Ok(Some(choice.mv))
     }
 
     fn ponderhit(&mut self, args: &[&str]) -> io::Result<()> {

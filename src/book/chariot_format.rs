@@ -1,0 +1,290 @@
+//! Chariot's own book format (`.cbk`).
+//!
+//! Layout, all little-endian:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0–8 | magic `CHARIOTBK` |
+//! | 9 | version (1) |
+//! | 10–11 | zero |
+//! | 12–15 | entry count `n` (u32) |
+//! | 16–23 | FNV-1a 64 checksum of the body |
+//! | 24… | `n` entries of 12 bytes: key (u64), move (u16), weight (u16) |
+//!
+//! The key is that of the *canonical* orientation of the position: the smaller of
+//! `Position::key()` and the key of the position mirrored left to right; the move is stored in that
+//! orientation. Entries are sorted by (key, move), so a probe is a binary search, and a position and
+//! its mirror image share their entries.
+
+use std::path::Path;
+
+use crate::board::{Move, Position};
+
+use super::{on_board, BookEntry, BookError};
+
+/// The first bytes of every Chariot book.
+pub const MAGIC: &[u8] = b"CHARIOTBK";
+/// The format version this code reads and writes.
+pub const VERSION: u8 = 1;
+/// Header size in bytes.
+pub const HEADER_LEN: usize = 24;
+/// Entry size in bytes.
+pub const ENTRY_LEN: usize = 12;
+
+/// One record: a canonical position key, a move in the canonical orientation, and its weight.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Entry {
+    /// Canonical key (see the module head).
+    pub key: u64,
+    /// The move's 16-bit packing, canonical orientation.
+    pub mv: u16,
+    /// Weight, 1..=65535.
+    pub weight: u16,
+}
+
+/// The canonical key of `pos` and whether its canonical orientation is the mirrored one.
+pub fn canonical(pos: &Position) -> (u64, bool) {
+    let (key, mirrored) = (pos.key(), pos.files_mirrored().key());
+    if mirrored < key {
+        (mirrored, true)
+    } else {
+        (key, false)
+    }
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A loaded Chariot book.
+#[derive(Clone, Debug)]
+pub struct ChariotBook {
+    name: String,
+    entries: Vec<Entry>,
+}
+
+impl ChariotBook {
+    /// A book from entries in any order; equal (key, move) pairs have their weights summed, and if
+    /// any weight then exceeds 65535 all are scaled down alike (never below 1).
+    pub fn from_entries(
+        name: impl Into<String>,
+        raw: impl IntoIterator<Item = (u64, u16, u64)>,
+    ) -> ChariotBook {
+        let mut pairs: Vec<(u64, u16, u64)> = raw.into_iter().filter(|e| e.2 > 0).collect();
+        pairs.sort_unstable_by_key(|e| (e.0, e.1));
+        let mut merged: Vec<(u64, u16, u64)> = Vec::with_capacity(pairs.len());
+        for (key, mv, w) in pairs {
+            match merged.last_mut() {
+                Some(last) if last.0 == key && last.1 == mv => last.2 = last.2.saturating_add(w),
+                _ => merged.push((key, mv, w)),
+            }
+        }
+        let max = merged.iter().map(|e| e.2).max().unwrap_or(0);
+        let scale = |w: u64| -> u16 {
+            if max <= u16::MAX as u64 {
+                w as u16
+            } else {
+                ((w as u128 * u16::MAX as u128 / max as u128) as u16).max(1)
+            }
+        };
+        let entries = merged.into_iter().map(|(key, mv, w)| Entry { key, mv, weight: scale(w) }).collect();
+        ChariotBook { name: name.into(), entries }
+    }
+
+    /// Reads a book from its bytes, refusing a foreign, truncated or corrupted file.
+    pub fn from_bytes(bytes: &[u8], name: impl Into<String>) -> Result<ChariotBook, String> {
+        if bytes.len() < HEADER_LEN {
+            return Err(if bytes.starts_with(MAGIC) {
+                format!("truncated: {} bytes, shorter than the {HEADER_LEN}-byte header", bytes.len())
+            } else {
+                "not a Chariot book (no CHARIOTBK header)".to_string()
+            });
+        }
+        if !bytes.starts_with(MAGIC) {
+            return Err("not a Chariot book (no CHARIOTBK header)".to_string());
+        }
+        if bytes[9] != VERSION {
+            return Err(format!(
+                "format version {} is not supported (this Chariot reads version {VERSION})",
+                bytes[9]
+            ));
+        }
+        let count = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        let checksum = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+        let expected_len = HEADER_LEN as u64 + count as u64 * ENTRY_LEN as u64;
+        if (bytes.len() as u64) < expected_len {
+            return Err(format!(
+                "truncated: the header announces {count} entries ({expected_len} bytes) but the file has {} bytes",
+                bytes.len()
+            ));
+        }
+        if bytes.len() as u64 > expected_len {
+            return Err(format!(
+                "{} bytes of garbage after the {count} entries the header announces",
+                bytes.len() as u64 - expected_len
+            ));
+        }
+        let body = &bytes[HEADER_LEN..];
+        let actual = fnv1a64(body);
+        if actual != checksum {
+            return Err(format!(
+                "corrupted: checksum {actual:016x} does not match the header's {checksum:016x}"
+            ));
+        }
+        let entries: Vec<Entry> = body
+            .chunks_exact(ENTRY_LEN)
+            .map(|c| Entry {
+                key: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
+                mv: u16::from_le_bytes(c[8..10].try_into().expect("2 bytes")),
+                weight: u16::from_le_bytes(c[10..12].try_into().expect("2 bytes")),
+            })
+            .collect();
+        if let Some(i) = entries.windows(2).position(|w| (w[0].key, w[0].mv) >= (w[1].key, w[1].mv)) {
+            return Err(format!("entries {} and {} are out of order", i + 1, i + 2));
+        }
+        Ok(ChariotBook { name: name.into(), entries })
+    }
+
+    /// The file image: header and sorted entries.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.entries.len() * ENTRY_LEN);
+        for e in &self.entries {
+            body.extend_from_slice(&e.key.to_le_bytes());
+            body.extend_from_slice(&e.mv.to_le_bytes());
+            body.extend_from_slice(&e.weight.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+        out.extend_from_slice(MAGIC);
+        out.push(VERSION);
+        out.extend_from_slice(&[0, 0]);
+        out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
+        out.extend_from_slice(&fnv1a64(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Writes the book to `path` through a temporary file in the same directory, so a failure never
+    /// leaves a half-written book behind.
+    pub fn write(&self, path: &Path) -> Result<(), BookError> {
+        write_atomically(path, &self.to_bytes())
+    }
+
+    /// The book's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// All entries, sorted by (key, move).
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// How many distinct positions the book holds.
+    pub fn position_count(&self) -> usize {
+        let mut n = 0;
+        let mut last = None;
+        for e in &self.entries {
+            if last != Some(e.key) {
+                n += 1;
+                last = Some(e.key);
+            }
+        }
+        n
+    }
+
+    /// The entries stored for `pos`, turned back to its orientation (legality not checked).
+    pub fn probe_raw(&self, pos: &Position) -> Vec<BookEntry> {
+        let (key, mirrored) = canonical(pos);
+        let start = self.entries.partition_point(|e| e.key < key);
+        self.entries[start..]
+            .iter()
+            .take_while(|e| e.key == key)
+            .filter(|e| on_board(Move::from_bits(e.mv)))
+            .map(|e| {
+                let mv = Move::from_bits(e.mv);
+                BookEntry { mv: if mirrored { mv.mirror_files() } else { mv }, weight: e.weight as u32 }
+            })
+            .collect()
+    }
+}
+
+/// The canonical (key, move) of playing `mv` in `pos`.
+pub fn canonical_move(pos: &Position, mv: Move) -> (u64, u16) {
+    let (key, mirrored) = canonical(pos);
+    (key, if mirrored { mv.mirror_files().bits() } else { mv.bits() })
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let file_name = path.file_name().ok_or_else(|| BookError::file(path, "not a file name"))?;
+    let tmp = dir.join(format!(".{}.tmp{}", file_name.to_string_lossy(), std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(BookError::file(path, format!("cannot write it: {e}")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a64_known_values() {
+        // The published FNV-1a 64 test vectors: "" and "a".
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn a_position_and_its_mirror_share_one_key() {
+        let mut left = Position::startpos();
+        left.make_move(Move::parse_iccs("b2e2").unwrap());
+        let mut right = Position::startpos();
+        right.make_move(Move::parse_iccs("h2e2").unwrap());
+        assert_ne!(left.key(), right.key());
+        assert_eq!(canonical(&left).0, canonical(&right).0);
+        assert_ne!(canonical(&left).1, canonical(&right).1);
+        // The same reply, mirrored, is stored as one canonical move.
+        let a = canonical_move(&left, Move::parse_iccs("b9c7").unwrap());
+        let b = canonical_move(&right, Move::parse_iccs("h9g7").unwrap());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn duplicates_add_up_and_big_weights_scale_down() {
+        let book = ChariotBook::from_entries("t", [(5, 9, 10), (1, 2, 3), (5, 9, 20), (5, 8, 0)]);
+        let got: Vec<(u64, u16, u16)> = book.entries().iter().map(|e| (e.key, e.mv, e.weight)).collect();
+        assert_eq!(got, vec![(1, 2, 3), (5, 9, 30)]);
+        let book = ChariotBook::from_entries("t", [(1, 1, 131_070), (1, 2, 65_535), (1, 3, 1)]);
+        let weights: Vec<u16> = book.entries().iter().map(|e| e.weight).collect();
+        assert_eq!(weights, vec![65_535, 32_767, 1]);
+    }
+
+    #[test]
+    fn bytes_round_trip_and_out_of_order_entries_are_refused() {
+        let book = ChariotBook::from_entries("t", [(7, 300, 4), (3, 500, 9)]);
+        let bytes = book.to_bytes();
+        assert_eq!(bytes.len(), HEADER_LEN + 2 * ENTRY_LEN);
+        let back = ChariotBook::from_bytes(&bytes, "back").unwrap();
+        assert_eq!(back.entries(), book.entries());
+        // Swap the two entries and fix the checksum: still refused, for the order.
+        let mut swapped = bytes[..HEADER_LEN].to_vec();
+        swapped.extend_from_slice(&bytes[HEADER_LEN + ENTRY_LEN..]);
+        swapped.extend_from_slice(&bytes[HEADER_LEN..HEADER_LEN + ENTRY_LEN]);
+        let sum = fnv1a64(&swapped[HEADER_LEN..]);
+        swapped[16..24].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(ChariotBook::from_bytes(&swapped, "s").unwrap_err(), "entries 1 and 2 are out of order");
+    }
+}

@@ -12,5 +12,5 @@ pub mod notation;
 pub mod protocol;
 pub mod rules;
 pub mod search;
-pub mod tune;
 pub mod tournament;
+pub mod tune;

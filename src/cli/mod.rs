@@ -6,11 +6,13 @@
 pub mod analyze;
 pub mod annotate;
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod show;
+pub mod tune;
 
 use std::fmt;
 use std::io::IsTerminal;
@@ -51,6 +53,10 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Search the fixed bench positions and print the node count and speed.
     Bench(bench::BenchArgs),
+    /// Play fast self-play games and write quiet positions with their results (tuning data).
+    Datagen(datagen::DatagenArgs),
+    /// Fit the evaluation weights to game results (Texel's method) and write a new weights.rs.
+    Tune(tune::TuneArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -103,6 +109,10 @@ pub fn run() -> ExitCode {
         ),
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Datagen(args)) => {
+            datagen::run(&args, &mut std::io::stdout().lock(), datagen::progress_wanted())
+        }
+        Some(Command::Tune(args)) => tune::run(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

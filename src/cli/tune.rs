@@ -1,0 +1,76 @@
+//! `chariot tune --data FILE --out FILE [--epochs N] [--lr X] [--k K]`: fits every evaluation
+//! weight to the game results in FILE (Texel's method) and writes a new `weights.rs`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::CliError;
+use crate::tune::optimizer::{find_k, mean_error, Adam};
+use crate::tune::{dataset, layout, write_atomically, writer};
+
+/// Arguments of `chariot tune`.
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct TuneArgs {
+    /// The data: `FEN;result` lines (as `chariot datagen` writes them).
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// Where to write the generated `weights.rs` (e.g. src/eval/weights.rs).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Adam steps, each over the whole data.
+    #[arg(long, default_value_t = 500)]
+    pub epochs: usize,
+    /// Adam's step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// The sigmoid's scaling; found by minimising the error over K when not given.
+    #[arg(long)]
+    pub k: Option<f64>,
+}
+
+/// Loads the data, finds K, runs Adam, writes the weights; progress and errors go to `out`.
+pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if !(args.lr.is_finite() && args.lr > 0.0) {
+        return Err(CliError(format!("--lr must be a positive number, not {}", args.lr)));
+    }
+    if let Some(k) = args.k {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(CliError(format!("--k must be a positive number, not {k}")));
+        }
+    }
+    let started = Instant::now();
+    let samples = dataset::load(&args.data).map_err(CliError)?;
+    writeln!(out, "positions {} (loaded in {:.1} s)", samples.len(), started.elapsed().as_secs_f64())?;
+    let mut w = layout::current();
+    let k = match args.k {
+        Some(k) => k,
+        None => find_k(&samples, &w),
+    };
+    let before = mean_error(&samples, &w, k);
+    writeln!(out, "K {k:.6}{}", if args.k.is_some() { " (given)" } else { " (fitted)" })?;
+    writeln!(out, "error before {before:.6}")?;
+    out.flush()?;
+
+    let every = (args.epochs / 10).max(1);
+    let mut io_error = None;
+    let tuned = Adam::new(args.epochs, args.lr).run(&samples, &mut w, k, &mut |epoch, error| {
+        if epoch % every == 0 {
+            if let Err(e) = writeln!(out, "epoch {epoch} error {error:.6}").and_then(|_| out.flush()) {
+                io_error.get_or_insert(e);
+            }
+        }
+    });
+    if let Some(e) = io_error {
+        return Err(e.into());
+    }
+    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
+    let after = mean_error(&samples, &rounded, k);
+    writeln!(out, "error after {tuned:.6} (rounded to integers: {after:.6})")?;
+    write_atomically(&args.out, &writer::weights_source(&w)).map_err(CliError)?;
+    writeln!(out, "wrote {} in {:.1} s", args.out.display(), started.elapsed().as_secs_f64())?;
+    out.flush()?;
+    Ok(())
+}

@@ -64,17 +64,17 @@ mod tests {
     #[test]
     fn lines_parse_and_bad_ones_are_named() {
         let text = "# comment\n\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1;0.5\n\
-                    4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1;1\n";
+                    3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1;1\n";
         let samples = parse(text).unwrap();
         assert_eq!(samples.len(), 2);
         assert_eq!((samples[0].result, samples[1].result), (0.5, 1.0));
         assert_eq!(
-            parse("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1;0.7").unwrap_err(),
+            parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1;0.7").unwrap_err(),
             "line 1: result '0.7' is not 1.0, 0.5 or 0.0"
         );
         assert!(parse("\n9/9 w;1.0").unwrap_err().starts_with("line 2: bad FEN"));
         assert_eq!(
-            parse("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err(),
+            parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err(),
             "line 1: expected 'FEN;result' (no ';' found)"
         );
     }

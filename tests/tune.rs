@@ -226,7 +226,7 @@ fn check_lines(text: &str) -> Vec<f64> {
 #[test]
 fn datagen_of_two_tiny_games_is_well_formed_and_reproducible() {
     let mut cfg = DatagenConfig::new(2, 300, 6, 11);
-    let games = generate(&cfg, &|_| {});
+    let games = generate(&cfg, &|_| {}).unwrap();
     assert_eq!(games.len(), 2);
     let text: String = games.iter().map(|g| g.lines()).collect();
     assert!(!text.is_empty());
@@ -238,7 +238,7 @@ fn datagen_of_two_tiny_games_is_well_formed_and_reproducible() {
     }
     // Two games at once give the same file as one after the other.
     cfg.concurrency = 2;
-    let again: String = generate(&cfg, &|_| {}).iter().map(|g| g.lines()).collect();
+    let again: String = generate(&cfg, &|_| {}).unwrap().iter().map(|g| g.lines()).collect();
     assert_eq!(again, text);
 }
 

@@ -57,6 +57,7 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     if let Some(path) = &args.openings {
         cfg.openings = openings::load(path).map_err(CliError)?;
     }
+    cfg.validate().map_err(CliError)?;
     // Refuse an unwritable destination before playing for minutes.
     check_writable(&args.out).map_err(CliError)?;
 
@@ -73,7 +74,8 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
         let total = kept.fetch_add(game.fens.len(), std::sync::atomic::Ordering::SeqCst) + game.fens.len();
         bar.set_message(format!("{total} positions"));
         bar.inc(1);
-    });
+    })
+    .map_err(CliError)?;
     bar.finish_and_clear();
 
     let text: String = games.iter().map(GameData::lines).collect();

@@ -93,10 +93,35 @@ fn red_result(winner: Option<Color>) -> f64 {
     }
 }
 
-/// The random start of game `index`: a book line then random plies, redrawn if the game ends
-/// during them.
+impl DatagenConfig {
+    /// Refuses settings that cannot make games: no games, no nodes, or a book line whose
+    /// position is already decided.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.games == 0 || self.nodes == 0 || self.concurrency == 0 {
+            return Err("games, nodes and concurrency must be at least 1".to_string());
+        }
+        for (i, opening) in self.openings.iter().enumerate() {
+            let mut pos = opening.start.clone();
+            for &mv in &opening.moves {
+                pos.make_move(mv);
+            }
+            if let Some(result) = game_result(&pos) {
+                return Err(format!("opening {} is already over: {result}", i + 1));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Random starts redrawn at most this often when the random plies end the game.
+const OPENING_ATTEMPTS: usize = 1000;
+
+/// The random start of a game: a book line then random plies, redrawn if the game ends during
+/// them (after `OPENING_ATTEMPTS` failures the last draw stands, and the game ends at once).
 fn opening_position(cfg: &DatagenConfig, rng: &mut StdRng) -> Position {
+    let mut attempt = 0;
     loop {
+        attempt += 1;
         let mut pos = match cfg.openings.choose(rng) {
             Some(opening) => {
                 let mut pos = opening.start.clone();
@@ -119,7 +144,7 @@ fn opening_position(cfg: &DatagenConfig, rng: &mut StdRng) -> Position {
             }
             ended = game_result(&pos).is_some();
         }
-        if !ended {
+        if !ended || attempt >= OPENING_ATTEMPTS {
             return pos;
         }
     }
@@ -169,8 +194,9 @@ pub fn play_game(engine: &mut Engine, cfg: &DatagenConfig, index: usize) -> Game
 }
 
 /// Plays every game, `cfg.concurrency` at a time, calling `on_game` as each finishes; the games
-/// come back in index order.
-pub fn generate(cfg: &DatagenConfig, on_game: &(dyn Fn(&GameData) + Sync)) -> Vec<GameData> {
+/// come back in index order. Refuses a configuration `validate` refuses.
+pub fn generate(cfg: &DatagenConfig, on_game: &(dyn Fn(&GameData) + Sync)) -> Result<Vec<GameData>, String> {
+    cfg.validate()?;
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<GameData>>> = Mutex::new(vec![None; cfg.games]);
     std::thread::scope(|scope| {
@@ -189,5 +215,35 @@ pub fn generate(cfg: &DatagenConfig, on_game: &(dyn Fn(&GameData) + Sync)) -> Ve
             });
         }
     });
-    done.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect()
+    Ok(done.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decided_opening_is_refused() {
+        // Black's king e9 is checked by the rook a9 along the back rank, and the rook b8 covers
+        // rank 8: checkmate before the first move.
+        let mut cfg = DatagenConfig::new(1, 100, 0, 1);
+        cfg.openings = vec![Opening::parse("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1").unwrap()];
+        assert_eq!(cfg.validate().unwrap_err(), "opening 1 is already over: 1-0 (checkmate)");
+        assert!(generate(&cfg, &|_| {}).is_err());
+        cfg.openings = vec![Opening::parse("h2e2 h9g7").unwrap()];
+        assert_eq!(cfg.validate(), Ok(()));
+        cfg.nodes = 0;
+        assert!(cfg.validate().is_err());
+    }
+
+    #[test]
+    fn random_plies_are_played_after_the_book_line() {
+        let mut cfg = DatagenConfig::new(1, 100, 3, 9);
+        cfg.openings = vec![Opening::parse("h2e2 h9g7").unwrap()];
+        let mut rng = StdRng::seed_from_u64(4);
+        let pos = opening_position(&cfg, &mut rng);
+        assert_eq!(pos.game_ply(), 5);
+        assert_eq!(pos.history()[0].mv.to_string(), "h2e2");
+        assert_eq!(pos.history()[1].mv.to_string(), "h9g7");
+    }
 }

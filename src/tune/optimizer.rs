@@ -102,16 +102,19 @@ pub struct Adam {
     pub beta2: f64,
     /// Keeps the step finite when a gradient is zero.
     pub epsilon: f64,
+    /// Ridge penalty `l2 · Σ (w − w_start)²` added to the error: holds weights the data says
+    /// little about near where they started (0 = none).
+    pub l2: f64,
 }
 
 impl Adam {
     /// The usual decays with the given epochs and step size.
     pub fn new(epochs: usize, lr: f64) -> Adam {
-        Adam { epochs, lr, beta1: 0.9, beta2: 0.999, epsilon: 1e-8 }
+        Adam { epochs, lr, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, l2: 0.0 }
     }
 
     /// Runs the optimiser on `w` in place; `on_epoch(epoch, error before the step)` after each
-    /// step. Returns the error of the final weights.
+    /// step. Returns the error of the final weights (the reported errors leave out the penalty).
     pub fn run(
         &self,
         samples: &[Sample],
@@ -122,8 +125,14 @@ impl Adam {
         let mut grad = vec![0.0; w.len()];
         let mut m = vec![0.0; w.len()];
         let mut v = vec![0.0; w.len()];
+        let start = w.to_vec();
         for epoch in 1..=self.epochs {
             let error = gradient(samples, w, k, &mut grad);
+            if self.l2 > 0.0 {
+                for i in 0..w.len() {
+                    grad[i] += 2.0 * self.l2 * (w[i] - start[i]);
+                }
+            }
             let c1 = 1.0 - self.beta1.powi(epoch as i32);
             let c2 = 1.0 - self.beta2.powi(epoch as i32);
             for i in 0..w.len() {
@@ -165,5 +174,18 @@ mod tests {
         let numeric = (mean_error(&samples, &up, 0.01) - mean_error(&samples, &down, 0.01)) / (2.0 * h);
         assert!((grad[0] - numeric).abs() < 1e-9, "{} vs {numeric}", grad[0]);
         assert_eq!(grad[1], 0.0, "phase 32 of 32: the endgame half plays no part");
+    }
+
+    #[test]
+    fn the_ridge_penalty_holds_weights_back() {
+        // All positions won with a positive coefficient: the weight grows, less so with a penalty.
+        let samples = vec![sample(1, 1.0), sample(2, 1.0)];
+        let mut free = vec![0.0; 4];
+        Adam::new(50, 1.0).run(&samples, &mut free, 0.01, &mut |_, _| {});
+        let mut held = vec![0.0; 4];
+        Adam { l2: 1e-4, ..Adam::new(50, 1.0) }.run(&samples, &mut held, 0.01, &mut |_, _| {});
+        assert!(free[0] > 20.0, "{free:?}");
+        assert!(held[0] > 0.0 && held[0] < free[0] - 5.0, "{held:?} vs {free:?}");
+        assert_eq!((free[1], free[2], free[3]), (0.0, 0.0, 0.0), "untouched weights stay put");
     }
 }

@@ -300,6 +300,8 @@ fn datagen_and_tune_commands_end_to_end() {
         data.to_str().unwrap(),
         "--epochs",
         "0",
+        "--validate",
+        data.to_str().unwrap(),
         "--out",
         weights.to_str().unwrap(),
     ]);
@@ -307,6 +309,11 @@ fn datagen_and_tune_commands_end_to_end() {
     let report = String::from_utf8(out.stdout).unwrap();
     assert!(report.contains(&format!("positions {}", results.len())), "{report}");
     assert!(report.contains("error before ") && report.contains("error after "), "{report}");
+    // Validating on the training data itself with no steps: the same error before and after.
+    let held_out = report.lines().find(|l| l.starts_with("held-out error ")).expect(&report);
+    let numbers: Vec<&str> = held_out.split_whitespace().collect();
+    assert_eq!(numbers[2], numbers[4], "{held_out}");
+    assert!(report.contains(&format!("error before {}", numbers[2])), "{report}");
     assert_eq!(std::fs::read_to_string(&weights).unwrap(), weights_source(&layout::current()));
     // Only the two outputs: no temporary file left behind.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);

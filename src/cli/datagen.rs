@@ -38,7 +38,7 @@ pub struct DatagenArgs {
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: u64,
-    /// Hash table per game, in megabytes.
+    /// Hash table of each concurrent game, in megabytes (cleared before every game).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
 }

@@ -32,6 +32,9 @@ pub struct TuneArgs {
     /// Ridge penalty on the distance from the current weights (0 = none; try 1e-6 on small data).
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Held-out data (same format) whose error is reported before and after, to spot overfitting.
+    #[arg(long, value_name = "FILE")]
+    pub validate: Option<PathBuf>,
     /// How many of the largest weight changes to list.
     #[arg(long, default_value_t = 10)]
     pub show: usize,
@@ -52,6 +55,10 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     let started = Instant::now();
     let samples = dataset::load(&args.data).map_err(CliError)?;
+    let held_out = match &args.validate {
+        Some(path) => dataset::load(path).map_err(CliError)?,
+        None => Vec::new(),
+    };
     writeln!(out, "positions {} (loaded in {:.1} s)", samples.len(), started.elapsed().as_secs_f64())?;
     let start = layout::current();
     let mut w = start.clone();
@@ -62,6 +69,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
     let before = mean_error(&samples, &w, k);
     writeln!(out, "K {k:.6}{}", if args.k.is_some() { " (given)" } else { " (fitted)" })?;
     writeln!(out, "error before {before:.6}")?;
+    let held_out_before = mean_error(&held_out, &w, k);
     out.flush()?;
 
     let every = (args.epochs / 10).max(1);
@@ -80,6 +88,14 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
     let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
     let after = mean_error(&samples, &rounded, k);
     writeln!(out, "error after {tuned:.6} (rounded to integers: {after:.6})")?;
+    if !held_out.is_empty() {
+        let held_out_after = mean_error(&held_out, &rounded, k);
+        writeln!(
+            out,
+            "held-out error {held_out_before:.6} -> {held_out_after:.6} ({} positions)",
+            held_out.len()
+        )?;
+    }
     let mut changes: Vec<(usize, f64)> = (0..w.len()).map(|i| (i, rounded[i] - start[i])).collect();
     changes.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
     for &(i, delta) in changes.iter().take(args.show).filter(|c| c.1 != 0.0) {

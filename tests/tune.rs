@@ -334,6 +334,9 @@ fn tune_refuses_bad_data_with_the_line() {
     let out = chariot(&["tune", "--data", "/nonexistent/data.txt", "--out", weights.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("cannot read data file /nonexistent/data.txt"));
+    let out = chariot(&["tune", "--data", data.to_str().unwrap(), "--out", "/nonexistent/dir/w.rs"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().starts_with("error: cannot write in /nonexistent/dir"));
     let out = chariot(&["datagen", "--games", "1", "--out", "/nonexistent/dir/data.txt"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().starts_with("error: cannot write in /nonexistent/dir"));

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::tune::optimizer::{find_k, mean_error, Adam};
-use crate::tune::{dataset, layout, write_atomically, writer};
+use crate::tune::{check_writable, dataset, layout, write_atomically, writer};
 
 /// Arguments of `chariot tune`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -53,6 +53,8 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
             return Err(CliError(format!("--k must be a positive number, not {k}")));
         }
     }
+    // Refuse an unwritable destination before a long fit.
+    check_writable(&args.out).map_err(CliError)?;
     let started = Instant::now();
     let samples = dataset::load(&args.data).map_err(CliError)?;
     let held_out = match &args.validate {

@@ -7,11 +7,13 @@ pub mod analyze;
 pub mod annotate;
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod eval;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod show;
+pub mod tune;
 
 use std::fmt;
 use std::io::IsTerminal;
@@ -54,6 +56,10 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Opening books: probe, build (from PGN or from search), import BOOK.DAT, dump, merge.
     Book(book::BookArgs),
+    /// Play fast self-play games and write quiet positions with their results (tuning data).
+    Datagen(datagen::DatagenArgs),
+    /// Fit the evaluation weights to game results (Texel's method) and write a new weights.rs.
+    Tune(tune::TuneArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -109,6 +115,10 @@ pub fn run() -> ExitCode {
         Some(Command::Book(args)) => {
             book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
+        Some(Command::Datagen(args)) => {
+            datagen::run(&args, &mut std::io::stdout().lock(), datagen::progress_wanted())
+        }
+        Some(Command::Tune(args)) => tune::run(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -56,28 +56,46 @@ pub fn evaluate(pos: &Position) -> i32 {
     }
 }
 
-/// The terms for `us`.
-pub fn side_terms(pos: &Position, us: Color) -> Terms {
+/// What the extra terms count for one side, before any weight: the evaluation multiplies these
+/// by `weights`, and the tuner reads them as its features, so both see the same numbers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TermCounts {
+    /// Missing advisors times the enemy's attacking force.
+    pub missing_advisors_by_force: i32,
+    /// Missing elephants times the enemy's attacking force.
+    pub missing_elephants_by_force: i32,
+    /// Cannons facing the enemy king with no screen.
+    pub empty_screen_cannons: i32,
+    /// Cannons on the enemy back rank with the king there.
+    pub bottom_cannons: i32,
+    /// Horses with no square to go to.
+    pub trapped_horses: i32,
+    /// Horses with exactly one square to go to.
+    pub cramped_horses: i32,
+    /// Squares the rooks reach, less `ROOK_MOBILITY_BASE` per rook.
+    pub rook_mobility: i32,
+}
+
+/// The counts behind the extra terms for `us`.
+pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
     let them = us.opponent();
-    let mut t = Terms::default();
+    let mut c = TermCounts::default();
 
     let force: i32 = [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon]
         .iter()
         .map(|&k| ATTACK_FORCE[k.index()] * pos.count(them, k) as i32)
         .sum();
-    let missing_advisors = 2 - pos.count(us, PieceKind::Advisor) as i32;
-    let missing_elephants = 2 - pos.count(us, PieceKind::Elephant) as i32;
-    t.king_safety =
-        MISSING_ADVISOR * (missing_advisors * force) + MISSING_ELEPHANT * (missing_elephants * force);
+    c.missing_advisors_by_force = (2 - pos.count(us, PieceKind::Advisor) as i32) * force;
+    c.missing_elephants_by_force = (2 - pos.count(us, PieceKind::Elephant) as i32) * force;
 
     let their_king = pos.king_square(them);
+    let their_back_rank = if us == Color::Red { 9 } else { 0 };
     for cannon in pos.pieces(us, PieceKind::Cannon) {
         if cannon.file() == their_king.file() && nothing_between(pos, cannon, their_king) {
-            t.empty_screen_cannon += EMPTY_SCREEN_CANNON;
+            c.empty_screen_cannons += 1;
         }
-        let their_back_rank = if us == Color::Red { 9 } else { 0 };
         if cannon.rank() == their_back_rank && their_king.rank() == their_back_rank {
-            t.bottom_cannon += BOTTOM_CANNON;
+            c.bottom_cannons += 1;
         }
     }
 
@@ -90,8 +108,8 @@ pub fn side_terms(pos: &Position, us: Color) -> Terms {
             }
         }
         match reach {
-            0 => t.horse_mobility += TRAPPED_HORSE,
-            1 => t.horse_mobility += CRAMPED_HORSE,
+            0 => c.trapped_horses += 1,
+            1 => c.cramped_horses += 1,
             _ => {}
         }
     }
@@ -108,9 +126,22 @@ pub fn side_terms(pos: &Position, us: Color) -> Terms {
                 reach += 1;
             }
         }
-        t.rook_mobility += ROOK_MOBILITY * (reach - ROOK_MOBILITY_BASE);
+        c.rook_mobility += reach - ROOK_MOBILITY_BASE;
     }
-    t
+    c
+}
+
+/// The terms for `us`.
+pub fn side_terms(pos: &Position, us: Color) -> Terms {
+    let c = term_counts(pos, us);
+    Terms {
+        king_safety: MISSING_ADVISOR * c.missing_advisors_by_force
+            + MISSING_ELEPHANT * c.missing_elephants_by_force,
+        empty_screen_cannon: EMPTY_SCREEN_CANNON * c.empty_screen_cannons,
+        bottom_cannon: BOTTOM_CANNON * c.bottom_cannons,
+        horse_mobility: TRAPPED_HORSE * c.trapped_horses + CRAMPED_HORSE * c.cramped_horses,
+        rook_mobility: ROOK_MOBILITY * c.rook_mobility,
+    }
 }
 
 /// Whether the squares strictly between `a` and `b` (on one file) are empty.

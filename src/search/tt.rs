@@ -36,6 +36,18 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// Whether the stored bound settles a node searched with window (alpha, beta).
+    #[inline]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Entry {
     check: AtomicU64,
@@ -209,6 +221,11 @@ mod tests {
             assert_eq!(hit, TtHit { mv, score: -250, eval: 17, depth: 9, bound });
         }
         assert_eq!(tt.probe(0xDEAD, 0), None);
+        // A lower bound settles a node only at or above beta; an upper bound at or below alpha.
+        let hit = |bound| TtHit { mv, score: 50, eval: 0, depth: 1, bound };
+        assert!(hit(Bound::Lower).cuts(0, 50) && !hit(Bound::Lower).cuts(0, 51));
+        assert!(hit(Bound::Upper).cuts(50, 60) && !hit(Bound::Upper).cuts(49, 60));
+        assert!(hit(Bound::Exact).cuts(-100, 100));
     }
 
     #[test]

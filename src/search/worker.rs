@@ -191,15 +191,8 @@ impl<'a> Worker<'a> {
         let hit = self.shared.tt.probe(key, ply as i32);
         let hash_move = hit.map(|h| h.mv).unwrap_or(Move::NONE);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+                return h.score;
             }
         }
 
@@ -374,15 +367,8 @@ impl<'a> Worker<'a> {
         let in_check = legality.in_check();
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply as i32);
-        if let Some(h) = hit {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return h.score;
-            }
+        if let Some(h) = hit.filter(|h| h.cuts(alpha, beta)) {
+            return h.score;
         }
         let mut best = -INFINITE;
         let stand_pat;

@@ -4,10 +4,9 @@
 //! This mirrors `eval::evaluate` term by term; `reconstruct` and a test over many positions keep
 //! the two in step (they agree to within the taper's integer rounding).
 
-use crate::board::position::HORSE_STEPS;
-use crate::board::square::delta;
-use crate::board::{Color, PieceKind, Position, Square};
-use crate::eval::weights::{ATTACK_FORCE, MAX_PHASE, ROOK_MOBILITY_BASE, TEMPO};
+use crate::board::{Color, PieceKind, Position};
+use crate::eval::term_counts;
+use crate::eval::weights::{MAX_PHASE, TEMPO};
 
 use super::layout::{self, Term};
 
@@ -112,71 +111,16 @@ pub fn extract(pos: &Position) -> Features {
     }
 }
 
-/// The counts behind `eval::side_terms` for `us`, added with `sign`.
+/// The counts behind `eval::side_terms` for `us` (the evaluation's own), added with `sign`.
 fn side_terms(pos: &Position, us: Color, sign: i32, acc: &mut Accumulator) {
-    let them = us.opponent();
-    let force: i32 = [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon]
-        .iter()
-        .map(|&k| ATTACK_FORCE[k.index()] * pos.count(them, k) as i32)
-        .sum();
-    let missing_advisors = 2 - pos.count(us, PieceKind::Advisor) as i32;
-    let missing_elephants = 2 - pos.count(us, PieceKind::Elephant) as i32;
-    acc.add(layout::term(Term::MissingAdvisor), sign * missing_advisors * force);
-    acc.add(layout::term(Term::MissingElephant), sign * missing_elephants * force);
-
-    let their_king = pos.king_square(them);
-    let their_back_rank = if us == Color::Red { 9 } else { 0 };
-    for cannon in pos.pieces(us, PieceKind::Cannon) {
-        if cannon.file() == their_king.file() && nothing_between(pos, cannon, their_king) {
-            acc.add(layout::term(Term::EmptyScreenCannon), sign);
-        }
-        if cannon.rank() == their_back_rank && their_king.rank() == their_back_rank {
-            acc.add(layout::term(Term::BottomCannon), sign);
-        }
-    }
-
-    for horse in pos.pieces(us, PieceKind::Horse) {
-        let mut reach = 0;
-        for (leg, targets) in HORSE_STEPS {
-            if pos.piece_at(horse.offset(leg)).is_empty() {
-                reach +=
-                    targets.iter().filter(|&&d| pos.piece_at(horse.offset(d)).is_enterable_by(us)).count();
-            }
-        }
-        match reach {
-            0 => acc.add(layout::term(Term::TrappedHorse), sign),
-            1 => acc.add(layout::term(Term::CrampedHorse), sign),
-            _ => {}
-        }
-    }
-
-    for rook in pos.pieces(us, PieceKind::Rook) {
-        let mut reach = 0;
-        for d in delta::ORTHOGONAL {
-            let mut s = rook.offset(d);
-            while pos.piece_at(s).is_empty() {
-                reach += 1;
-                s = s.offset(d);
-            }
-            if pos.piece_at(s).is_color(them) {
-                reach += 1;
-            }
-        }
-        acc.add(layout::term(Term::RookMobility), sign * (reach - ROOK_MOBILITY_BASE));
-    }
-}
-
-/// Whether the squares strictly between `a` and `b` (on one file) are empty.
-fn nothing_between(pos: &Position, a: Square, b: Square) -> bool {
-    let step = if b.rank() > a.rank() { delta::UP } else { delta::DOWN };
-    let mut s = a.offset(step);
-    while s != b {
-        if !pos.piece_at(s).is_empty() {
-            return false;
-        }
-        s = s.offset(step);
-    }
-    true
+    let c = term_counts(pos, us);
+    acc.add(layout::term(Term::MissingAdvisor), sign * c.missing_advisors_by_force);
+    acc.add(layout::term(Term::MissingElephant), sign * c.missing_elephants_by_force);
+    acc.add(layout::term(Term::EmptyScreenCannon), sign * c.empty_screen_cannons);
+    acc.add(layout::term(Term::BottomCannon), sign * c.bottom_cannons);
+    acc.add(layout::term(Term::TrappedHorse), sign * c.trapped_horses);
+    acc.add(layout::term(Term::CrampedHorse), sign * c.cramped_horses);
+    acc.add(layout::term(Term::RookMobility), sign * c.rook_mobility);
 }
 
 #[cfg(test)]

@@ -84,6 +84,16 @@ fn bench_is_repeatable_and_ends_with_the_totals() {
         .collect();
     assert_eq!(totals[0], totals[1]);
     assert!(refused(&["bench", "--algorithm", "minimax"], "").contains("minimax"));
+    // Late move reductions save nodes: without them the same depth costs more.
+    let nodes_of = |args: &[&str]| -> u64 {
+        let text = ok_stdout(args, "");
+        let line =
+            text.lines().find(|l| l.starts_with("Nodes searched: ")).expect("Nodes searched").to_string();
+        line["Nodes searched: ".len()..].parse().unwrap()
+    };
+    assert_eq!(nodes_of(&["bench", "--depth", "5"]), totals[0]);
+    assert!(nodes_of(&["bench", "--depth", "5", "--without", "lmr,null"]) > totals[0]);
+    assert!(refused(&["bench", "--without", "alphabeta"], "").contains("unknown search feature 'alphabeta'"));
 }
 
 #[test]

@@ -1,12 +1,13 @@
-//! `chariot bench [--depth D] [--threads N] [--hash MB] [--algorithm pvs|mtdf]`: searches the
-//! fixed bench positions and prints the node count, the search's signature, and the speed.
+//! `chariot bench [--depth D] [--threads N] [--hash MB] [--algorithm pvs|mtdf] [--without F,…]`:
+//! searches the fixed bench positions and prints the node count, the search's signature, and the
+//! speed. `--without` switches search features off, to measure what each one saves.
 
 use std::io::Write;
 
 use clap::Args;
 
 use super::CliError;
-use crate::search::{bench, Algorithm};
+use crate::search::{bench, Algorithm, EngineOptions, SearchFeatures};
 
 /// Arguments of `chariot bench`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -23,6 +24,14 @@ pub struct BenchArgs {
     /// Root search algorithm: pvs or mtdf.
     #[arg(long, default_value = "pvs", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
+    /// Search features to switch off, comma-separated: null, rfp, futility, lmp, lmr, badcaptures,
+    /// checkext, qsprune.
+    #[arg(long, value_delimiter = ',', value_parser = parse_feature)]
+    pub without: Vec<String>,
+}
+
+fn parse_feature(text: &str) -> Result<String, String> {
+    SearchFeatures::ALL.without(text).map(|_| text.to_string())
 }
 
 fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
@@ -32,7 +41,17 @@ fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
 /// Runs the bench: one `index best nodes` line per position, then `Nodes searched: N` and
 /// `Nodes/second: X` as the last two lines.
 pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let report = bench::run(args.depth, args.threads as usize, args.hash as usize, args.algorithm);
+    let mut features = SearchFeatures::ALL;
+    for name in &args.without {
+        features = features.without(name).map_err(CliError)?;
+    }
+    let options = EngineOptions {
+        threads: args.threads as usize,
+        algorithm: args.algorithm,
+        features,
+        ..EngineOptions::default()
+    };
+    let report = bench::run_with(args.depth, args.hash as usize, &options);
     for (i, (best, nodes)) in report.per_position.iter().enumerate() {
         writeln!(out, "{:>3} {best:<6} {nodes}", i + 1)?;
     }

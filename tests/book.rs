@@ -57,12 +57,27 @@ fn assert_same_moves(got: &[(String, u32)], expected: &[(&str, u32)]) {
     assert_eq!(g, e);
 }
 
-/// A fresh directory under the system temp dir for one test.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory under the system temp dir for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("chariot-book-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    Scratch(dir)
 }
 
 fn run_cli(action: BookAction) -> Result<(String, String), String> {
@@ -345,7 +360,7 @@ fn build_arguments_are_checked() {
     assert!(err.contains("nothing-here"), "{err}");
     std::fs::write(dir.join("bad.pgn"), "1. h2e2 h2h9 *\n").unwrap();
     let err = run_cli(BookAction::Build(BuildArgs {
-        pgn: vec![dir.clone()],
+        pgn: vec![dir.to_path_buf()],
         search: false,
         output: dir.join("out.cbk"),
         max_ply: None,

@@ -87,6 +87,8 @@ struct Job {
 struct Thinking {
     draw_offered: bool,
     ponder: bool,
+    /// Searches until `stop`: nothing else ends it.
+    infinite: bool,
     position: Position,
 }
 
@@ -330,6 +332,7 @@ impl Session {
         self.thinking = Some(Thinking {
             draw_offered: search.draw_offered,
             ponder: limits.ponder,
+            infinite: limits.infinite,
             position: self.position.clone(),
         });
         let job = Job {
@@ -466,10 +469,10 @@ impl Session {
     /// Ends any search: at once when `now` (quit) or when nothing would end it by itself
     /// (infinite, pondering), else by letting it finish. Prints its answer.
     fn shutdown(&mut self, now: bool) -> io::Result<()> {
-        if self.thinking.is_none() {
+        let Some(thinking) = &self.thinking else {
             return Ok(());
-        }
-        if now || self.control.is_pondering() {
+        };
+        if now || thinking.infinite || self.control.is_pondering() {
             self.control.request_stop();
         }
         match self.done.recv() {
@@ -517,11 +520,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> io::Result<()> 
                 }
                 Err(_) => {
                     // End of input: let a bounded search answer, then leave.
-                    if session.is_thinking() && session.control.stop_requested() {
-                        session.shutdown(true)?;
-                    } else {
-                        session.shutdown(false)?;
-                    }
+                    session.shutdown(false)?;
                     return Ok(());
                 }
             },
@@ -636,6 +635,19 @@ mod tests {
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with("info string error: unknown command"));
         assert_eq!(lines[1], "readyok");
+    }
+
+    #[test]
+    fn end_of_input_stops_an_infinite_search_and_answers() {
+        // Nothing would ever stop this search but the end of the input.
+        let lines = replies("uci\nposition startpos\ngo infinite\n");
+        let last = lines.last().unwrap();
+        let mv = last.strip_prefix("bestmove ").expect("an answer").split(' ').next().unwrap();
+        assert!(movegen::is_legal(&mut Position::startpos(), Move::parse_iccs(mv).unwrap()), "{last}");
+        // A bounded search is let finish: its last iteration is reported.
+        let lines = replies("uci\nsetoption name OwnBook value false\nposition startpos\ngo depth 5\n");
+        assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
+        assert!(lines.last().unwrap().starts_with("bestmove "));
     }
 
     #[test]

@@ -1,14 +1,13 @@
 //! The analysis subcommands through the built binary: `bench`, `analyze` (text, JSON, batch),
 //! `annotate`, `eval` and `show`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 use chariot::board::{movegen, Move, Position};
 use chariot::notation::{format_move, parse_move, read_pgn, MoveNotation};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_chariot");
 
 /// The start position after h2e2 h9g7, written out by hand.
 const AFTER_H2E2_H9G7: &str = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2";
@@ -18,16 +17,7 @@ const AFTER_H2E2_H9G7: &str = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/
 const MATE_IN_ONE: &str = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1";
 
 fn chariot(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the chariot binary runs");
-    // A child that refuses its arguments exits without reading: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    common::run_chariot(args, stdin)
 }
 
 fn ok_stdout(args: &[&str], stdin: &str) -> String {

@@ -1,12 +1,11 @@
 //! `chariot play` driven through stdin, as a script would drive it.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 use chariot::board::{movegen, Position};
 use chariot::notation::read_pgn;
-
-const BIN: &str = env!("CARGO_BIN_EXE_chariot");
 
 /// Positions written out by hand from the standard start.
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -14,17 +13,7 @@ const AFTER_H2E2: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBA
 const AFTER_H2E2_I9I8: &str = "rnbakabn1/8r/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2";
 
 fn play(args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the chariot binary runs");
-    // A child that refuses its arguments exits without reading: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(script.as_bytes());
-    child.wait_with_output().unwrap()
+    common::run_chariot(&[&["play"], args].concat(), script)
 }
 
 /// The lines of stdout that are FENs alone (what the `fen` command prints).

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
@@ -109,4 +109,18 @@ impl Drop for EngineProcess {
 pub fn best_of(line: &str) -> Option<String> {
     let mv = line.strip_prefix("bestmove ")?.split_whitespace().next()?;
     (mv != "(none)").then(|| mv.to_string())
+}
+
+/// Runs `chariot ARGS` to completion with `stdin` as its input.
+pub fn run_chariot(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chariot binary runs");
+    // A child that refuses its arguments exits without reading: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
 }

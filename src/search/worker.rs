@@ -255,10 +255,12 @@ impl<'a> Worker<'a> {
             }
             legal += 1;
             let capture = self.pos.piece_at(mv.to()).is_piece();
-            let gives_check = self.pos.gives_check(mv);
-            let quiet = !capture && !gives_check;
+            let may_prune = !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND;
+            let may_reduce = features.late_move_reductions && depth >= 3 && legal > 2 + pv_node as i32;
+            // Whether a quiet move checks only matters where it could be pruned or reduced.
+            let quiet = !capture && (may_prune || may_reduce) && !self.pos.gives_check(mv);
 
-            if !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND {
+            if may_prune {
                 if quiet {
                     // Late move pruning and futility pruning of quiet moves near the leaves.
                     if features.late_move_pruning
@@ -286,7 +288,7 @@ impl<'a> Worker<'a> {
             } else {
                 // Late move reductions for quiet moves ordered late.
                 let mut r = 0;
-                if features.late_move_reductions && depth >= 3 && quiet && legal > 2 + pv_node as i32 {
+                if may_reduce && quiet {
                     r = reductions()[depth.min(63) as usize][legal.min(63) as usize];
                     r -= pv_node as i32;
                     r += !improving as i32;

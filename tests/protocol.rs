@@ -174,6 +174,7 @@ fn malformed_input_gets_one_error_and_changes_nothing() {
         ("go sideways 3", "unknown go parameter 'sideways'"),
         ("setoption hashsize lots", "hashsize wants a whole number"),
         ("setoption threads 0", "threads must be between"),
+        ("setoption without null,nullmove", "unknown search feature 'nullmove'"),
         ("frobnicate", "unknown command 'frobnicate'"),
         ("probe fen xyz", "bad FEN"),
         ("ponderhit", "ponderhit while not pondering"),
@@ -303,4 +304,33 @@ fn a_bookdat_file_from_the_option_is_used() {
     e.send("go wtime 2000 btime 2000");
     let mv = best_of(&e.expect("bestmove")).unwrap();
     assert!(legal_in("startpos moves h2e2 h9g7", &mv));
+}
+
+/// Nodes of the last full iteration a UCI `go depth` reported.
+fn nodes_to_depth(e: &mut EngineProcess, depth: u32) -> u64 {
+    e.send(&format!("go depth {depth}"));
+    e.expect("bestmove");
+    let line = e.transcript.iter().rev().find(|l| l.starts_with(&format!("info depth {depth} "))).unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn without_switches_search_features_off_and_back_on() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves h2e2 h9g7");
+    let all = nodes_to_depth(&mut e, 7);
+    // Late move reductions save most of the tree: without them the same depth costs more.
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Without value lmr,null");
+    let without = nodes_to_depth(&mut e, 7);
+    assert!(without > all * 3 / 2, "without lmr,null {without} nodes, all on {all}");
+    // Back on: the same tree as the first search (one thread is deterministic).
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Without value <empty>");
+    assert_eq!(nodes_to_depth(&mut e, 7), all);
 }

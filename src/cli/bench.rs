@@ -41,10 +41,7 @@ fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
 /// Runs the bench: one `index best nodes` line per position, then `Nodes searched: N` and
 /// `Nodes/second: X` as the last two lines.
 pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let mut features = SearchFeatures::ALL;
-    for name in &args.without {
-        features = features.without(name).map_err(CliError)?;
-    }
+    let features = SearchFeatures::ALL.without_list(&args.without.join(",")).map_err(CliError)?;
     let options = EngineOptions {
         threads: args.threads as usize,
         algorithm: args.algorithm,

@@ -327,7 +327,9 @@ impl Session {
         self.engine.options.threads = self.options.threads;
         self.engine.options.algorithm = self.options.algorithm;
         self.engine.options.move_overhead_ms = self.options.move_overhead_ms;
-        self.engine.options.features = crate::search::SearchFeatures::for_level(self.options.pruning as u8);
+        // `without` was checked when it was set, so it always parses here.
+        let level = crate::search::SearchFeatures::for_level(self.options.pruning as u8);
+        self.engine.options.features = level.without_list(&self.options.without).unwrap_or(level);
         self.control.start(limits.ponder);
         self.thinking = Some(Thinking {
             draw_offered: search.draw_offered,

@@ -1,6 +1,6 @@
 //! Engine options, declared once and announced in either dialect, and `setoption`.
 
-use crate::search::{Algorithm, DEFAULT_HASH_MB};
+use crate::search::{Algorithm, SearchFeatures, DEFAULT_HASH_MB};
 
 /// The option values a session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,9 @@ pub struct Options {
     pub knowledge: Level,
     /// See `pruning`; flattens book choice.
     pub randomness: Level,
+    /// `without` / `Without`: search features switched off (comma-separated names, as
+    /// `chariot bench --without` takes them), to measure what each one is worth in games.
+    pub without: String,
 }
 
 /// The four-step scale of UCCI's combo options.
@@ -89,6 +92,7 @@ impl Default for Options {
             pruning: Level::Large,
             knowledge: Level::Large,
             randomness: Level::None,
+            without: String::new(),
         }
     }
 }
@@ -145,6 +149,7 @@ const SPECS: &[Spec] = &[
     Spec { ucci: Some("pruning"), uci: None, kind: Kind::Combo(LEVELS) },
     Spec { ucci: Some("knowledge"), uci: None, kind: Kind::Combo(LEVELS) },
     Spec { ucci: Some("randomness"), uci: None, kind: Kind::Combo(LEVELS) },
+    Spec { ucci: Some("without"), uci: Some("Without"), kind: Kind::Text },
     Spec { ucci: Some("newgame"), uci: Some("Clear Hash"), kind: Kind::Button },
 ];
 
@@ -169,6 +174,7 @@ impl Options {
             "pruning" => self.pruning.name().into(),
             "knowledge" => self.knowledge.name().into(),
             "randomness" => self.randomness.name().into(),
+            "without" => self.without.clone(),
             _ => String::new(),
         }
     }
@@ -216,7 +222,16 @@ impl Options {
                 }
             }
             // GUIs write an empty string as `<empty>`, as the announcement does.
-            Kind::Text => self.book_files = value.trim().replace("<empty>", ""),
+            Kind::Text => {
+                let text = value.trim().replace("<empty>", "");
+                match key {
+                    "without" => {
+                        SearchFeatures::ALL.without_list(&text).map_err(|e| format!("{display}: {e}"))?;
+                        self.without = text;
+                    }
+                    _ => self.book_files = text,
+                }
+            }
         }
         Ok(SetOutcome::Set)
     }
@@ -377,6 +392,10 @@ mod tests {
         assert_eq!(o.set_uci(&["name", "Clear", "Hash"]), Ok(SetOutcome::NewGame));
         assert_eq!(o.set_ucci(&["randomness", "small"]), Ok(SetOutcome::Set));
         assert_eq!(o.randomness, Level::Small);
+        assert_eq!(o.set_ucci(&["without", "null,lmr"]), Ok(SetOutcome::Set));
+        assert_eq!(o.without, "null,lmr");
+        assert_eq!(o.set_uci(&["name", "Without", "value", "<empty>"]), Ok(SetOutcome::Set));
+        assert_eq!(o.without, "");
     }
 
     #[test]
@@ -388,6 +407,7 @@ mod tests {
             (&["threads", "-2"], "between 1 and"),
             (&["pruning", "huge"], "none/small/medium/large"),
             (&["algorithm", "alphabeta"], "pvs/mtdf"),
+            (&["without", "null,nullmove"], "unknown search feature 'nullmove'"),
         ] {
             let err = o.set_ucci(ucci).unwrap_err();
             assert!(err.contains(wanted), "{ucci:?}: {err}");

@@ -117,6 +117,12 @@ impl SearchFeatures {
         Ok(self)
     }
 
+    /// The features with each one named in `list` (comma- or space-separated, may be empty)
+    /// switched off.
+    pub fn without_list(self, list: &str) -> Result<SearchFeatures, String> {
+        list.split([',', ' ']).filter(|n| !n.is_empty()).try_fold(self, |f, name| f.without(name))
+    }
+
     /// UCCI's `pruning` scale: none (a full-width alpha-beta with quiescence), small (null move and
     /// check extension), medium (also reductions and reverse futility), large (everything).
     pub fn for_level(level: u8) -> SearchFeatures {
@@ -290,6 +296,9 @@ mod tests {
         let f = SearchFeatures::ALL.without("null").unwrap().without("lmr").unwrap();
         assert!(!f.null_move && !f.late_move_reductions && f.futility && f.check_extension);
         assert!(SearchFeatures::ALL.without("alphabeta").unwrap_err().contains("unknown search feature"));
+        assert_eq!(SearchFeatures::ALL.without_list("null, lmr").unwrap(), f);
+        assert_eq!(SearchFeatures::ALL.without_list("").unwrap(), SearchFeatures::ALL);
+        assert!(SearchFeatures::ALL.without_list("null,nmp").unwrap_err().contains("'nmp'"));
         for name in SearchFeatures::NAMES {
             assert_ne!(SearchFeatures::ALL.without(name).unwrap(), SearchFeatures::ALL, "{name}");
         }

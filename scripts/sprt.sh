@@ -5,7 +5,8 @@
 #
 # H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
 # 10+0.1 s per side, the openings of ../shared/data/openings.txt each played twice, games on
-# both cores. Environment: GAMES (the cap, default 20000), TC, CONCURRENCY, OPENINGS, PGN and CHARIOT (the runner binary;
+# both cores. Environment: GAMES (the cap, default 20000), TC, SPRT (the test, default
+# elo0=0,elo1=5,alpha=0.05,beta=0.05), CONCURRENCY, OPENINGS, PGN and CHARIOT (the runner binary;
 # by default this checkout's release build) override the defaults. An interrupted test continues
 # where it stopped when run again with the same PGN.
 set -euo pipefail
@@ -44,5 +45,5 @@ exec "$CHARIOT" match \
     --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
     --draw movenumber=40,movecount=8,score=10 \
     --resign movecount=4,score=800 \
-    --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05 \
+    --sprt "${SPRT:-elo0=0,elo1=5,alpha=0.05,beta=0.05}" \
     --pgn "$pgn" "${resume[@]}" "$@"

@@ -29,6 +29,7 @@ pub use shared::Reporter;
 pub use timeman::TimeBudget;
 pub use tt::TranspositionTable;
 
+use ordering::OrderingTables;
 use score::{INFINITE, MATE};
 use shared::Shared;
 use worker::Worker;
@@ -174,10 +175,13 @@ impl Default for EngineOptions {
     }
 }
 
-/// The searching engine: options and the transposition table. Cloning shares the table.
+/// The searching engine: options, the transposition table and each thread's move-ordering
+/// history, both kept from one search to the next. Cloning shares them.
 #[derive(Clone)]
 pub struct Engine {
     tt: std::sync::Arc<TranspositionTable>,
+    /// Per-thread history, taken out for a search and put back after it.
+    tables: std::sync::Arc<std::sync::Mutex<Vec<OrderingTables>>>,
     /// Threads, algorithm, overhead.
     pub options: EngineOptions,
 }
@@ -196,6 +200,7 @@ impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             tt: std::sync::Arc::new(TranspositionTable::new(hash_mb)),
+            tables: Default::default(),
             options: EngineOptions::default(),
         }
     }
@@ -205,9 +210,14 @@ impl Engine {
         self.tt = std::sync::Arc::new(TranspositionTable::new(mb));
     }
 
-    /// Forgets everything the table holds (new game).
+    /// Forgets everything learned: the table and the move-ordering history (new game).
     pub fn clear_hash(&self) {
         self.tt.clear();
+        self.saved_tables().clear();
+    }
+
+    fn saved_tables(&self) -> std::sync::MutexGuard<'_, Vec<OrderingTables>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The transposition table (for `probe` and `hashfull`).
@@ -250,18 +260,26 @@ impl Engine {
         let threads = self.options.threads.max(1);
         let algorithm = self.options.algorithm;
         let shared = Shared::new(&self.tt, control, limits, budget, threads, self.options.features, reporter);
-        let (outcome, nodes) = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|id| {
+        // Last search's history, faded: the position is one move pair on, so most of it still holds.
+        let mut tables = std::mem::take(&mut *self.saved_tables());
+        tables.resize_with(threads, OrderingTables::default);
+        tables.iter_mut().for_each(OrderingTables::age);
+        let mut tables = tables.into_iter();
+        let main_tables = tables.next().unwrap_or_default();
+        let (outcome, nodes, tables) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = tables
+                .enumerate()
+                .map(|(i, tables)| {
                     let (shared, moves, pos) = (&shared, moves.clone(), root.clone());
                     scope.spawn(move || {
-                        let mut w = Worker::new(pos, shared, id);
+                        let mut w = Worker::new(pos, shared, i + 1, tables);
                         w.iterate(moves, algorithm);
-                        shared.publish_nodes(id, w.nodes);
+                        shared.publish_nodes(i + 1, w.nodes);
+                        w.tables
                     })
                 })
                 .collect();
-            let mut main = Worker::new(root.clone(), &shared, 0);
+            let mut main = Worker::new(root.clone(), &shared, 0, main_tables);
             let outcome = main.iterate(moves, algorithm);
             shared.publish_nodes(0, main.nodes);
             // `go infinite` and pondering never answer before `stop` / `ponderhit`.
@@ -269,11 +287,12 @@ impl Engine {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             shared.finished.store(true, std::sync::atomic::Ordering::SeqCst);
-            for h in helpers {
-                let _ = h.join();
-            }
-            (outcome, shared.total_nodes())
+            let mut tables = vec![main.tables];
+            // A helper that panicked loses only its history.
+            tables.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+            (outcome, shared.total_nodes(), tables)
         });
+        *self.saved_tables() = tables;
         let best_line = &outcome.lines[0];
         SearchResult {
             best: best_line.pv.first().copied(),

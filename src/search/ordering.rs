@@ -1,5 +1,6 @@
 //! Move ordering: hash move, good captures (by SEE, then MVV-LVA), killers, counter move,
-//! history for quiet moves, and losing captures last.
+//! history and continuation history (by the moves one and two plies before) for quiet moves,
+//! and losing captures last.
 
 use crate::board::{Move, MoveList, Position};
 
@@ -16,6 +17,28 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, so they never outrank killers.
 pub const HISTORY_MAX: i32 = 1 << 20;
 
+/// Piece types (both colours) times squares: the size of a continuation-history row.
+const PIECE_SQUARES: usize = 14 * 90;
+
+/// A row of the continuation history: the piece type and destination of an earlier move.
+pub type ContRow = usize;
+
+/// The row for "no such move" (the root, a null move): read as zeros, never updated.
+pub const NO_CONTINUATION: ContRow = PIECE_SQUARES;
+
+/// The continuation-history row of `mv`, which `pos` is about to play.
+#[inline]
+pub fn cont_row(pos: &Position, mv: Move) -> ContRow {
+    piece_square(pos, mv)
+}
+
+/// The moving piece's type and the destination, as an index into a continuation row.
+#[inline]
+fn piece_square(pos: &Position, mv: Move) -> usize {
+    let to = mv.to();
+    pos.piece_at(mv.from()).type_index() * 90 + to.rank() as usize * 9 + to.file() as usize
+}
+
 /// Killer moves and history tables of one search thread.
 pub struct OrderingTables {
     /// Two quiet moves per ply that caused a cutoff.
@@ -24,6 +47,9 @@ pub struct OrderingTables {
     pub history: Box<[[i32; 256]; 14]>,
     /// The reply that refuted a move, by (piece type index, destination) of that move.
     pub counter: Box<[[Move; 256]; 14]>,
+    /// Quiet-move success after a given earlier move: `cont[row][piece_square]`, where the row
+    /// is the move one or two plies before (both read the same table).
+    pub cont: Box<[[i32; PIECE_SQUARES]]>,
 }
 
 impl Default for OrderingTables {
@@ -32,24 +58,32 @@ impl Default for OrderingTables {
             killers: [[Move::NONE; 2]; MAX_PLY],
             history: Box::new([[0; 256]; 14]),
             counter: Box::new([[Move::NONE; 256]; 14]),
+            cont: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
         }
     }
 }
 
 impl OrderingTables {
     /// Records a quiet move that caused a beta cutoff at `ply`, and punishes the quiet moves
-    /// tried before it.
-    pub fn reward_quiet(&mut self, pos: &Position, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// tried before it. `conts` are the rows of the moves one and two plies before.
+    pub fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        conts: [ContRow; 2],
+    ) {
         if self.killers[ply][0] != mv {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
         }
         let bonus = (depth * depth).min(400) * 16;
-        update_history(&mut self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()], bonus);
+        self.update_quiet(pos, mv, bonus, conts);
         for &other in tried {
             if other != mv {
-                let p = pos.piece_at(other.from()).type_index();
-                update_history(&mut self.history[p][other.to().index()], -bonus);
+                self.update_quiet(pos, other, -bonus, conts);
             }
         }
         if let Some(prev) = pos.last_move() {
@@ -58,9 +92,33 @@ impl OrderingTables {
         }
     }
 
+    fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: [ContRow; 2]) {
+        update_history(&mut self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()], bonus);
+        let at = piece_square(pos, mv);
+        for row in conts {
+            if row != NO_CONTINUATION {
+                update_history(&mut self.cont[row][at], bonus);
+            }
+        }
+    }
+
+    /// The history score of a quiet move: its own history and its two continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: [ContRow; 2]) -> i32 {
+        let at = piece_square(pos, mv);
+        self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()]
+            + self.cont[conts[0]][at]
+            + self.cont[conts[1]][at]
+    }
+
     /// Scales history down between searches so old lessons fade.
     pub fn age(&mut self) {
         for row in self.history.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 4;
+            }
+        }
+        for row in self.cont.iter_mut() {
             for h in row.iter_mut() {
                 *h /= 4;
             }
@@ -82,13 +140,15 @@ pub struct ScoredMoves {
 }
 
 impl ScoredMoves {
-    /// Scores `moves` for the node at `ply`.
+    /// Scores `moves` for the node at `ply`; `conts` are the rows of the moves one and two
+    /// plies before.
     pub fn new(
         pos: &mut Position,
         moves: MoveList,
         hash_move: Move,
         tables: &OrderingTables,
         ply: usize,
+        conts: [ContRow; 2],
     ) -> Self {
         let mut scores = [0; crate::board::moves::MAX_MOVES];
         let counter = pos
@@ -112,7 +172,7 @@ impl ScoredMoves {
             } else if mv == counter {
                 COUNTER
             } else {
-                tables.history[pos.piece_at(mv.from()).type_index()][mv.to().index()]
+                tables.quiet_score(pos, mv, conts)
             };
         }
         ScoredMoves { moves, scores, next: 0 }
@@ -170,9 +230,39 @@ mod tests {
         let moves = movegen::legal_moves(&mut pos);
         let hash = Move::parse_iccs("e1e2").unwrap();
         let order: Vec<Move> =
-            ScoredMoves::new(&mut pos, moves, hash, &OrderingTables::default(), 0).map(|(m, _)| m).collect();
+            ScoredMoves::new(&mut pos, moves, hash, &OrderingTables::default(), 0, [NO_CONTINUATION; 2])
+                .map(|(m, _)| m)
+                .collect();
         assert_eq!(order[0], hash);
         assert_eq!(order[1].to_string(), "e1e5", "the free horse next");
         assert_eq!(order.last().unwrap().to_string(), "a1a6", "the losing capture last");
+    }
+
+    #[test]
+    fn continuation_history_rewards_a_reply_to_that_move_only() {
+        let mut pos = Position::startpos();
+        let mut tables = OrderingTables::default();
+        let central_cannon = Move::parse_iccs("h2e2").unwrap();
+        let flank_pawn = Move::parse_iccs("a3a4").unwrap();
+        let after_cannon = cont_row(&pos, central_cannon);
+        let after_pawn = cont_row(&pos, flank_pawn);
+        pos.make_move(central_cannon);
+        let horse = Move::parse_iccs("h9g7").unwrap();
+        let rook = Move::parse_iccs("i9h9").unwrap();
+        let conts = [after_cannon, NO_CONTINUATION];
+        tables.reward_quiet(&pos, horse, &[rook, horse], 6, 1, conts);
+        // The plain history moves both ways; the continuation entry after h2e2 does too ...
+        assert!(
+            tables.quiet_score(&pos, horse, conts) > tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
+        );
+        assert!(tables.quiet_score(&pos, rook, conts) < tables.quiet_score(&pos, rook, [NO_CONTINUATION; 2]));
+        // ... but after another first move the reply has only its plain history.
+        let other = [after_pawn, NO_CONTINUATION];
+        assert_eq!(
+            tables.quiet_score(&pos, horse, other),
+            tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
+        );
+        // The row for "no earlier move" is never written.
+        assert!(tables.cont[NO_CONTINUATION].iter().all(|&v| v == 0));
     }
 }

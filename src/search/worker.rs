@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::evaluate;
 
-use super::ordering::{OrderingTables, ScoredMoves, MAX_PLY};
+use super::ordering::{cont_row, ContRow, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION};
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see_non_negative, value_on};
@@ -45,22 +45,25 @@ pub(crate) struct Worker<'a> {
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     static_evals: [i32; MAX_PLY],
+    /// The continuation-history row of the move played at each ply of the current line.
+    cont_rows: [ContRow; MAX_PLY],
     /// Set once this thread must unwind.
     pub stopped: bool,
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(pos: Position, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
+    pub fn new(pos: Position, shared: &'a Shared<'a>, id: usize, tables: OrderingTables) -> Worker<'a> {
         Worker {
             pos,
             shared,
             id,
             nodes: 0,
             seldepth: 0,
-            tables: OrderingTables::default(),
+            tables,
             pv: Box::new([[Move::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             static_evals: [0; MAX_PLY],
+            cont_rows: [NO_CONTINUATION; MAX_PLY],
             stopped: false,
         }
     }
@@ -92,6 +95,13 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    /// The continuation rows of the moves one and two plies before the node at `ply`.
+    #[inline]
+    fn conts(&self, ply: usize) -> [ContRow; 2] {
+        let back = |n: usize| if ply >= n { self.cont_rows[ply - n] } else { NO_CONTINUATION };
+        [back(1), back(2)]
+    }
+
     #[inline]
     fn update_pv(&mut self, ply: usize, mv: Move) {
         self.pv[ply][0] = mv;
@@ -116,6 +126,7 @@ impl<'a> Worker<'a> {
             if self.id == 0 {
                 self.shared.report_currmove(mv, i + 1, depth);
             }
+            self.cont_rows[0] = cont_row(&self.pos, mv);
             self.pos.make_move(mv);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -196,6 +207,12 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Internal iterative reduction: with no hash move this node was never searched well;
+        // search it shallower now and let the next iteration find it with a move.
+        if depth >= 4 && hash_move.is_none() {
+            depth -= 1;
+        }
+
         let static_eval = if in_check {
             -INFINITE
         } else if let Some(h) = hit {
@@ -218,6 +235,7 @@ impl<'a> Worker<'a> {
             let pieces = self.big_pieces(self.pos.side_to_move());
             if features.null_move && allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                self.cont_rows[ply] = NO_CONTINUATION;
                 self.pos.make_null_move();
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
                 self.pos.unmake_null_move();
@@ -240,7 +258,8 @@ impl<'a> Worker<'a> {
 
         let mut list = MoveList::new();
         movegen::pseudo_moves(&self.pos, &mut list);
-        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &self.tables, ply);
+        let conts = self.conts(ply);
+        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &self.tables, ply, conts);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -281,6 +300,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            self.cont_rows[ply] = cont_row(&self.pos, mv);
             self.pos.make_move(mv);
             let new_depth = depth - 1;
             let score = if legal == 1 {
@@ -324,7 +344,7 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         if !capture {
                             let tried = &quiets_tried.as_slice()[..quiets_tried.len() - 1];
-                            self.tables.reward_quiet(&self.pos, mv, tried, depth, ply);
+                            self.tables.reward_quiet(&self.pos, mv, tried, depth, ply, conts);
                         }
                         break;
                     }
@@ -372,7 +392,9 @@ impl<'a> Worker<'a> {
         if let Some(h) = hit.filter(|h| h.cuts(alpha, beta)) {
             return h.score;
         }
+        let original_alpha = alpha;
         let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
         let stand_pat;
         let mut list = MoveList::new();
         if in_check {
@@ -381,6 +403,9 @@ impl<'a> Worker<'a> {
         } else {
             stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| evaluate(&self.pos));
             if stand_pat >= beta {
+                if hit.is_none() {
+                    self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -388,7 +413,8 @@ impl<'a> Worker<'a> {
             movegen::pseudo_captures(&self.pos, &mut list);
         }
         let moves = if in_check {
-            ScoredMoves::new(&mut self.pos, list, Move::NONE, &self.tables, ply.min(MAX_PLY - 1))
+            let no_conts = [NO_CONTINUATION; 2];
+            ScoredMoves::new(&mut self.pos, list, Move::NONE, &self.tables, ply.min(MAX_PLY - 1), no_conts)
         } else {
             ScoredMoves::captures(&self.pos, list)
         };
@@ -417,6 +443,7 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = mv;
                     self.update_pv(ply, mv);
                     if score >= beta {
                         break;
@@ -430,6 +457,15 @@ impl<'a> Worker<'a> {
         if best == -INFINITE {
             best = DRAW;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.shared.tt.store(key, ply as i32, best_move, best, stored_eval, 0, bound);
         best
     }
 }

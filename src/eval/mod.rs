@@ -25,17 +25,29 @@ pub struct Terms {
     pub horse_mobility: Score,
     /// Squares the rooks reach.
     pub rook_mobility: Score,
+    /// Squares the horses and cannons reach.
+    pub minor_mobility: Score,
+    /// Crossed pawns side by side.
+    pub connected_pawns: Score,
+    /// Cannons on the enemy king's file with two pieces between (中炮 pressure).
+    pub screened_cannon: Score,
+    /// Pairs of attackers near the enemy king.
+    pub king_attack: Score,
 }
 
 impl Terms {
     /// Names and values, in a fixed order (for printing).
-    pub fn named(&self) -> [(&'static str, Score); 5] {
+    pub fn named(&self) -> [(&'static str, Score); 9] {
         [
             ("king safety", self.king_safety),
             ("empty-screen cannon", self.empty_screen_cannon),
             ("bottom cannon", self.bottom_cannon),
             ("horse mobility", self.horse_mobility),
             ("rook mobility", self.rook_mobility),
+            ("horse/cannon mobility", self.minor_mobility),
+            ("connected pawns", self.connected_pawns),
+            ("screened cannon", self.screened_cannon),
+            ("king attack", self.king_attack),
         ]
     }
 
@@ -74,6 +86,16 @@ pub struct TermCounts {
     pub cramped_horses: i32,
     /// Squares the rooks reach, less `ROOK_MOBILITY_BASE` per rook.
     pub rook_mobility: i32,
+    /// Squares the horses reach, less `HORSE_MOBILITY_BASE` per horse.
+    pub horse_mobility: i32,
+    /// Squares the cannons reach (moves and captures), less `CANNON_MOBILITY_BASE` per cannon.
+    pub cannon_mobility: i32,
+    /// Pairs of crossed pawns side by side on one rank.
+    pub connected_pawns: i32,
+    /// Cannons on the enemy king's file with two pieces between: one moving away gives check.
+    pub screened_cannons: i32,
+    /// Pairs among the rooks, horses, cannons and crossed pawns in the enemy king's zone.
+    pub king_attacker_pairs: i32,
 }
 
 /// The counts behind the extra terms for `us`.
@@ -91,8 +113,12 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
     let their_king = pos.king_square(them);
     let their_back_rank = if us == Color::Red { 9 } else { 0 };
     for cannon in pos.pieces(us, PieceKind::Cannon) {
-        if cannon.file() == their_king.file() && nothing_between(pos, cannon, their_king) {
-            c.empty_screen_cannons += 1;
+        if cannon.file() == their_king.file() {
+            match pieces_between(pos, cannon, their_king) {
+                0 => c.empty_screen_cannons += 1,
+                2 => c.screened_cannons += 1,
+                _ => {}
+            }
         }
         if cannon.rank() == their_back_rank && their_king.rank() == their_back_rank {
             c.bottom_cannons += 1;
@@ -112,7 +138,49 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
             1 => c.cramped_horses += 1,
             _ => {}
         }
+        c.horse_mobility += reach as i32 - HORSE_MOBILITY_BASE;
     }
+
+    for cannon in pos.pieces(us, PieceKind::Cannon) {
+        let mut reach = 0;
+        for d in delta::ORTHOGONAL {
+            let mut s = cannon.offset(d);
+            while pos.piece_at(s).is_empty() {
+                reach += 1;
+                s = s.offset(d);
+            }
+            if pos.piece_at(s).is_piece() {
+                // Over the screen to the first piece beyond it: a capture if it is theirs.
+                s = s.offset(d);
+                while pos.piece_at(s).is_empty() {
+                    s = s.offset(d);
+                }
+                if pos.piece_at(s).is_color(them) {
+                    reach += 1;
+                }
+            }
+        }
+        c.cannon_mobility += reach - CANNON_MOBILITY_BASE;
+    }
+
+    let crossed: Vec<Square> = pos.pieces(us, PieceKind::Pawn).filter(|p| !p.on_home_side(us)).collect();
+    for (i, a) in crossed.iter().enumerate() {
+        c.connected_pawns += crossed[i + 1..]
+            .iter()
+            .filter(|b| b.rank() == a.rank() && b.file().abs_diff(a.file()) == 1)
+            .count() as i32;
+    }
+
+    // The king's zone: two files either side of the king's, the four ranks at its end of the board.
+    let near_king =
+        |sq: Square| sq.file().abs_diff(their_king.file()) <= 2 && sq.rank().abs_diff(their_back_rank) <= 3;
+    let attackers = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+        .iter()
+        .flat_map(|&k| pos.pieces(us, k))
+        .chain(crossed.iter().copied())
+        .filter(|&sq| near_king(sq))
+        .count() as i32;
+    c.king_attacker_pairs = attackers * (attackers - 1).max(0) / 2;
 
     for rook in pos.pieces(us, PieceKind::Rook) {
         let mut reach = 0;
@@ -141,20 +209,23 @@ pub fn side_terms(pos: &Position, us: Color) -> Terms {
         bottom_cannon: BOTTOM_CANNON * c.bottom_cannons,
         horse_mobility: TRAPPED_HORSE * c.trapped_horses + CRAMPED_HORSE * c.cramped_horses,
         rook_mobility: ROOK_MOBILITY * c.rook_mobility,
+        minor_mobility: HORSE_MOBILITY * c.horse_mobility + CANNON_MOBILITY * c.cannon_mobility,
+        connected_pawns: CONNECTED_PAWNS * c.connected_pawns,
+        screened_cannon: SCREENED_CANNON * c.screened_cannons,
+        king_attack: KING_ATTACK * c.king_attacker_pairs,
     }
 }
 
-/// Whether the squares strictly between `a` and `b` (on one file) are empty.
-fn nothing_between(pos: &Position, a: Square, b: Square) -> bool {
+/// How many pieces stand strictly between `a` and `b` (on one file).
+fn pieces_between(pos: &Position, a: Square, b: Square) -> usize {
     let step = if b.rank() > a.rank() { delta::UP } else { delta::DOWN };
     let mut s = a.offset(step);
+    let mut count = 0;
     while s != b {
-        if !pos.piece_at(s).is_empty() {
-            return false;
-        }
+        count += pos.piece_at(s).is_piece() as usize;
         s = s.offset(step);
     }
-    true
+    count
 }
 
 /// A full account of an evaluation, for `chariot eval`.
@@ -242,6 +313,31 @@ mod tests {
         let pos = Position::from_fen("2b1kab2/9/9/9/9/9/9/9/R3A3R/3K5 w - - 0 1").unwrap();
         assert_eq!(side_terms(&pos, Color::Black).king_safety, MISSING_ADVISOR * 6);
         assert_eq!(side_terms(&pos, Color::Red).king_safety, Score::ZERO);
+    }
+
+    #[test]
+    fn interaction_counts_fire_on_positions_that_show_them() {
+        // Red: pawns d6 and e6 side by side across the river (and a lone one on a6); a cannon on
+        // e2 with the e6 pawn and the black advisor e8 between it and the black king e9; a rook
+        // on d7 and a horse on g7 near the black king.
+        let pos = Position::from_fen("4k4/4a4/3R2N2/P2PP4/9/9/9/4C4/9/3K5 w - - 0 1").unwrap();
+        let c = term_counts(&pos, Color::Red);
+        assert_eq!(c.connected_pawns, 1);
+        assert_eq!(c.screened_cannons, 1);
+        assert_eq!(c.empty_screen_cannons, 0);
+        assert_eq!(c.king_attacker_pairs, 4 * 3 / 2, "rook, horse and pawns d6, e6 (a6 is too far out)");
+        // Cannon e2: e1 e0 down, e3 e4 e5 up to the screen e6 and the advisor e8 beyond it,
+        // four squares each way along rank 2.
+        assert_eq!(c.cannon_mobility, 2 + 3 + 1 + 8 - CANNON_MOBILITY_BASE);
+        let black = term_counts(&pos, Color::Black);
+        assert_eq!((black.connected_pawns, black.screened_cannons, black.king_attacker_pairs), (0, 0, 0));
+        // A horse in the corner reaches two squares.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/N2K5 w - - 0 1").unwrap();
+        assert_eq!(
+            term_counts(&pos, Color::Red).horse_mobility,
+            2 - HORSE_MOBILITY_BASE,
+            "a0 reaches b2, c1"
+        );
     }
 
     #[test]

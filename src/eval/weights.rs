@@ -229,7 +229,21 @@ pub const TRAPPED_HORSE: Score = Score::new(-17, -13);
 pub const CRAMPED_HORSE: Score = Score::new(-4, -9);
 /// Per square a rook can reach (moves and captures).
 pub const ROOK_MOBILITY: Score = Score::new(1, 3);
+/// Per square a horse can reach.
+pub const HORSE_MOBILITY: Score = Score::new(0, 0);
+/// Per square a cannon can reach (moves, and captures over a screen).
+pub const CANNON_MOBILITY: Score = Score::new(0, 0);
+/// Per pair of crossed pawns side by side.
+pub const CONNECTED_PAWNS: Score = Score::new(0, 0);
+/// A cannon on the enemy king's file with two pieces between: one moving away gives check (中炮).
+pub const SCREENED_CANNON: Score = Score::new(0, 0);
+/// Per pair of attackers (rooks, horses, cannons, crossed pawns) in the enemy king's zone.
+pub const KING_ATTACK: Score = Score::new(0, 0);
 /// Rook mobility is counted relative to this typical value.
 pub const ROOK_MOBILITY_BASE: i32 = 6;
+/// Horse mobility is counted relative to this typical value.
+pub const HORSE_MOBILITY_BASE: i32 = 4;
+/// Cannon mobility is counted relative to this typical value.
+pub const CANNON_MOBILITY_BASE: i32 = 8;
 /// For the side to move.
 pub const TEMPO: i32 = 6;

@@ -121,6 +121,11 @@ fn side_terms(pos: &Position, us: Color, sign: i32, acc: &mut Accumulator) {
     acc.add(layout::term(Term::TrappedHorse), sign * c.trapped_horses);
     acc.add(layout::term(Term::CrampedHorse), sign * c.cramped_horses);
     acc.add(layout::term(Term::RookMobility), sign * c.rook_mobility);
+    acc.add(layout::term(Term::HorseMobility), sign * c.horse_mobility);
+    acc.add(layout::term(Term::CannonMobility), sign * c.cannon_mobility);
+    acc.add(layout::term(Term::ConnectedPawns), sign * c.connected_pawns);
+    acc.add(layout::term(Term::ScreenedCannon), sign * c.screened_cannons);
+    acc.add(layout::term(Term::KingAttack), sign * c.king_attacker_pairs);
 }
 
 #[cfg(test)]

@@ -38,11 +38,21 @@ pub enum Term {
     CrampedHorse,
     /// Per rook square reached beyond the base.
     RookMobility,
+    /// Per horse square reached beyond the base.
+    HorseMobility,
+    /// Per cannon square reached beyond the base.
+    CannonMobility,
+    /// Per pair of crossed pawns side by side.
+    ConnectedPawns,
+    /// Cannon on the enemy king's file with two pieces between.
+    ScreenedCannon,
+    /// Per pair of attackers in the enemy king's zone.
+    KingAttack,
 }
 
 impl Term {
     /// Every term, in pair order.
-    pub const ALL: [Term; 7] = [
+    pub const ALL: [Term; 12] = [
         Term::MissingAdvisor,
         Term::MissingElephant,
         Term::EmptyScreenCannon,
@@ -50,6 +60,11 @@ impl Term {
         Term::TrappedHorse,
         Term::CrampedHorse,
         Term::RookMobility,
+        Term::HorseMobility,
+        Term::CannonMobility,
+        Term::ConnectedPawns,
+        Term::ScreenedCannon,
+        Term::KingAttack,
     ];
 
     /// The constant's name in `eval::weights`.
@@ -62,6 +77,11 @@ impl Term {
             Term::TrappedHorse => "TRAPPED_HORSE",
             Term::CrampedHorse => "CRAMPED_HORSE",
             Term::RookMobility => "ROOK_MOBILITY",
+            Term::HorseMobility => "HORSE_MOBILITY",
+            Term::CannonMobility => "CANNON_MOBILITY",
+            Term::ConnectedPawns => "CONNECTED_PAWNS",
+            Term::ScreenedCannon => "SCREENED_CANNON",
+            Term::KingAttack => "KING_ATTACK",
         }
     }
 
@@ -75,6 +95,11 @@ impl Term {
             Term::TrappedHorse => TRAPPED_HORSE,
             Term::CrampedHorse => CRAMPED_HORSE,
             Term::RookMobility => ROOK_MOBILITY,
+            Term::HorseMobility => HORSE_MOBILITY,
+            Term::CannonMobility => CANNON_MOBILITY,
+            Term::ConnectedPawns => CONNECTED_PAWNS,
+            Term::ScreenedCannon => SCREENED_CANNON,
+            Term::KingAttack => KING_ATTACK,
         }
     }
 }

@@ -5,7 +5,9 @@
 use std::fmt::Write;
 
 use crate::board::PieceKind;
-use crate::eval::weights::{ATTACK_FORCE, MAX_PHASE, PHASE, ROOK_MOBILITY_BASE, TEMPO};
+use crate::eval::weights::{
+    ATTACK_FORCE, CANNON_MOBILITY_BASE, HORSE_MOBILITY_BASE, MAX_PHASE, PHASE, ROOK_MOBILITY_BASE, TEMPO,
+};
 
 use super::layout::{self, Term};
 
@@ -88,6 +90,15 @@ pub fn weights_source(w: &[f64]) -> String {
         Term::TrappedHorse => "A horse with no square to go to (leg blocked or own pieces on all targets).",
         Term::CrampedHorse => "A horse with exactly one square to go to.",
         Term::RookMobility => "Per square a rook can reach (moves and captures).",
+        Term::HorseMobility => "Per square a horse can reach.",
+        Term::CannonMobility => "Per square a cannon can reach (moves, and captures over a screen).",
+        Term::ConnectedPawns => "Per pair of crossed pawns side by side.",
+        Term::ScreenedCannon => {
+            "A cannon on the enemy king's file with two pieces between: one moving away gives check (中炮)."
+        }
+        Term::KingAttack => {
+            "Per pair of attackers (rooks, horses, cannons, crossed pawns) in the enemy king's zone."
+        }
     };
     s.push('\n');
     for t in Term::ALL {
@@ -105,6 +116,10 @@ pub fn weights_source(w: &[f64]) -> String {
         s,
         "/// Rook mobility is counted relative to this typical value.\n\
          pub const ROOK_MOBILITY_BASE: i32 = {ROOK_MOBILITY_BASE};\n\
+         /// Horse mobility is counted relative to this typical value.\n\
+         pub const HORSE_MOBILITY_BASE: i32 = {HORSE_MOBILITY_BASE};\n\
+         /// Cannon mobility is counted relative to this typical value.\n\
+         pub const CANNON_MOBILITY_BASE: i32 = {CANNON_MOBILITY_BASE};\n\
          /// For the side to move.\n\
          pub const TEMPO: i32 = {TEMPO};"
     );

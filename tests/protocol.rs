@@ -175,6 +175,7 @@ fn malformed_input_gets_one_error_and_changes_nothing() {
         ("setoption hashsize lots", "hashsize wants a whole number"),
         ("setoption threads 0", "threads must be between"),
         ("setoption without null,nullmove", "unknown search feature 'nullmove'"),
+        ("setoption withoutterms mobility,tempo", "unknown evaluation term 'tempo'"),
         ("frobnicate", "unknown command 'frobnicate'"),
         ("probe fen xyz", "bad FEN"),
         ("ponderhit", "ponderhit while not pondering"),
@@ -333,4 +334,30 @@ fn without_switches_search_features_off_and_back_on() {
     e.send("setoption name Clear Hash");
     e.send("setoption name Without value <empty>");
     assert_eq!(nodes_to_depth(&mut e, 7), all);
+}
+
+#[test]
+fn withoutterms_leaves_evaluation_terms_out() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    // Red's cannon faces the black king over an empty file (空头炮): the cannon terms see it.
+    e.send("position fen 3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1");
+    let score_at_depth_1 = |e: &mut EngineProcess| {
+        e.send("go depth 1");
+        e.expect("bestmove");
+        let line = e.transcript.iter().rev().find(|l| l.starts_with("info depth 1 ")).unwrap().clone();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "cp").unwrap();
+        words[at + 1].parse::<i32>().unwrap()
+    };
+    let all = score_at_depth_1(&mut e);
+    // The table keeps scores of the other evaluation: clear it between the runs.
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Without Terms value cannons");
+    let without = score_at_depth_1(&mut e);
+    assert!(without < all, "without the cannon terms {without}, with them {all}");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Without Terms value <empty>");
+    assert_eq!(score_at_depth_1(&mut e), all);
 }

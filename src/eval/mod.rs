@@ -57,10 +57,88 @@ impl Terms {
     }
 }
 
+/// Groups of extra terms the evaluation can leave out, to measure what each is worth in games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TermSet {
+    /// Missing advisors and elephants against attackers.
+    pub king_safety: bool,
+    /// Empty-screen, bottom and central (two-screen) cannons.
+    pub cannons: bool,
+    /// Trapped and cramped horses, rook, horse and cannon mobility.
+    pub mobility: bool,
+    /// Connected crossed pawns.
+    pub pawns: bool,
+    /// Attacker pairs near the enemy king.
+    pub king_attack: bool,
+}
+
+impl TermSet {
+    /// Every term: the evaluation as it plays.
+    pub const ALL: TermSet =
+        TermSet { king_safety: true, cannons: true, mobility: true, pawns: true, king_attack: true };
+
+    /// The group names, as the `withoutterms` option takes them.
+    pub const NAMES: [&'static str; 5] = ["kingsafety", "cannons", "mobility", "pawns", "kingattack"];
+
+    /// The set with each group named in `list` (comma- or space-separated, may be empty) left out.
+    pub fn without_list(mut self, list: &str) -> Result<TermSet, String> {
+        for name in list.split([',', ' ']).filter(|n| !n.is_empty()) {
+            let flag = match name {
+                "kingsafety" => &mut self.king_safety,
+                "cannons" => &mut self.cannons,
+                "mobility" => &mut self.mobility,
+                "pawns" => &mut self.pawns,
+                "kingattack" => &mut self.king_attack,
+                other => {
+                    return Err(format!("unknown evaluation term '{other}' ({})", Self::NAMES.join(", ")))
+                }
+            };
+            *flag = false;
+        }
+        Ok(self)
+    }
+
+    /// `terms` with the groups this set leaves out zeroed.
+    #[inline]
+    fn keep(self, mut terms: Terms) -> Terms {
+        if self == TermSet::ALL {
+            return terms;
+        }
+        let zero_unless = |on: bool, s: &mut Score| {
+            if !on {
+                *s = Score::ZERO;
+            }
+        };
+        zero_unless(self.king_safety, &mut terms.king_safety);
+        zero_unless(self.cannons, &mut terms.empty_screen_cannon);
+        zero_unless(self.cannons, &mut terms.bottom_cannon);
+        zero_unless(self.cannons, &mut terms.screened_cannon);
+        zero_unless(self.mobility, &mut terms.horse_mobility);
+        zero_unless(self.mobility, &mut terms.rook_mobility);
+        zero_unless(self.mobility, &mut terms.minor_mobility);
+        zero_unless(self.pawns, &mut terms.connected_pawns);
+        zero_unless(self.king_attack, &mut terms.king_attack);
+        terms
+    }
+}
+
+impl Default for TermSet {
+    fn default() -> Self {
+        TermSet::ALL
+    }
+}
+
 /// Static evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    let red = pos.psq_score() + side_terms(pos, Color::Red).total() - side_terms(pos, Color::Black).total();
+    evaluate_with(pos, TermSet::ALL)
+}
+
+/// Static evaluation with only the extra terms of `set`.
+#[inline]
+pub fn evaluate_with(pos: &Position, set: TermSet) -> i32 {
+    let terms = |color| set.keep(side_terms(pos, color)).total();
+    let red = pos.psq_score() + terms(Color::Red) - terms(Color::Black);
     let value = red.taper(pos.phase(), MAX_PHASE);
     match pos.side_to_move() {
         Color::Red => value + TEMPO,
@@ -338,6 +416,21 @@ mod tests {
             2 - HORSE_MOBILITY_BASE,
             "a0 reaches b2, c1"
         );
+    }
+
+    #[test]
+    fn term_groups_switch_off_by_name() {
+        // Red's cannon faces the black king over an empty file: only the cannon group sees it.
+        let pos = Position::from_fen("3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1").unwrap();
+        let all = evaluate(&pos);
+        assert_eq!(evaluate_with(&pos, TermSet::ALL.without_list("").unwrap()), all);
+        let no_cannons = evaluate_with(&pos, TermSet::ALL.without_list("cannons").unwrap());
+        // Within one for the taper's rounding of a sum against the sum of its parts.
+        assert!((all - no_cannons - EMPTY_SCREEN_CANNON.taper(pos.phase(), MAX_PHASE)).abs() <= 1);
+        assert!(all > no_cannons);
+        assert_eq!(evaluate_with(&pos, TermSet::ALL.without_list("pawns, kingattack").unwrap()), all);
+        let err = TermSet::ALL.without_list("cannons,tempo").unwrap_err();
+        assert!(err.contains("unknown evaluation term 'tempo'"), "{err}");
     }
 
     #[test]

@@ -330,6 +330,8 @@ impl Session {
         // `without` was checked when it was set, so it always parses here.
         let level = crate::search::SearchFeatures::for_level(self.options.pruning as u8);
         self.engine.options.features = level.without_list(&self.options.without).unwrap_or(level);
+        let all = crate::eval::TermSet::ALL;
+        self.engine.options.terms = all.without_list(&self.options.without_terms).unwrap_or(all);
         self.control.start(limits.ponder);
         self.thinking = Some(Thinking {
             draw_offered: search.draw_offered,

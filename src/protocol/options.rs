@@ -1,5 +1,6 @@
 //! Engine options, declared once and announced in either dialect, and `setoption`.
 
+use crate::eval::TermSet;
 use crate::search::{Algorithm, SearchFeatures, DEFAULT_HASH_MB};
 
 /// The option values a session holds.
@@ -38,6 +39,8 @@ pub struct Options {
     /// `without` / `Without`: search features switched off (comma-separated names, as
     /// `chariot bench --without` takes them), to measure what each one is worth in games.
     pub without: String,
+    /// `withoutterms` / `Without Terms`: evaluation term groups left out (comma-separated).
+    pub without_terms: String,
 }
 
 /// The four-step scale of UCCI's combo options.
@@ -93,6 +96,7 @@ impl Default for Options {
             knowledge: Level::Large,
             randomness: Level::None,
             without: String::new(),
+            without_terms: String::new(),
         }
     }
 }
@@ -150,6 +154,7 @@ const SPECS: &[Spec] = &[
     Spec { ucci: Some("knowledge"), uci: None, kind: Kind::Combo(LEVELS) },
     Spec { ucci: Some("randomness"), uci: None, kind: Kind::Combo(LEVELS) },
     Spec { ucci: Some("without"), uci: Some("Without"), kind: Kind::Text },
+    Spec { ucci: Some("withoutterms"), uci: Some("Without Terms"), kind: Kind::Text },
     Spec { ucci: Some("newgame"), uci: Some("Clear Hash"), kind: Kind::Button },
 ];
 
@@ -175,6 +180,7 @@ impl Options {
             "knowledge" => self.knowledge.name().into(),
             "randomness" => self.randomness.name().into(),
             "without" => self.without.clone(),
+            "withoutterms" => self.without_terms.clone(),
             _ => String::new(),
         }
     }
@@ -228,6 +234,10 @@ impl Options {
                     "without" => {
                         SearchFeatures::ALL.without_list(&text).map_err(|e| format!("{display}: {e}"))?;
                         self.without = text;
+                    }
+                    "withoutterms" => {
+                        TermSet::ALL.without_list(&text).map_err(|e| format!("{display}: {e}"))?;
+                        self.without_terms = text;
                     }
                     _ => self.book_files = text,
                 }
@@ -396,6 +406,8 @@ mod tests {
         assert_eq!(o.without, "null,lmr");
         assert_eq!(o.set_uci(&["name", "Without", "value", "<empty>"]), Ok(SetOutcome::Set));
         assert_eq!(o.without, "");
+        assert_eq!(o.set_uci(&["name", "Without", "Terms", "value", "cannons,pawns"]), Ok(SetOutcome::Set));
+        assert_eq!(o.without_terms, "cannons,pawns");
     }
 
     #[test]
@@ -408,6 +420,7 @@ mod tests {
             (&["pruning", "huge"], "none/small/medium/large"),
             (&["algorithm", "alphabeta"], "pvs/mtdf"),
             (&["without", "null,nullmove"], "unknown search feature 'nullmove'"),
+            (&["withoutterms", "tempo"], "unknown evaluation term 'tempo'"),
         ] {
             let err = o.set_ucci(ucci).unwrap_err();
             assert!(err.contains(wanted), "{ucci:?}: {err}");

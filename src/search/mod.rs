@@ -162,6 +162,8 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// Selective-search techniques in use.
     pub features: SearchFeatures,
+    /// Evaluation terms in use.
+    pub terms: crate::eval::TermSet,
 }
 
 impl Default for EngineOptions {
@@ -171,6 +173,7 @@ impl Default for EngineOptions {
             algorithm: Algorithm::Pvs,
             move_overhead_ms: 30,
             features: SearchFeatures::ALL,
+            terms: crate::eval::TermSet::ALL,
         }
     }
 }
@@ -259,7 +262,7 @@ impl Engine {
         let budget = TimeBudget::new(limits, self.options.move_overhead_ms);
         let threads = self.options.threads.max(1);
         let algorithm = self.options.algorithm;
-        let shared = Shared::new(&self.tt, control, limits, budget, threads, self.options.features, reporter);
+        let shared = Shared::new(&self.tt, control, limits, budget, &self.options, reporter);
         // Last search's history, faded: the position is one move pair on, so most of it still holds.
         let mut tables = std::mem::take(&mut *self.saved_tables());
         tables.resize_with(threads, OrderingTables::default);

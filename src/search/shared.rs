@@ -24,6 +24,8 @@ pub(crate) struct Shared<'a> {
     pub limits: &'a Limits,
     pub budget: Option<TimeBudget>,
     pub features: super::SearchFeatures,
+    /// The evaluation terms in use.
+    pub terms: crate::eval::TermSet,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -37,16 +39,17 @@ impl<'a> Shared<'a> {
         control: &'a SearchControl,
         limits: &'a Limits,
         budget: Option<TimeBudget>,
-        threads: usize,
-        features: super::SearchFeatures,
+        options: &super::EngineOptions,
         reporter: Reporter<'a>,
     ) -> Shared<'a> {
+        let threads = options.threads.max(1);
         Shared {
             tt,
             control,
             limits,
             budget,
-            features,
+            features: options.features,
+            terms: options.terms,
             finished: AtomicBool::new(false),
             node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             last_progress_ms: AtomicU64::new(0),

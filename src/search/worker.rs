@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
-use crate::eval::evaluate;
+use crate::eval::evaluate_with;
 
 use super::ordering::{cont_row, ContRow, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION};
 use super::rules_hook::rule_score;
@@ -178,7 +178,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos);
+            return evaluate_with(&self.pos, self.shared.terms);
         }
         // Mate distance pruning: no line here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -218,7 +218,7 @@ impl<'a> Worker<'a> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            evaluate(&self.pos)
+            evaluate_with(&self.pos, self.shared.terms)
         };
         self.static_evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -383,7 +383,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply as i32);
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos);
+            return evaluate_with(&self.pos, self.shared.terms);
         }
         let legality = movegen::LegalityFilter::new(&self.pos);
         let in_check = legality.in_check();
@@ -401,7 +401,7 @@ impl<'a> Worker<'a> {
             stand_pat = -INFINITE;
             movegen::pseudo_moves(&self.pos, &mut list);
         } else {
-            stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| evaluate(&self.pos));
+            stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| evaluate_with(&self.pos, self.shared.terms));
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower);

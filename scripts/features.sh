@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What each search feature and each evaluation term group is worth in games: a gauntlet of the
+# full engine against copies of itself with one of them switched off (the `without` and
+# `withoutterms` options), at a fixed number of nodes per move.
+#
+#   scripts/features.sh [ENGINE_BINARY] [extra `chariot match` options…]
+#
+# Fixed nodes measure what a feature buys per node searched (not what it costs in speed), and
+# the result does not depend on the load of a shared machine. Environment: GAMES (per pairing,
+# default 60), NODES (default 40000), CONCURRENCY (default 2), FEATURES and TERMS (the names to
+# test; default all), OPENINGS, PGN (default features.pgn) and CHARIOT (the runner; default this
+# checkout's release build, built first). The table's Elo is each crippled copy's against the
+# full engine: the more negative, the more the feature is worth.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -z "${CHARIOT:-}" ]; then
+    cargo build --release --manifest-path "$root/Cargo.toml" >&2
+fi
+runner=${CHARIOT:-$root/target/release/chariot}
+engine=$runner
+if [ $# -gt 0 ] && [[ $1 != -* ]]; then
+    engine=$1
+    shift
+fi
+for program in "$runner" "$engine"; do
+    if [ ! -x "$program" ]; then
+        echo "error: $program is not an executable file" >&2
+        exit 2
+    fi
+done
+
+engines=(--engine "name=all,cmd=$engine,proto=ucci")
+for feature in ${FEATURES:-null rfp futility lmp lmr badcaptures checkext qsprune}; do
+    engines+=(--engine "name=no-$feature,cmd=$engine,proto=ucci,option.without=$feature")
+done
+for group in ${TERMS:-kingsafety cannons mobility pawns kingattack}; do
+    engines+=(--engine "name=no-$group,cmd=$engine,proto=ucci,option.withoutterms=$group")
+done
+
+exec "$runner" match "${engines[@]}" --gauntlet \
+    --games "${GAMES:-60}" \
+    --nodes "${NODES:-40000}" \
+    --concurrency "${CONCURRENCY:-2}" \
+    --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
+    --pgn "${PGN:-features.pgn}" "$@"

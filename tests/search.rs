@@ -76,6 +76,19 @@ fn an_extra_rook_scores_high() {
 }
 
 #[test]
+fn material_that_cannot_mate_scores_a_draw() {
+    // Red has both advisors and both elephants, Black one advisor: more material, but neither
+    // side has a piece that can cross the river, so the rules call it a draw whatever is played.
+    for side in ["w", "b"] {
+        let r = search(&format!("3k5/4a4/9/9/9/9/9/B3B4/4A4/3AK4 {side} - - 0 1"), Limits::depth(5));
+        assert_eq!(r.score, 0, "{side} to move");
+    }
+    // A single pawn is enough to play on.
+    let r = search("3k5/4a4/9/9/9/9/4P4/B3B4/4A4/3AK4 w - - 0 1", Limits::depth(5));
+    assert!(r.score > 0, "{}", r.score);
+}
+
+#[test]
 fn best_move_is_legal_and_never_banned() {
     for fen in bench::BENCH_FENS {
         let mut pos = Position::from_fen(fen).unwrap();

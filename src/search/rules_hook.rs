@@ -1,8 +1,8 @@
 //! How the search applies the rules module: repetitions get the rules' verdict at their first
-//! occurrence, and the 120-ply rule is a draw.
+//! occurrence, the 120-ply rule is a draw, and so is material with which neither side can mate.
 
 use crate::board::Position;
-use crate::rules::{search_verdict, MOVE_LIMIT_PLIES};
+use crate::rules::{insufficient_material, search_verdict, MOVE_LIMIT_PLIES};
 
 use super::score::{DRAW, RULE_WIN};
 
@@ -20,6 +20,10 @@ pub(crate) fn rule_score(pos: &Position, ply: i32) -> Option<i32> {
         });
     }
     if pos.halfmove_clock() >= MOVE_LIMIT_PLIES {
+        return Some(DRAW);
+    }
+    // Phase 0 means no rook, horse or cannon is left: only then can the material be dead.
+    if pos.phase() == 0 && insufficient_material(pos) {
         return Some(DRAW);
     }
     None

@@ -21,6 +21,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a fail-soft result `score` of a search with window (`alpha`, `beta`) says.
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A probed entry, with its score already adjusted to the probing ply.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct TtHit {
@@ -226,6 +240,12 @@ mod tests {
         assert!(hit(Bound::Lower).cuts(0, 50) && !hit(Bound::Lower).cuts(0, 51));
         assert!(hit(Bound::Upper).cuts(50, 60) && !hit(Bound::Upper).cuts(49, 60));
         assert!(hit(Bound::Exact).cuts(-100, 100));
+        // And a result's bound is read off the window it was searched with, fail-soft.
+        assert_eq!(Bound::of(60, 0, 50), Bound::Lower);
+        assert_eq!(Bound::of(50, 0, 50), Bound::Lower);
+        assert_eq!(Bound::of(25, 0, 50), Bound::Exact);
+        assert_eq!(Bound::of(0, 0, 50), Bound::Upper);
+        assert_eq!(Bound::of(-80, 0, 50), Bound::Upper);
     }
 
     #[test]

@@ -356,13 +356,7 @@ impl<'a> Worker<'a> {
             // No legal move loses, in check or not.
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { static_eval };
         self.shared.tt.store(key, ply as i32, best_move, best_score, stored_eval, depth, bound);
         best_score
@@ -457,13 +451,7 @@ impl<'a> Worker<'a> {
         if best == -INFINITE {
             best = DRAW;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { stand_pat };
         self.shared.tt.store(key, ply as i32, best_move, best, stored_eval, 0, bound);
         best

@@ -201,6 +201,16 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
         if cannon.rank() == their_back_rank && their_king.rank() == their_back_rank {
             c.bottom_cannons += 1;
         }
+        let mut reach = 0;
+        for d in delta::ORTHOGONAL {
+            let (steps, screen) = slide(pos, cannon, d);
+            reach += steps;
+            // Over the screen to the first piece beyond it: a capture if it is theirs.
+            if pos.piece_at(screen).is_piece() && pos.piece_at(slide(pos, screen, d).1).is_color(them) {
+                reach += 1;
+            }
+        }
+        c.cannon_mobility += reach - CANNON_MOBILITY_BASE;
     }
 
     for horse in pos.pieces(us, PieceKind::Horse) {
@@ -219,58 +229,27 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
         c.horse_mobility += reach as i32 - HORSE_MOBILITY_BASE;
     }
 
-    for cannon in pos.pieces(us, PieceKind::Cannon) {
-        let mut reach = 0;
-        for d in delta::ORTHOGONAL {
-            let mut s = cannon.offset(d);
-            while pos.piece_at(s).is_empty() {
-                reach += 1;
-                s = s.offset(d);
-            }
-            if pos.piece_at(s).is_piece() {
-                // Over the screen to the first piece beyond it: a capture if it is theirs.
-                s = s.offset(d);
-                while pos.piece_at(s).is_empty() {
-                    s = s.offset(d);
-                }
-                if pos.piece_at(s).is_color(them) {
-                    reach += 1;
-                }
-            }
-        }
-        c.cannon_mobility += reach - CANNON_MOBILITY_BASE;
-    }
-
-    let crossed: Vec<Square> = pos.pieces(us, PieceKind::Pawn).filter(|p| !p.on_home_side(us)).collect();
-    for (i, a) in crossed.iter().enumerate() {
-        c.connected_pawns += crossed[i + 1..]
-            .iter()
-            .filter(|b| b.rank() == a.rank() && b.file().abs_diff(a.file()) == 1)
-            .count() as i32;
-    }
-
     // The king's zone: two files either side of the king's, the four ranks at its end of the board.
     let near_king =
         |sq: Square| sq.file().abs_diff(their_king.file()) <= 2 && sq.rank().abs_diff(their_back_rank) <= 3;
-    let attackers = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+    let mut attackers = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
         .iter()
         .flat_map(|&k| pos.pieces(us, k))
-        .chain(crossed.iter().copied())
         .filter(|&sq| near_king(sq))
         .count() as i32;
+    for pawn in pos.pieces(us, PieceKind::Pawn).filter(|p| !p.on_home_side(us)) {
+        attackers += near_king(pawn) as i32;
+        // Each side-by-side pair once, from its left pawn (a pawn beside a crossed one has crossed too).
+        let right = pos.piece_at(pawn.offset(delta::RIGHT));
+        c.connected_pawns += (right.is_color(us) && right.kind() == PieceKind::Pawn) as i32;
+    }
     c.king_attacker_pairs = attackers * (attackers - 1).max(0) / 2;
 
     for rook in pos.pieces(us, PieceKind::Rook) {
         let mut reach = 0;
         for d in delta::ORTHOGONAL {
-            let mut s = rook.offset(d);
-            while pos.piece_at(s).is_empty() {
-                reach += 1;
-                s = s.offset(d);
-            }
-            if pos.piece_at(s).is_color(them) {
-                reach += 1;
-            }
+            let (steps, stop) = slide(pos, rook, d);
+            reach += steps + pos.piece_at(stop).is_color(them) as i32;
         }
         c.rook_mobility += reach - ROOK_MOBILITY_BASE;
     }
@@ -292,6 +271,19 @@ pub fn side_terms(pos: &Position, us: Color) -> Terms {
         screened_cannon: SCREENED_CANNON * c.screened_cannons,
         king_attack: KING_ATTACK * c.king_attacker_pairs,
     }
+}
+
+/// From `from` along `d`: how many empty squares, and the first square that is not empty (a
+/// piece or the edge of the board).
+#[inline]
+fn slide(pos: &Position, from: Square, d: i8) -> (i32, Square) {
+    let mut s = from.offset(d);
+    let mut steps = 0;
+    while pos.piece_at(s).is_empty() {
+        steps += 1;
+        s = s.offset(d);
+    }
+    (steps, s)
 }
 
 /// How many pieces stand strictly between `a` and `b` (on one file).

@@ -26,15 +26,10 @@ pub type ContRow = usize;
 /// The row for "no such move" (the root, a null move): read as zeros, never updated.
 pub const NO_CONTINUATION: ContRow = PIECE_SQUARES;
 
-/// The continuation-history row of `mv`, which `pos` is about to play.
+/// The moving piece's type and the destination of `mv`, which `pos` is about to play: the
+/// index into a continuation row, and the row that this move opens for the replies to it.
 #[inline]
-pub fn cont_row(pos: &Position, mv: Move) -> ContRow {
-    piece_square(pos, mv)
-}
-
-/// The moving piece's type and the destination, as an index into a continuation row.
-#[inline]
-fn piece_square(pos: &Position, mv: Move) -> usize {
+pub fn piece_square(pos: &Position, mv: Move) -> ContRow {
     let to = mv.to();
     pos.piece_at(mv.from()).type_index() * 90 + to.rank() as usize * 9 + to.file() as usize
 }
@@ -244,8 +239,8 @@ mod tests {
         let mut tables = OrderingTables::default();
         let central_cannon = Move::parse_iccs("h2e2").unwrap();
         let flank_pawn = Move::parse_iccs("a3a4").unwrap();
-        let after_cannon = cont_row(&pos, central_cannon);
-        let after_pawn = cont_row(&pos, flank_pawn);
+        let after_cannon = piece_square(&pos, central_cannon);
+        let after_pawn = piece_square(&pos, flank_pawn);
         pos.make_move(central_cannon);
         let horse = Move::parse_iccs("h9g7").unwrap();
         let rook = Move::parse_iccs("i9h9").unwrap();

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::evaluate_with;
 
-use super::ordering::{cont_row, ContRow, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION};
+use super::ordering::{piece_square, ContRow, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION};
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see_non_negative, value_on};
@@ -126,7 +126,7 @@ impl<'a> Worker<'a> {
             if self.id == 0 {
                 self.shared.report_currmove(mv, i + 1, depth);
             }
-            self.cont_rows[0] = cont_row(&self.pos, mv);
+            self.cont_rows[0] = piece_square(&self.pos, mv);
             self.pos.make_move(mv);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -300,7 +300,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            self.cont_rows[ply] = cont_row(&self.pos, mv);
+            self.cont_rows[ply] = piece_square(&self.pos, mv);
             self.pos.make_move(mv);
             let new_depth = depth - 1;
             let score = if legal == 1 {

@@ -3,6 +3,11 @@
 #
 #   scripts/sprt.sh OLD_BINARY NEW_BINARY [extra `chariot match` options…]
 #
+# A search-parameter candidate needs no second build: give the same binary twice and the
+# candidate's values in NEW_OPTS, extra engine-spec keys for NEW (OLD_OPTS likewise for OLD):
+#
+#   NEW_OPTS='option.tune=lmr_history=8 rfp_margin=70' scripts/sprt.sh target/release/chariot target/release/chariot
+#
 # H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
 # 10+0.1 s per side, the openings of ../shared/data/openings.txt each played twice, games on
 # both cores. Environment: GAMES (the cap, default 20000), TC, SPRT (the test, default
@@ -37,8 +42,8 @@ if [ -e "$pgn" ]; then
 fi
 
 exec "$CHARIOT" match \
-    --engine "name=new,cmd=$new" \
-    --engine "name=old,cmd=$old" \
+    --engine "name=new,cmd=$new${NEW_OPTS:+,$NEW_OPTS}" \
+    --engine "name=old,cmd=$old${OLD_OPTS:+,$OLD_OPTS}" \
     --games "${GAMES:-20000}" \
     --tc "${TC:-10+0.1}" \
     --concurrency "${CONCURRENCY:-2}" \

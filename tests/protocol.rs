@@ -176,6 +176,8 @@ fn malformed_input_gets_one_error_and_changes_nothing() {
         ("setoption threads 0", "threads must be between"),
         ("setoption without null,nullmove", "unknown search feature 'nullmove'"),
         ("setoption withoutterms mobility,tempo", "unknown evaluation term 'tempo'"),
+        ("setoption tune rfp_margin=70,null_reduction=0", "null_reduction must be between 1 and 10"),
+        ("setoption tune lmr_gain=3", "unknown search parameter 'lmr_gain'"),
         ("frobnicate", "unknown command 'frobnicate'"),
         ("probe fen xyz", "bad FEN"),
         ("ponderhit", "ponderhit while not pondering"),
@@ -334,6 +336,29 @@ fn without_switches_search_features_off_and_back_on() {
     e.send("setoption name Clear Hash");
     e.send("setoption name Without value <empty>");
     assert_eq!(nodes_to_depth(&mut e, 7), all);
+}
+
+#[test]
+fn tune_changes_search_parameters_and_back() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves h2e2 h9g7");
+    let landed = nodes_to_depth(&mut e, 7);
+    // Gentler late-move reductions search more of the same tree.
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Tune value lmr_base=0 lmr_divisor=400");
+    let gentler = nodes_to_depth(&mut e, 7);
+    assert!(gentler > landed * 6 / 5, "gentler reductions {gentler} nodes, landed {landed}");
+    // A refused value leaves the last good one in place.
+    e.send("setoption name Tune value lmr_divisor=1");
+    e.expect("info string error: Tune: lmr_divisor must be between");
+    e.send("setoption name Clear Hash");
+    assert_eq!(nodes_to_depth(&mut e, 7), gentler);
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Tune value <empty>");
+    assert_eq!(nodes_to_depth(&mut e, 7), landed);
 }
 
 #[test]

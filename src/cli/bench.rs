@@ -1,13 +1,14 @@
-//! `chariot bench [--depth D] [--threads N] [--hash MB] [--algorithm pvs|mtdf] [--without F,…]`:
-//! searches the fixed bench positions and prints the node count, the search's signature, and the
-//! speed. `--without` switches search features off, to measure what each one saves.
+//! `chariot bench [--depth D] [--threads N] [--hash MB] [--algorithm pvs|mtdf] [--without F,…]
+//! [--tune NAME=VALUE,…]`: searches the fixed bench positions and prints the node count, the
+//! search's signature, and the speed. `--without` switches search features off, to measure what
+//! each one saves; `--tune` changes search parameters.
 
 use std::io::Write;
 
 use clap::Args;
 
 use super::CliError;
-use crate::search::{bench, Algorithm, EngineOptions, SearchFeatures};
+use crate::search::{bench, Algorithm, EngineOptions, SearchFeatures, SearchParams};
 
 /// Arguments of `chariot bench`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -28,6 +29,13 @@ pub struct BenchArgs {
     /// checkext, qsprune.
     #[arg(long, value_delimiter = ',', value_parser = parse_feature)]
     pub without: Vec<String>,
+    /// Search parameters to change, `name=value` pairs separated by commas (see the `Tune` option).
+    #[arg(long, default_value = "", value_parser = parse_params)]
+    pub tune: SearchParams,
+}
+
+fn parse_params(text: &str) -> Result<SearchParams, String> {
+    SearchParams::with_list(text)
 }
 
 fn parse_feature(text: &str) -> Result<String, String> {
@@ -46,6 +54,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         threads: args.threads as usize,
         algorithm: args.algorithm,
         features,
+        params: args.tune,
         ..EngineOptions::default()
     };
     let report = bench::run_with(args.depth, args.hash as usize, &options);

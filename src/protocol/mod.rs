@@ -327,11 +327,13 @@ impl Session {
         self.engine.options.threads = self.options.threads;
         self.engine.options.algorithm = self.options.algorithm;
         self.engine.options.move_overhead_ms = self.options.move_overhead_ms;
-        // `without` was checked when it was set, so it always parses here.
+        // `without`, `withoutterms` and `tune` were checked when set, so they always parse here.
         let level = crate::search::SearchFeatures::for_level(self.options.pruning as u8);
         self.engine.options.features = level.without_list(&self.options.without).unwrap_or(level);
         let all = crate::eval::TermSet::ALL;
         self.engine.options.terms = all.without_list(&self.options.without_terms).unwrap_or(all);
+        self.engine.options.params =
+            crate::search::SearchParams::with_list(&self.options.tune).unwrap_or_default();
         self.control.start(limits.ponder);
         self.thinking = Some(Thinking {
             draw_offered: search.draw_offered,

@@ -1,7 +1,7 @@
 //! Engine options, declared once and announced in either dialect, and `setoption`.
 
 use crate::eval::TermSet;
-use crate::search::{Algorithm, SearchFeatures, DEFAULT_HASH_MB};
+use crate::search::{Algorithm, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
 
 /// The option values a session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +41,9 @@ pub struct Options {
     pub without: String,
     /// `withoutterms` / `Without Terms`: evaluation term groups left out (comma-separated).
     pub without_terms: String,
+    /// `tune` / `Tune`: search parameters that differ from the defaults (`name=value` pairs,
+    /// separated by spaces or commas), to test a candidate value against the landed one.
+    pub tune: String,
 }
 
 /// The four-step scale of UCCI's combo options.
@@ -97,6 +100,7 @@ impl Default for Options {
             randomness: Level::None,
             without: String::new(),
             without_terms: String::new(),
+            tune: String::new(),
         }
     }
 }
@@ -155,6 +159,7 @@ const SPECS: &[Spec] = &[
     Spec { ucci: Some("randomness"), uci: None, kind: Kind::Combo(LEVELS) },
     Spec { ucci: Some("without"), uci: Some("Without"), kind: Kind::Text },
     Spec { ucci: Some("withoutterms"), uci: Some("Without Terms"), kind: Kind::Text },
+    Spec { ucci: Some("tune"), uci: Some("Tune"), kind: Kind::Text },
     Spec { ucci: Some("newgame"), uci: Some("Clear Hash"), kind: Kind::Button },
 ];
 
@@ -181,6 +186,7 @@ impl Options {
             "randomness" => self.randomness.name().into(),
             "without" => self.without.clone(),
             "withoutterms" => self.without_terms.clone(),
+            "tune" => self.tune.clone(),
             _ => String::new(),
         }
     }
@@ -238,6 +244,10 @@ impl Options {
                     "withoutterms" => {
                         TermSet::ALL.without_list(&text).map_err(|e| format!("{display}: {e}"))?;
                         self.without_terms = text;
+                    }
+                    "tune" => {
+                        SearchParams::with_list(&text).map_err(|e| format!("{display}: {e}"))?;
+                        self.tune = text;
                     }
                     _ => self.book_files = text,
                 }

@@ -25,7 +25,6 @@ pub(crate) struct Outcome {
 }
 
 const ASPIRATION_START_DEPTH: i32 = 4;
-const ASPIRATION_DELTA: i32 = 25;
 
 impl Worker<'_> {
     /// Deepens until a limit, the clock or a stop ends it.
@@ -135,7 +134,7 @@ impl Worker<'_> {
 
     /// A PVS iteration inside a window around `guess` that widens until the score fits.
     fn aspiration(&mut self, moves: &mut [RootMove], guess: i32, depth: i32, pv_index: usize) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = self.shared.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH && !is_mate(guess) {
             ((guess - delta).max(-INFINITE), (guess + delta).min(INFINITE))
         } else {

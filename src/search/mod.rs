@@ -10,6 +10,7 @@ mod driver;
 pub mod info;
 pub mod limits;
 pub mod ordering;
+pub mod params;
 mod rules_hook;
 pub mod score;
 pub mod see;
@@ -25,6 +26,7 @@ use crate::board::{movegen, Move, Position};
 pub use control::SearchControl;
 pub use info::{Info, IterationInfo, ScoreBound, SearchResult};
 pub use limits::Limits;
+pub use params::SearchParams;
 pub use shared::Reporter;
 pub use timeman::TimeBudget;
 pub use tt::TranspositionTable;
@@ -164,6 +166,8 @@ pub struct EngineOptions {
     pub features: SearchFeatures,
     /// Evaluation terms in use.
     pub terms: crate::eval::TermSet,
+    /// Margins, depth limits and the reduction formula.
+    pub params: SearchParams,
 }
 
 impl Default for EngineOptions {
@@ -174,6 +178,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 30,
             features: SearchFeatures::ALL,
             terms: crate::eval::TermSet::ALL,
+            params: SearchParams::DEFAULT,
         }
     }
 }

@@ -26,6 +26,10 @@ pub(crate) struct Shared<'a> {
     pub features: super::SearchFeatures,
     /// The evaluation terms in use.
     pub terms: crate::eval::TermSet,
+    /// Margins, depth limits and the reduction formula.
+    pub params: super::SearchParams,
+    /// Late-move reductions by depth and move number, from `params`.
+    pub reductions: Box<[[i32; 64]; 64]>,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -50,6 +54,8 @@ impl<'a> Shared<'a> {
             budget,
             features: options.features,
             terms: options.terms,
+            params: options.params,
+            reductions: options.params.reductions(),
             finished: AtomicBool::new(false),
             node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             last_progress_ms: AtomicU64::new(0),

@@ -1,8 +1,6 @@
 //! One search thread: PVS (or MTD(f) over the same null-window search), quiescence, pruning
 //! and reductions. The iterative-deepening driver in `driver.rs` calls into it.
 
-use std::sync::OnceLock;
-
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::evaluate_with;
 
@@ -19,19 +17,6 @@ use super::RootMove;
 pub(crate) enum NodeKind {
     Pv,
     NonPv,
-}
-
-fn reductions() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
-            }
-        }
-        t
-    })
 }
 
 /// Per-thread search state.
@@ -209,7 +194,8 @@ impl<'a> Worker<'a> {
 
         // Internal iterative reduction: with no hash move this node was never searched well;
         // search it shallower now and let the next iteration find it with a move.
-        if depth >= 4 && hash_move.is_none() {
+        let params = &self.shared.params;
+        if depth >= params.iir_depth && hash_move.is_none() {
             depth -= 1;
         }
 
@@ -226,15 +212,17 @@ impl<'a> Worker<'a> {
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left.
             if features.reverse_futility
-                && depth <= 6
-                && static_eval - 85 * (depth - improving as i32) >= beta
+                && depth <= params.rfp_depth
+                && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, cut.
             let pieces = self.big_pieces(self.pos.side_to_move());
             if features.null_move && allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = params.null_reduction
+                    + depth / params.null_depth_div
+                    + ((static_eval - beta) / params.null_eval_div).min(2);
                 self.cont_rows[ply] = NO_CONTINUATION;
                 self.pos.make_null_move();
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
@@ -266,7 +254,7 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut legal = 0;
         let mut quiets_tried = MoveList::new();
-        let futility_base = static_eval + 100 + 90 * depth;
+        let futility_base = static_eval + params.futility_base + params.futility_margin * depth;
 
         for (mv, order_score) in moves {
             if !legality.is_legal(&mut self.pos, mv) {
@@ -283,17 +271,18 @@ impl<'a> Worker<'a> {
                 if quiet {
                     // Late move pruning and futility pruning of quiet moves near the leaves.
                     if features.late_move_pruning
-                        && depth <= 4
-                        && quiets_tried.len() as i32 >= 3 + depth * depth * (1 + improving as i32)
+                        && depth <= params.lmp_depth
+                        && quiets_tried.len() as i32
+                            >= params.lmp_base + depth * depth * (1 + improving as i32)
                     {
                         continue;
                     }
-                    if features.futility && depth <= 4 && futility_base <= alpha {
+                    if features.futility && depth <= params.futility_depth && futility_base <= alpha {
                         continue;
                     }
                 } else if features.bad_capture_pruning
                     && capture
-                    && depth <= 3
+                    && depth <= params.bad_capture_depth
                     && ScoredMoves::is_bad_capture_score(order_score)
                 {
                     continue;
@@ -309,11 +298,14 @@ impl<'a> Worker<'a> {
                 // Late move reductions for quiet moves ordered late.
                 let mut r = 0;
                 if may_reduce && quiet {
-                    r = reductions()[depth.min(63) as usize][legal.min(63) as usize];
+                    r = self.shared.reductions[depth.min(63) as usize][legal.min(63) as usize];
                     r -= pv_node as i32;
                     r += !improving as i32;
                     if order_score >= (1 << 27) {
                         r -= 1; // killers and counter moves
+                    } else if params.lmr_history > 0 {
+                        // A quiet move's order score is its history: reduce good ones less.
+                        r -= order_score / (params.lmr_history * 1000);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -416,7 +408,7 @@ impl<'a> Worker<'a> {
         for (mv, _) in moves {
             if !in_check && self.shared.features.quiescence_pruning {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
-                if stand_pat + value_on(&self.pos, mv.to()) + 120 <= alpha {
+                if stand_pat + value_on(&self.pos, mv.to()) + self.shared.params.delta_margin <= alpha {
                     continue;
                 }
                 if !see_non_negative(&mut self.pos, mv) {

@@ -1,0 +1,162 @@
+//! The search's numeric parameters (margins, depth limits, the reduction formula), in one place
+//! so that tuning can change them at run time: the `tune` / `Tune` option and
+//! `chariot bench --tune` take `name=value` pairs, and `scripts/sprt.sh` tests a candidate
+//! against the defaults without a rebuild.
+
+/// Declares the parameters once: the struct, its defaults, and each one's name and range.
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])* $field:ident: $default:literal in $min:literal..=$max:literal,)*) => {
+        /// Numeric parameters of the search. The defaults are the landed, SPRT-tested values.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $($(#[doc = $doc])* pub $field: i32,)*
+        }
+
+        impl SearchParams {
+            /// The landed values.
+            pub const DEFAULT: SearchParams = SearchParams { $($field: $default,)* };
+
+            /// Each parameter's name and allowed range.
+            pub const RANGES: &'static [(&'static str, i32, i32)] = &[$((stringify!($field), $min, $max),)*];
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($field) => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+
+            /// `name=value` pairs, as the `tune` option prints and takes them.
+            pub fn pairs(&self) -> Vec<(&'static str, i32)> {
+                vec![$((stringify!($field), self.$field),)*]
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Reverse futility: centipawns above beta per ply of depth left.
+    rfp_margin: 85 in 0..=1000,
+    /// Reverse futility applies up to this depth.
+    rfp_depth: 6 in 0..=32,
+    /// Futility pruning: the margin at depth 0.
+    futility_base: 100 in 0..=2000,
+    /// Futility pruning: the margin added per ply of depth.
+    futility_margin: 90 in 0..=1000,
+    /// Futility pruning applies up to this depth.
+    futility_depth: 4 in 0..=32,
+    /// Late move pruning: quiet moves tried before pruning, plus depth squared.
+    lmp_base: 3 in 0..=64,
+    /// Late move pruning applies up to this depth.
+    lmp_depth: 4 in 0..=32,
+    /// Null move: the base reduction.
+    null_reduction: 3 in 1..=10,
+    /// Null move: one more ply of reduction per this much depth.
+    null_depth_div: 4 in 1..=64,
+    /// Null move: one more ply of reduction per this much static eval above beta (at most two).
+    null_eval_div: 200 in 1..=5000,
+    /// Late move reductions: `base/100 + ln(depth) ln(move number) / (divisor/100)` plies.
+    lmr_base: 80 in -300..=500,
+    /// See `lmr_base`.
+    lmr_divisor: 220 in 50..=2000,
+    /// Late move reductions: one ply less per this many thousand points of history (0: off).
+    lmr_history: 0 in 0..=100000,
+    /// Losing captures are skipped up to this depth.
+    bad_capture_depth: 3 in 0..=32,
+    /// Quiescence delta pruning: the margin over the captured piece's value.
+    delta_margin: 120 in 0..=2000,
+    /// Aspiration window: the first half-width, doubled at each fail.
+    aspiration_delta: 25 in 1..=1000,
+    /// Internal iterative reduction from this depth (nodes with no hash move).
+    iir_depth: 4 in 1..=128,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
+impl SearchParams {
+    /// The defaults with each `name=value` of `list` (separated by commas or spaces, may be
+    /// empty) applied. An unknown name, a value that is not a whole number or one out of range
+    /// is an error naming it.
+    pub fn with_list(list: &str) -> Result<SearchParams, String> {
+        let mut params = SearchParams::DEFAULT;
+        for pair in list.split([',', ' ']).filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not name=value"))?;
+            let &(_, min, max) = Self::RANGES.iter().find(|(n, _, _)| *n == name).ok_or_else(|| {
+                let names: Vec<&str> = Self::RANGES.iter().map(|r| r.0).collect();
+                format!("unknown search parameter '{name}' ({})", names.join(", "))
+            })?;
+            let value: i32 =
+                value.parse().map_err(|_| format!("{name} wants a whole number, not '{value}'"))?;
+            if !(min..=max).contains(&value) {
+                return Err(format!("{name} must be between {min} and {max}, not {value}"));
+            }
+            if let Some(slot) = params.slot(name) {
+                *slot = value;
+            }
+        }
+        Ok(params)
+    }
+
+    /// The late-move reduction table, by depth and move number, from `lmr_base` and `lmr_divisor`.
+    pub fn reductions(&self) -> Box<[[i32; 64]; 64]> {
+        let mut t = Box::new([[0; 64]; 64]);
+        let base = self.lmr_base as f64 / 100.0;
+        let divisor = self.lmr_divisor as f64 / 100.0;
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+            }
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_sets_the_named_parameters_and_keeps_the_rest() {
+        let p = SearchParams::with_list("rfp_margin=70, lmr_history=8 iir_depth=6").unwrap();
+        assert_eq!(p.rfp_margin, 70);
+        assert_eq!(p.lmr_history, 8);
+        assert_eq!(p.iir_depth, 6);
+        assert_eq!(p.futility_margin, SearchParams::DEFAULT.futility_margin);
+        assert_eq!(SearchParams::with_list("").unwrap(), SearchParams::DEFAULT);
+    }
+
+    #[test]
+    fn bad_lists_are_refused_with_the_reason() {
+        let err = SearchParams::with_list("rfp_margn=70").unwrap_err();
+        assert!(err.contains("rfp_margn") && err.contains("rfp_margin"), "{err}");
+        let err = SearchParams::with_list("rfp_margin").unwrap_err();
+        assert!(err.contains("name=value"), "{err}");
+        let err = SearchParams::with_list("rfp_margin=abc").unwrap_err();
+        assert!(err.contains("whole number"), "{err}");
+        let err = SearchParams::with_list("null_reduction=0").unwrap_err();
+        assert!(err.contains("between 1 and 10"), "{err}");
+    }
+
+    #[test]
+    fn every_default_lies_in_its_range_and_every_name_can_be_set() {
+        for (name, value) in SearchParams::DEFAULT.pairs() {
+            let &(_, min, max) = SearchParams::RANGES.iter().find(|r| r.0 == name).unwrap();
+            assert!((min..=max).contains(&value), "{name}={value} outside {min}..={max}");
+            let p = SearchParams::with_list(&format!("{name}={min}")).unwrap();
+            assert!(p.pairs().contains(&(name, min)), "{name} was not set");
+        }
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        let r = SearchParams::DEFAULT.reductions();
+        assert_eq!(r[1][1], 0);
+        assert!(r[20][40] > r[3][4]);
+        let deeper = SearchParams::with_list("lmr_divisor=100").unwrap().reductions();
+        assert!(deeper[20][40] > r[20][40]);
+    }
+}

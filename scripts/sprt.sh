@@ -10,7 +10,8 @@
 #
 # H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
 # 10+0.1 s per side, the openings of ../shared/data/openings.txt each played twice, games on
-# both cores. Environment: GAMES (the cap, default 20000), TC, SPRT (the test, default
+# both cores. Environment: GAMES (the cap, default 20000), TC (or NODES: a fixed number of
+# nodes per move instead of a clock), SPRT (the test, default
 # elo0=0,elo1=5,alpha=0.05,beta=0.05), CONCURRENCY, OPENINGS, PGN and CHARIOT (the runner binary;
 # by default this checkout's release build) override the defaults. An interrupted test continues
 # where it stopped when run again with the same PGN.
@@ -40,12 +41,16 @@ resume=()
 if [ -e "$pgn" ]; then
     resume=(--resume)
 fi
+limit=(--tc "${TC:-10+0.1}")
+if [ -n "${NODES:-}" ]; then
+    limit=(--nodes "$NODES")
+fi
 
 exec "$CHARIOT" match \
     --engine "name=new,cmd=$new${NEW_OPTS:+,$NEW_OPTS}" \
     --engine "name=old,cmd=$old${OLD_OPTS:+,$OLD_OPTS}" \
     --games "${GAMES:-20000}" \
-    --tc "${TC:-10+0.1}" \
+    "${limit[@]}" \
     --concurrency "${CONCURRENCY:-2}" \
     --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
     --draw movenumber=40,movecount=8,score=10 \

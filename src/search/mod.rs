@@ -264,7 +264,7 @@ impl Engine {
         // Deterministic root order: generation order, stable sorts from there on.
         moves.sort_by_key(|m| std::cmp::Reverse(root.piece_at(m.mv.to()).is_piece()));
         self.tt.new_search();
-        let budget = TimeBudget::new(limits, self.options.move_overhead_ms);
+        let budget = TimeBudget::with_params(limits, self.options.move_overhead_ms, &self.options.params);
         let threads = self.options.threads.max(1);
         let algorithm = self.options.algorithm;
         let shared = Shared::new(&self.tt, control, limits, budget, &self.options, reporter);

@@ -69,6 +69,12 @@ search_params! {
     aspiration_delta: 25 in 1..=1000,
     /// Internal iterative reduction from this depth (nodes with no hash move).
     iir_depth: 4 in 1..=128,
+    /// Time use: moves assumed left in the game when the clock says nothing (and at most).
+    time_moves: 32 in 1..=200,
+    /// Time use: the soft budget (start no new iteration past it), percent of a move's share.
+    time_soft: 60 in 1..=1000,
+    /// Time use: the hard budget (abort), percent of a move's share.
+    time_hard: 300 in 1..=2000,
 }
 
 impl Default for SearchParams {

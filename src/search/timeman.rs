@@ -2,6 +2,7 @@
 //! hard one (abort the search), both measured from when the clock starts.
 
 use super::limits::Limits;
+use super::params::SearchParams;
 
 /// The thinking time for one move, in milliseconds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -12,13 +13,15 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
-/// Moves assumed left in the game when the control says nothing.
-const DEFAULT_MOVES_TO_GO: u64 = 32;
-
 impl TimeBudget {
     /// The budget for `limits`, or `None` when the clock does not limit the search.
     /// `overhead_ms` is what the GUI and the pipe cost per move (the `Move Overhead` option).
     pub fn new(limits: &Limits, overhead_ms: u64) -> Option<TimeBudget> {
+        TimeBudget::with_params(limits, overhead_ms, &SearchParams::DEFAULT)
+    }
+
+    /// `new` with the time-use parameters of `params` (`time_moves`, `time_soft`, `time_hard`).
+    pub fn with_params(limits: &Limits, overhead_ms: u64, params: &SearchParams) -> Option<TimeBudget> {
         if limits.infinite {
             return None;
         }
@@ -29,12 +32,13 @@ impl TimeBudget {
         let left = limits.time_left?;
         // Never plan to use the last overhead's worth, nor the whole clock on one move.
         let usable = left.saturating_sub(overhead_ms).max(1);
-        let moves_to_go = limits.moves_to_go.map(|m| m.max(1) as u64).unwrap_or(DEFAULT_MOVES_TO_GO);
-        let moves_to_go = moves_to_go.min(DEFAULT_MOVES_TO_GO);
+        // Moves assumed left in the game when the control says nothing, and at most.
+        let horizon = params.time_moves as u64;
+        let moves_to_go = limits.moves_to_go.map(|m| m.max(1) as u64).unwrap_or(horizon).min(horizon);
         let share = usable / moves_to_go + limits.increment * 3 / 4;
         let cap = if moves_to_go == 1 { usable * 9 / 10 } else { usable / 2 };
-        let soft = (share * 6 / 10).min(cap).max(1);
-        let hard = (share * 3).min(cap).max(soft);
+        let soft = (share * params.time_soft as u64 / 100).min(cap).max(1);
+        let hard = (share * params.time_hard as u64 / 100).min(cap).max(soft);
         Some(TimeBudget { soft_ms: soft, hard_ms: hard })
     }
 }
@@ -76,5 +80,20 @@ mod tests {
         // 5 s + 0.05 s: a few hundred milliseconds at most, and more than a few.
         let b = TimeBudget::new(&clock(5_000, 50, None), 30).unwrap();
         assert!(b.soft_ms > 50 && b.hard_ms < 1_000, "{b:?}");
+    }
+
+    #[test]
+    fn time_use_follows_the_parameters_and_still_never_flags() {
+        let limits = clock(60_000, 0, None);
+        let landed = TimeBudget::new(&limits, 30).unwrap();
+        let generous = SearchParams::with_list("time_soft=120,time_hard=600").unwrap();
+        let more = TimeBudget::with_params(&limits, 30, &generous).unwrap();
+        assert_eq!(more.soft_ms, landed.soft_ms * 2);
+        assert!(more.hard_ms > landed.hard_ms);
+        let reckless = SearchParams::with_list("time_moves=1,time_soft=1000,time_hard=1000").unwrap();
+        for left in [100, 5_000, 60_000] {
+            let b = TimeBudget::with_params(&clock(left, 0, None), 30, &reckless).unwrap();
+            assert!(b.hard_ms + 30 <= left, "{left}: {b:?}");
+        }
     }
 }

@@ -319,46 +319,46 @@ fn nodes_to_depth(e: &mut EngineProcess, depth: u32) -> u64 {
     words[at + 1].parse().unwrap()
 }
 
-#[test]
-fn without_switches_search_features_off_and_back_on() {
+/// A UCI session without its book, at the position after 1. h2e2 h9g7.
+fn uci_session_two_plies_in() -> EngineProcess {
     let mut e = EngineProcess::start();
     e.send("uci");
     e.expect("uciok");
     e.send("setoption name OwnBook value false");
     e.send("position startpos moves h2e2 h9g7");
+    e
+}
+
+/// Nodes to depth 7 after `setoption` (on an empty table, so that one thread is deterministic).
+fn nodes_after(e: &mut EngineProcess, setoption: &str) -> u64 {
+    e.send("setoption name Clear Hash");
+    e.send(setoption);
+    nodes_to_depth(e, 7)
+}
+
+#[test]
+fn without_switches_search_features_off_and_back_on() {
+    let mut e = uci_session_two_plies_in();
     let all = nodes_to_depth(&mut e, 7);
     // Late move reductions save most of the tree: without them the same depth costs more.
-    e.send("setoption name Clear Hash");
-    e.send("setoption name Without value lmr,null");
-    let without = nodes_to_depth(&mut e, 7);
+    let without = nodes_after(&mut e, "setoption name Without value lmr,null");
     assert!(without > all * 3 / 2, "without lmr,null {without} nodes, all on {all}");
-    // Back on: the same tree as the first search (one thread is deterministic).
-    e.send("setoption name Clear Hash");
-    e.send("setoption name Without value <empty>");
-    assert_eq!(nodes_to_depth(&mut e, 7), all);
+    // Back on: the same tree as the first search.
+    assert_eq!(nodes_after(&mut e, "setoption name Without value <empty>"), all);
 }
 
 #[test]
 fn tune_changes_search_parameters_and_back() {
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    e.expect("uciok");
-    e.send("setoption name OwnBook value false");
-    e.send("position startpos moves h2e2 h9g7");
+    let mut e = uci_session_two_plies_in();
     let landed = nodes_to_depth(&mut e, 7);
     // Gentler late-move reductions search more of the same tree.
-    e.send("setoption name Clear Hash");
-    e.send("setoption name Tune value lmr_base=0 lmr_divisor=400");
-    let gentler = nodes_to_depth(&mut e, 7);
+    let gentler = nodes_after(&mut e, "setoption name Tune value lmr_base=0 lmr_divisor=400");
     assert!(gentler > landed * 6 / 5, "gentler reductions {gentler} nodes, landed {landed}");
     // A refused value leaves the last good one in place.
     e.send("setoption name Tune value lmr_divisor=1");
     e.expect("info string error: Tune: lmr_divisor must be between");
-    e.send("setoption name Clear Hash");
-    assert_eq!(nodes_to_depth(&mut e, 7), gentler);
-    e.send("setoption name Clear Hash");
-    e.send("setoption name Tune value <empty>");
-    assert_eq!(nodes_to_depth(&mut e, 7), landed);
+    assert_eq!(nodes_after(&mut e, "isready"), gentler);
+    assert_eq!(nodes_after(&mut e, "setoption name Tune value <empty>"), landed);
 }
 
 #[test]

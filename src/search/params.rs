@@ -19,9 +19,10 @@ macro_rules! search_params {
             /// Each parameter's name and allowed range.
             pub const RANGES: &'static [(&'static str, i32, i32)] = &[$((stringify!($field), $min, $max),)*];
 
-            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+            /// The parameter called `name` and its allowed range.
+            fn slot(&mut self, name: &str) -> Option<(&mut i32, i32, i32)> {
                 match name {
-                    $(stringify!($field) => Some(&mut self.$field),)*
+                    $(stringify!($field) => Some((&mut self.$field, $min, $max)),)*
                     _ => None,
                 }
             }
@@ -92,7 +93,7 @@ impl SearchParams {
         let mut params = SearchParams::DEFAULT;
         for pair in list.split([',', ' ']).filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not name=value"))?;
-            let &(_, min, max) = Self::RANGES.iter().find(|(n, _, _)| *n == name).ok_or_else(|| {
+            let (slot, min, max) = params.slot(name).ok_or_else(|| {
                 let names: Vec<&str> = Self::RANGES.iter().map(|r| r.0).collect();
                 format!("unknown search parameter '{name}' ({})", names.join(", "))
             })?;
@@ -101,9 +102,7 @@ impl SearchParams {
             if !(min..=max).contains(&value) {
                 return Err(format!("{name} must be between {min} and {max}, not {value}"));
             }
-            if let Some(slot) = params.slot(name) {
-                *slot = value;
-            }
+            *slot = value;
         }
         Ok(params)
     }

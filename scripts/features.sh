@@ -31,7 +31,7 @@ for program in "$runner" "$engine"; do
 done
 
 engines=(--engine "name=all,cmd=$engine,proto=ucci")
-for feature in ${FEATURES:-null rfp futility lmp lmr badcaptures checkext qsprune}; do
+for feature in ${FEATURES:-null rfp futility lmp lmr checkext qsprune iir mdp}; do
     engines+=(--engine "name=no-$feature,cmd=$engine,proto=ucci,option.without=$feature")
 done
 for group in ${TERMS:-kingsafety cannons mobility pawns kingattack}; do

@@ -78,12 +78,14 @@ pub struct SearchFeatures {
     pub late_move_pruning: bool,
     /// Late move reductions.
     pub late_move_reductions: bool,
-    /// Skip losing captures (by SEE) near the leaves.
-    pub bad_capture_pruning: bool,
     /// Extend the search of positions in check by one ply.
     pub check_extension: bool,
     /// Quiescence delta pruning and SEE pruning of losing captures.
     pub quiescence_pruning: bool,
+    /// Internal iterative reduction: a node with no hash move is searched a ply shallower.
+    pub internal_iterative_reduction: bool,
+    /// Mate distance pruning: no line can beat a mate already found nearer the root.
+    pub mate_distance_pruning: bool,
 }
 
 impl SearchFeatures {
@@ -94,14 +96,15 @@ impl SearchFeatures {
         futility: true,
         late_move_pruning: true,
         late_move_reductions: true,
-        bad_capture_pruning: true,
         check_extension: true,
         quiescence_pruning: true,
+        internal_iterative_reduction: true,
+        mate_distance_pruning: true,
     };
 
     /// Names of the features, as `chariot bench --without` takes them.
-    pub const NAMES: [&'static str; 8] =
-        ["null", "rfp", "futility", "lmp", "lmr", "badcaptures", "checkext", "qsprune"];
+    pub const NAMES: [&'static str; 9] =
+        ["null", "rfp", "futility", "lmp", "lmr", "checkext", "qsprune", "iir", "mdp"];
 
     /// The features with the one called `name` switched off.
     pub fn without(mut self, name: &str) -> Result<SearchFeatures, String> {
@@ -111,9 +114,10 @@ impl SearchFeatures {
             "futility" => &mut self.futility,
             "lmp" => &mut self.late_move_pruning,
             "lmr" => &mut self.late_move_reductions,
-            "badcaptures" => &mut self.bad_capture_pruning,
             "checkext" => &mut self.check_extension,
             "qsprune" => &mut self.quiescence_pruning,
+            "iir" => &mut self.internal_iterative_reduction,
+            "mdp" => &mut self.mate_distance_pruning,
             other => return Err(format!("unknown search feature '{other}' ({})", Self::NAMES.join(", "))),
         };
         *flag = false;
@@ -133,7 +137,6 @@ impl SearchFeatures {
         if level < 3 {
             f.futility = false;
             f.late_move_pruning = false;
-            f.bad_capture_pruning = false;
             f.quiescence_pruning = false;
         }
         if level < 2 {
@@ -335,6 +338,36 @@ mod tests {
         assert!(small.null_move && !small.late_move_reductions);
         assert!(SearchFeatures::for_level(2).late_move_reductions && !SearchFeatures::for_level(2).futility);
         assert_eq!(SearchFeatures::for_level(3), SearchFeatures::ALL);
+    }
+
+    /// Score and nodes of a one-thread search of `fen` to `depth` with `without` switched off.
+    fn search_without(fen: &str, depth: i32, without: &str) -> (i32, u64) {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut engine = Engine::new(16);
+        engine.options.features = SearchFeatures::ALL.without_list(without).unwrap();
+        let control = SearchControl::new();
+        control.start(false);
+        let r = engine.search(&pos, &Limits::depth(depth), &control, &mut |_| {});
+        (r.score, r.nodes)
+    }
+
+    #[test]
+    fn mate_distance_pruning_proves_a_mate_in_fewer_nodes() {
+        // Won in one: the pawn's step to e8 leaves the king no move, and stalemate loses
+        // (fairy-stockfish: mate 1). Once that is found, no longer line needs searching.
+        let fen = "3k5/9/4P4/9/9/9/9/9/9/4K1R2 w - - 0 1";
+        let (score, nodes) = search_without(fen, 10, "");
+        let (score_without, nodes_without) = search_without(fen, 10, "mdp");
+        assert_eq!(score, score::MATE - 1);
+        assert_eq!(score_without, score);
+        assert!(nodes * 4 < nodes_without, "{nodes} nodes with it, {nodes_without} without");
+    }
+
+    #[test]
+    fn internal_iterative_reduction_saves_nodes_from_the_start() {
+        let (_, nodes) = search_without(crate::board::START_FEN, 9, "");
+        let (_, nodes_without) = search_without(crate::board::START_FEN, 9, "iir");
+        assert!(nodes < nodes_without, "{nodes} nodes with it, {nodes_without} without");
     }
 
     #[test]

@@ -181,11 +181,6 @@ impl ScoredMoves {
         }
         ScoredMoves { moves, scores, next: 0 }
     }
-
-    /// Whether the move about to be handed out was scored as a losing capture.
-    pub fn is_bad_capture_score(score: i32) -> bool {
-        score < BAD_CAPTURE / 2
-    }
 }
 
 impl Iterator for ScoredMoves {

@@ -62,9 +62,6 @@ search_params! {
     lmr_divisor: 220 in 50..=2000,
     /// Late move reductions: one ply less per this many thousand points of history (0: off).
     lmr_history: 0 in 0..=100000,
-    /// Losing captures are skipped up to this depth. Off (0): skipping them up to depth 3 lost
-    /// about 20 Elo at 2+0.02 (README, "The unproven ones").
-    bad_capture_depth: 0 in 0..=32,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -165,14 +165,15 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 4 {
             return evaluate_with(&self.pos, self.shared.terms);
         }
-        // Mate distance pruning: no line here can beat a mate already found nearer the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
         let features = self.shared.features;
+        if features.mate_distance_pruning {
+            // No line here can beat a mate already found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         let legality = movegen::LegalityFilter::new(&self.pos);
         let in_check = legality.in_check();
         if in_check && features.check_extension {
@@ -195,7 +196,7 @@ impl<'a> Worker<'a> {
         // Internal iterative reduction: with no hash move this node was never searched well;
         // search it shallower now and let the next iteration find it with a move.
         let params = &self.shared.params;
-        if depth >= params.iir_depth && hash_move.is_none() {
+        if features.internal_iterative_reduction && depth >= params.iir_depth && hash_move.is_none() {
             depth -= 1;
         }
 
@@ -267,24 +268,15 @@ impl<'a> Worker<'a> {
             // Whether a quiet move checks only matters where it could be pruned or reduced.
             let quiet = !capture && (may_prune || may_reduce) && !self.pos.gives_check(mv);
 
-            if may_prune {
-                if quiet {
-                    // Late move pruning and futility pruning of quiet moves near the leaves.
-                    if features.late_move_pruning
-                        && depth <= params.lmp_depth
-                        && quiets_tried.len() as i32
-                            >= params.lmp_base + depth * depth * (1 + improving as i32)
-                    {
-                        continue;
-                    }
-                    if features.futility && depth <= params.futility_depth && futility_base <= alpha {
-                        continue;
-                    }
-                } else if features.bad_capture_pruning
-                    && capture
-                    && depth <= params.bad_capture_depth
-                    && ScoredMoves::is_bad_capture_score(order_score)
+            if may_prune && quiet {
+                // Late move pruning and futility pruning of quiet moves near the leaves.
+                if features.late_move_pruning
+                    && depth <= params.lmp_depth
+                    && quiets_tried.len() as i32 >= params.lmp_base + depth * depth * (1 + improving as i32)
                 {
+                    continue;
+                }
+                if features.futility && depth <= params.futility_depth && futility_base <= alpha {
                     continue;
                 }
             }

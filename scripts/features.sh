@@ -8,8 +8,9 @@
 # Fixed nodes measure what a feature buys per node searched (not what it costs in speed), and
 # the result does not depend on the load of a shared machine. Environment: GAMES (per pairing,
 # default 60), NODES (default 40000), CONCURRENCY (default 2), FEATURES and TERMS (the names to
-# test; default all), OPENINGS, PGN (default features.pgn) and CHARIOT (the runner; default this
-# checkout's release build, built first). The table's Elo is each crippled copy's against the
+# test; default all but mdp, which acts only once a mate is found: its worth is in nodes, see
+# `chariot bench --without mdp`), OPENINGS, PGN (default features.pgn) and CHARIOT (the runner;
+# default this checkout's release build, built first). The table's Elo is each crippled copy's against the
 # full engine: the more negative, the more the feature is worth.
 set -euo pipefail
 
@@ -31,7 +32,7 @@ for program in "$runner" "$engine"; do
 done
 
 engines=(--engine "name=all,cmd=$engine,proto=ucci")
-for feature in ${FEATURES:-null rfp futility lmp lmr checkext qsprune iir mdp}; do
+for feature in ${FEATURES:-null rfp futility lmp lmr checkext qsprune iir}; do
     engines+=(--engine "name=no-$feature,cmd=$engine,proto=ucci,option.without=$feature")
 done
 for group in ${TERMS:-kingsafety cannons mobility pawns kingattack}; do

@@ -373,14 +373,9 @@ mod tests {
     #[test]
     fn every_feature_setting_still_finds_the_mate() {
         // Mate in two (checked with fairy-stockfish): no switch may lose it.
-        let pos = Position::from_fen("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1").unwrap();
         for name in SearchFeatures::NAMES {
-            let mut engine = Engine::new(4);
-            engine.options.features = SearchFeatures::ALL.without(name).unwrap();
-            let control = SearchControl::new();
-            control.start(false);
-            let r = engine.search(&pos, &Limits::depth(6), &control, &mut |_| {});
-            assert_eq!(r.score, score::MATE - 3, "without {name}");
+            let (score, _) = search_without("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 6, name);
+            assert_eq!(score, score::MATE - 3, "without {name}");
         }
     }
 }

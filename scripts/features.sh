@@ -32,7 +32,7 @@ for program in "$runner" "$engine"; do
 done
 
 engines=(--engine "name=all,cmd=$engine,proto=ucci")
-for feature in ${FEATURES:-null rfp futility lmp lmr checkext qsprune iir}; do
+for feature in ${FEATURES:-null rfp futility lmp lmr checkext qsprune}; do
     engines+=(--engine "name=no-$feature,cmd=$engine,proto=ucci,option.without=$feature")
 done
 for group in ${TERMS:-kingsafety cannons mobility pawns kingattack}; do

@@ -26,7 +26,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "pvs", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
     /// Search features to switch off, comma-separated: null, rfp, futility, lmp, lmr, checkext,
-    /// qsprune, iir, mdp.
+    /// qsprune, mdp.
     #[arg(long, value_delimiter = ',', value_parser = parse_feature)]
     pub without: Vec<String>,
     /// Search parameters to change, `name=value` pairs separated by commas (see the `Tune` option).

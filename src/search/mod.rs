@@ -82,8 +82,6 @@ pub struct SearchFeatures {
     pub check_extension: bool,
     /// Quiescence delta pruning and SEE pruning of losing captures.
     pub quiescence_pruning: bool,
-    /// Internal iterative reduction: a node with no hash move is searched a ply shallower.
-    pub internal_iterative_reduction: bool,
     /// Mate distance pruning: no line can beat a mate already found nearer the root.
     pub mate_distance_pruning: bool,
 }
@@ -98,13 +96,12 @@ impl SearchFeatures {
         late_move_reductions: true,
         check_extension: true,
         quiescence_pruning: true,
-        internal_iterative_reduction: true,
         mate_distance_pruning: true,
     };
 
     /// Names of the features, as `chariot bench --without` takes them.
-    pub const NAMES: [&'static str; 9] =
-        ["null", "rfp", "futility", "lmp", "lmr", "checkext", "qsprune", "iir", "mdp"];
+    pub const NAMES: [&'static str; 8] =
+        ["null", "rfp", "futility", "lmp", "lmr", "checkext", "qsprune", "mdp"];
 
     /// The features with the one called `name` switched off.
     pub fn without(mut self, name: &str) -> Result<SearchFeatures, String> {
@@ -116,7 +113,6 @@ impl SearchFeatures {
             "lmr" => &mut self.late_move_reductions,
             "checkext" => &mut self.check_extension,
             "qsprune" => &mut self.quiescence_pruning,
-            "iir" => &mut self.internal_iterative_reduction,
             "mdp" => &mut self.mate_distance_pruning,
             other => return Err(format!("unknown search feature '{other}' ({})", Self::NAMES.join(", "))),
         };
@@ -361,13 +357,6 @@ mod tests {
         assert_eq!(score, score::MATE - 1);
         assert_eq!(score_without, score);
         assert!(nodes * 4 < nodes_without, "{nodes} nodes with it, {nodes_without} without");
-    }
-
-    #[test]
-    fn internal_iterative_reduction_saves_nodes_from_the_start() {
-        let (_, nodes) = search_without(crate::board::START_FEN, 9, "");
-        let (_, nodes_without) = search_without(crate::board::START_FEN, 9, "iir");
-        assert!(nodes < nodes_without, "{nodes} nodes with it, {nodes_without} without");
     }
 
     #[test]

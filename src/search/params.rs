@@ -66,8 +66,6 @@ search_params! {
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.
     aspiration_delta: 25 in 1..=1000,
-    /// Internal iterative reduction from this depth (nodes with no hash move).
-    iir_depth: 4 in 1..=128,
     /// Time use: moves assumed left in the game when the clock says nothing (and at most).
     time_moves: 32 in 1..=200,
     /// Time use: the soft budget (start no new iteration past it), percent of a move's share.
@@ -124,10 +122,10 @@ mod tests {
 
     #[test]
     fn a_list_sets_the_named_parameters_and_keeps_the_rest() {
-        let p = SearchParams::with_list("rfp_margin=70, lmr_history=8 iir_depth=6").unwrap();
+        let p = SearchParams::with_list("rfp_margin=70, lmr_history=8 delta_margin=150").unwrap();
         assert_eq!(p.rfp_margin, 70);
         assert_eq!(p.lmr_history, 8);
-        assert_eq!(p.iir_depth, 6);
+        assert_eq!(p.delta_margin, 150);
         assert_eq!(p.futility_margin, SearchParams::DEFAULT.futility_margin);
         assert_eq!(SearchParams::with_list("").unwrap(), SearchParams::DEFAULT);
     }

@@ -193,13 +193,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Internal iterative reduction: with no hash move this node was never searched well;
-        // search it shallower now and let the next iteration find it with a move.
         let params = &self.shared.params;
-        if features.internal_iterative_reduction && depth >= params.iir_depth && hash_move.is_none() {
-            depth -= 1;
-        }
-
         let static_eval = if in_check {
             -INFINITE
         } else if let Some(h) = hit {

@@ -10,8 +10,8 @@
 # default 60), NODES (default 40000), CONCURRENCY (default 2), FEATURES and TERMS (the names to
 # test; default all but mdp, which acts only once a mate is found: its worth is in nodes, see
 # `chariot bench --without mdp`), OPENINGS, PGN (default features.pgn) and CHARIOT (the runner;
-# default this checkout's release build, built first). The table's Elo is each crippled copy's against the
-# full engine: the more negative, the more the feature is worth.
+# default this checkout's release build, built first). The table's Elo is each crippled copy's
+# against the full engine: the more negative, the more the feature is worth.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

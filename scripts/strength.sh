@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The target match: Chariot against Fairy-Stockfish (UCCI mode), 5 s + 0.05 s per side, one
-# search thread each, the openings of ../shared/data/openings.txt each played with both colours.
-# Prints `chariot match`'s result table (Elo, LOS).
+# The strength match: Chariot against Fairy-Stockfish in its primary protocol, UCI
+# (UCI_Variant xiangqi, ranks 1-10), 5 s + 0.05 s per side, one search thread each, Chariot's book
+# off, the openings each played with both colours, one game at a time (two at once on two cores
+# starve every engine and make them flag). Prints `chariot match`'s table, then the score twice
+# (all games, and without time forfeits, listing them) from scripts/pgn-score.py.
 #
 #   scripts/strength.sh [ENGINE_BINARY] [extra `chariot match` options…]
 #
 # ENGINE_BINARY is the Chariot to measure (default: this checkout's release build, built first).
-# Environment: GAMES (default 200), CONCURRENCY (default 1: the machine has 2 cores and each game
-# needs two), TC (default 5+0.05), OPENINGS, PGN (default strength.pgn), FSF (default
-# /usr/games/fairy-stockfish) and CHARIOT (the match runner; default the release build).
+# Environment: GAMES (default 400), TC (default 5+0.05), OPENINGS (default tests/data/openings.txt),
+# PGN (default strength.pgn; an existing one is resumed), FSF (default /usr/games/fairy-stockfish),
+# CHARIOT_OPTS (extra engine-spec keys for Chariot, e.g. option.evalfile=…) and CHARIOT (the match
+# runner; default the release build).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,12 +31,21 @@ for program in "$runner" "$engine" "$fsf"; do
         exit 2
     fi
 done
+openings=${OPENINGS:-$root/tests/data/openings.txt}
+[ -f "$openings" ] || openings=$root/../shared/data/openings.txt
+pgn=${PGN:-strength.pgn}
+resume=()
+if [ -e "$pgn" ]; then
+    resume=(--resume)
+fi
 
-exec "$runner" match \
-    --engine "name=chariot,cmd=$engine,proto=ucci,option.threads=1" \
-    --engine "name=fairy-stockfish,cmd=$fsf,proto=ucci,option.Threads=1" \
-    --games "${GAMES:-200}" \
+"$runner" match \
+    --engine "name=chariot,cmd=$engine,proto=ucci,option.threads=1,option.usebook=false${CHARIOT_OPTS:+,$CHARIOT_OPTS}" \
+    --engine "name=fairy-stockfish,cmd=$fsf,proto=uci,ranks=1,option.UCI_Variant=xiangqi,option.Threads=1" \
+    --games "${GAMES:-400}" \
     --tc "${TC:-5+0.05}" \
-    --concurrency "${CONCURRENCY:-1}" \
-    --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
-    --pgn "${PGN:-strength.pgn}" "$@"
+    --concurrency 1 \
+    --openings "$openings" \
+    --pgn "$pgn" "${resume[@]}" "$@"
+echo
+python3 "$root/scripts/pgn-score.py" "$pgn" chariot

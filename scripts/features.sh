@@ -43,5 +43,5 @@ exec "$runner" match "${engines[@]}" --gauntlet \
     --games "${GAMES:-60}" \
     --nodes "${NODES:-40000}" \
     --concurrency "${CONCURRENCY:-2}" \
-    --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
+    --openings "${OPENINGS:-$root/tests/data/openings.txt}" \
     --pgn "${PGN:-features.pgn}" "$@"

@@ -9,7 +9,7 @@
 #   NEW_OPTS='option.tune=lmr_history=8 rfp_margin=70' scripts/sprt.sh target/release/chariot target/release/chariot
 #
 # H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
-# 10+0.1 s per side, the openings of ../shared/data/openings.txt each played twice, games on
+# 10+0.1 s per side, the openings of tests/data/openings.txt each played twice, games on
 # both cores. Environment: GAMES (the cap, default 20000), TC (or NODES: a fixed number of
 # nodes per move instead of a clock), SPRT (the test, default
 # elo0=0,elo1=5,alpha=0.05,beta=0.05), CONCURRENCY, OPENINGS, PGN and CHARIOT (the runner binary;
@@ -52,7 +52,7 @@ exec "$CHARIOT" match \
     --games "${GAMES:-20000}" \
     "${limit[@]}" \
     --concurrency "${CONCURRENCY:-2}" \
-    --openings "${OPENINGS:-$root/../shared/data/openings.txt}" \
+    --openings "${OPENINGS:-$root/tests/data/openings.txt}" \
     --draw movenumber=40,movecount=8,score=10 \
     --resign movecount=4,score=800 \
     --sprt "${SPRT:-elo0=0,elo1=5,alpha=0.05,beta=0.05}" \

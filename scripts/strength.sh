@@ -32,7 +32,6 @@ for program in "$runner" "$engine" "$fsf"; do
     fi
 done
 openings=${OPENINGS:-$root/tests/data/openings.txt}
-[ -f "$openings" ] || openings=$root/../shared/data/openings.txt
 pgn=${PGN:-strength.pgn}
 resume=()
 if [ -e "$pgn" ]; then

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod eval;
 pub mod notation;
 pub mod protocol;
+pub mod quote;
 pub mod rules;
 pub mod search;
 pub mod tournament;

@@ -42,7 +42,7 @@ fn perft_nodes(args: &[&str]) -> u64 {
 
 #[test]
 fn perft_matches_the_reference_counts() {
-    let text = std::fs::read_to_string("../shared/data/perft.txt").expect("shared data beside the checkout");
+    let text = std::fs::read_to_string("tests/data/perft.txt").expect("tests/data is in the repository");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.is_empty()) {
         let parts: Vec<&str> = line.split(';').collect();

@@ -190,7 +190,7 @@ fn kings_on_one_file_with_a_piece_between() {
 
 #[test]
 fn perft_reference_fens_print_back_unchanged() {
-    let text = std::fs::read_to_string("../shared/data/perft.txt").expect("shared data beside the checkout");
+    let text = std::fs::read_to_string("tests/data/perft.txt").expect("tests/data is in the repository");
     let fens: Vec<&str> =
         text.lines().filter_map(|l| l.split(';').next()).filter(|f| !f.is_empty()).collect();
     assert!(fens.len() >= 40, "the reference file has all its lines");

@@ -265,8 +265,7 @@ fn assert_round_trip(pos: &Position) {
 
 #[test]
 fn round_trip_in_every_reference_position() {
-    let text =
-        std::fs::read_to_string("../shared/data/perft.txt").expect("the shared data is beside the checkout");
+    let text = std::fs::read_to_string("tests/data/perft.txt").expect("tests/data is in the repository");
     let mut seen = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fen_text = line.split(';').next().unwrap_or_default();
@@ -280,8 +279,7 @@ fn round_trip_in_every_reference_position() {
 
 #[test]
 fn round_trip_along_the_opening_lines() {
-    let text = std::fs::read_to_string("../shared/data/openings.txt")
-        .expect("the shared data is beside the checkout");
+    let text = std::fs::read_to_string("tests/data/openings.txt").expect("tests/data is in the repository");
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let mut pos = Position::startpos();
         for word in line.split_whitespace() {

@@ -1,12 +1,12 @@
-//! Perft against the reference counts in `../shared/data/perft.txt`, and symmetry of the counts.
+//! Perft against the reference counts in `tests/data/perft.txt`, and symmetry of the counts.
 
 use chariot::board::{movegen, Position};
 
-const REFERENCE: &str = "../shared/data/perft.txt";
+const REFERENCE: &str = "tests/data/perft.txt";
 
 /// (FEN, depth, leaves) for each reference line.
 fn reference_lines() -> Vec<(String, u32, u64)> {
-    let text = std::fs::read_to_string(REFERENCE).expect("the shared perft reference is beside the checkout");
+    let text = std::fs::read_to_string(REFERENCE).expect("tests/data is in the repository");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {

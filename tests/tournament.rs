@@ -264,7 +264,7 @@ fn fairy_stockfish_ucci_against_uci_with_ranks_from_one() {
     assert!(Path::new(FSF).is_file(), "{FSF} is missing: .ci/run installs it");
     let dir = scratch("fsf");
     let pgn = dir.join("games.pgn");
-    let openings = format!("{}/../shared/data/openings.txt", env!("CARGO_MANIFEST_DIR"));
+    let openings = format!("{}/tests/data/openings.txt", env!("CARGO_MANIFEST_DIR"));
     let ucci = format!("name=fsf-ucci,cmd={FSF}");
     let uci = format!("name=fsf-uci,cmd={FSF},proto=uci,ranks=1,option.Hash=8");
     let output = chariot_match(&[
@@ -304,7 +304,7 @@ fn fairy_stockfish_ucci_against_uci_with_ranks_from_one() {
 fn chariot_self_play_at_fixed_nodes() {
     let dir = scratch("self-play");
     let pgn = dir.join("games.pgn");
-    let openings = format!("{}/../shared/data/openings.txt", env!("CARGO_MANIFEST_DIR"));
+    let openings = format!("{}/tests/data/openings.txt", env!("CARGO_MANIFEST_DIR"));
     let a = format!("name=chariot-a,cmd={BIN}");
     let b = format!("name=chariot-b,cmd={BIN},proto=uci");
     let output = chariot_match(&[

@@ -19,8 +19,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-fn shared(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(file)
+fn test_data(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file)
 }
 
 fn scratch(test: &str) -> PathBuf {
@@ -32,7 +32,7 @@ fn scratch(test: &str) -> PathBuf {
 
 /// The perft FENs and, from each, every position of a seeded random walk of `plies` plies.
 fn varied_positions(plies: usize) -> Vec<Position> {
-    let text = std::fs::read_to_string(shared("perft.txt")).unwrap();
+    let text = std::fs::read_to_string(test_data("perft.txt")).unwrap();
     let mut fens: Vec<&str> =
         text.lines().filter_map(|l| l.split(';').next()).filter(|f| !f.is_empty()).collect();
     fens.dedup();
@@ -271,7 +271,7 @@ fn chariot(args: &[&str]) -> std::process::Output {
 fn datagen_and_tune_commands_end_to_end() {
     let dir = scratch("cli");
     let data = dir.join("data.txt");
-    let openings = shared("openings.txt");
+    let openings = test_data("openings.txt");
     let out = chariot(&[
         "datagen",
         "--games",

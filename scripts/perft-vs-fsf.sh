@@ -10,7 +10,7 @@ depth="${PERFT_DEPTH:-5}"
 runs="${RUNS:-5}"
 fsf=/usr/games/fairy-stockfish
 
-# Start-position counts from rules.md, depths 1..5.
+# Start-position counts from docs/rules.md ("Reference counts"), depths 1..5.
 case "$depth" in
     1) expected=44 ;;
     2) expected=1920 ;;

@@ -1,39 +1,22 @@
-//! Opening books: BOOK.DAT probe values from its spec, Chariot-format round trips from PGN games
-//! written here, refusal of damaged files, weighted choice and the repetition rule, the CLI.
+//! Opening books: BOOK.DAT probe values (ElephantEye's book when it is at hand, else a
+//! BOOK.DAT-format file the test writes from docs/book-formats.md), Chariot-format round trips
+//! from PGN games written here, refusal of damaged files, weighted choice and the repetition rule,
+//! the CLI.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
 use chariot::board::{Move, Position};
 use chariot::book::builder::{self, PgnBuildOptions};
 use chariot::book::chariot_format::{canonical_move, ChariotBook};
-use chariot::book::{choose, embedded, Book, BookSet};
+use chariot::book::{choose, eleeye, embedded, Book, BookSet};
 use chariot::cli::book::{run, BookAction, BookArgs, BuildArgs, DumpArgs, ImportArgs, MergeArgs, ProbeArgs};
 use chariot::notation::read_pgn;
 use chariot::protocol::position_cmd::play_moves;
+use common::book_dat::{self, book_dat, Origin, AFTER_H2E2, AFTER_H2E2_H9G7, START};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-
-const BOOK_DAT: &str = "../shared/data/BOOK.DAT";
-
-/// The spec's check values for the start position, in the spec's order.
-const START_VALUES: [(&str, u32); 16] = [
-    ("b2e2", 1473),
-    ("h2e2", 1473),
-    ("c3c4", 546),
-    ("g3g4", 546),
-    ("c0e2", 311),
-    ("g0e2", 311),
-    ("b0c2", 89),
-    ("h0g2", 89),
-    ("h2d2", 42),
-    ("b2f2", 42),
-    ("b2d2", 37),
-    ("h2f2", 37),
-    ("b0a2", 18),
-    ("h0i2", 18),
-    ("h2c2", 2),
-    ("b2g2", 2),
-];
 
 fn mv(text: &str) -> Move {
     Move::parse_iccs(text).unwrap_or_else(|| panic!("bad ICCS in the test: {text}"))
@@ -48,13 +31,30 @@ fn probe_text(book: &Book, pos: &Position) -> Vec<(String, u32)> {
 }
 
 /// The same (move, weight) pairs in any order, and the weights never increasing.
-fn assert_same_moves(got: &[(String, u32)], expected: &[(&str, u32)]) {
+fn assert_same_moves(got: &[(String, u32)], expected: &[(&str, u16)]) {
     assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "not best first: {got:?}");
     let mut g: Vec<(String, u32)> = got.to_vec();
-    let mut e: Vec<(String, u32)> = expected.iter().map(|(m, w)| (m.to_string(), *w)).collect();
+    let mut e = owned(expected);
     g.sort();
     e.sort();
     assert_eq!(g, e);
+}
+
+fn owned(moves: &[(&str, u16)]) -> Vec<(String, u32)> {
+    moves.iter().map(|&(m, w)| (m.to_string(), w as u32)).collect()
+}
+
+/// The positions whose BOOK.DAT moves docs/book-formats.md lists, probed in `book`: the start
+/// (16 moves, ties in any order), after `h2e2` (stored only as its mirror image), after `b2e2`
+/// (that mirror image itself), after `h2e2 h9g7` (where the built file also holds a colliding
+/// record with an illegal move).
+fn assert_elephanteye_values(book: &Book) {
+    assert_same_moves(&probe_text(book, &Position::startpos()), &START);
+    assert_eq!(probe_text(book, &after(&["h2e2"])), owned(&AFTER_H2E2));
+    let mirrored: Vec<(String, u32)> =
+        AFTER_H2E2.iter().map(|&(m, w)| (book_dat::mirror_move(m), w as u32)).collect();
+    assert_eq!(probe_text(book, &after(&["b2e2"])), mirrored);
+    assert_eq!(probe_text(book, &after(&["h2e2", "h9g7"])), owned(&AFTER_H2E2_H9G7));
 }
 
 /// A fresh directory under the system temp dir for one test, removed when dropped.
@@ -89,29 +89,85 @@ fn run_cli(action: BookAction) -> Result<(String, String), String> {
 // ----- BOOK.DAT -----
 
 #[test]
-fn book_dat_start_position_matches_the_spec() {
-    let book = Book::open(Path::new(BOOK_DAT)).unwrap();
-    assert_same_moves(&probe_text(&book, &Position::startpos()), &START_VALUES);
+fn book_dat_gives_the_documented_moves_and_weights() {
+    let file = book_dat("book_dat_gives_the_documented_moves_and_weights");
+    let book = Book::open(&file.path).unwrap();
+    assert!(matches!(book, Book::Eleeye(_)));
+    assert_eq!(book.name(), "BOOK.DAT");
+    assert_elephanteye_values(&book);
+    let Book::Eleeye(b) = &book else { unreachable!() };
+    let records = match file.origin {
+        // docs/book-formats.md: ElephantEye's book has 12,081 records.
+        Origin::ElephantEye => 12_081,
+        Origin::Built => book_dat::records().len(),
+    };
+    assert_eq!(b.records().len(), records);
 }
 
 #[test]
-fn book_dat_after_central_cannon_and_horse_matches_the_spec() {
-    let book = Book::open(Path::new(BOOK_DAT)).unwrap();
-    let got = probe_text(&book, &after(&["h2e2", "h9g7"]));
-    assert_eq!(got, vec![("h0g2".to_string(), 955), ("g3g4".to_string(), 61), ("c3c4".to_string(), 3)]);
+fn book_dat_locks_match_the_documented_values() {
+    // docs/book-formats.md gives these; the reader and the test's own implementation must agree.
+    let cases: [(&[&str], u32); 3] =
+        [(&[], 0x0526_56D5), (&["h2e2"], 0xEB50_5D7D), (&["h2e2", "h9g7"], 0xDF3A_D30D)];
+    for (line, expected) in cases {
+        assert_eq!(eleeye::lock(&after(line)), expected, "reader, after {line:?}");
+        let mut board = book_dat::Board::start();
+        for m in line {
+            board.play(m);
+        }
+        assert_eq!(board.lock(line.len() % 2 == 1), expected, "test's own locks, after {line:?}");
+    }
+    let table = book_dat::LockTable::new();
+    assert_eq!(table.side, 0x671E_068A);
+    assert_eq!(table.pieces[0][199], 0xFFA2_BED5, "lock1 of the Red king on e0");
+    // The documented example record, and the packing of h2e2.
+    assert_eq!(book_dat::pack("h2e2"), 0xA7AA);
+    assert_eq!(
+        book_dat::record_bytes((0x0526_56D5, 0xA7AA, 1473)),
+        [0xD5, 0x56, 0x26, 0x05, 0xAA, 0xA7, 0xC1, 0x05]
+    );
+}
+
+#[test]
+fn a_book_dat_written_from_the_format_definition_is_read_as_written() {
+    // Runs whether or not ElephantEye's file is at hand, so this path is checked in CI too.
+    let file = book_dat::built_book_dat("written");
+    let book = Book::open(&file.path).unwrap();
+    let Book::Eleeye(raw) = &book else { panic!("not read as a BOOK.DAT") };
+    let records = book_dat::records();
+    assert_eq!(raw.records().len(), records.len());
+    let got: Vec<(u32, u16, u16)> = raw.records().iter().map(|r| (r.lock, r.mv, r.weight)).collect();
+    assert_eq!(got, records);
+    // No filler record shares a lock with the positions the tests probe.
+    let known = [0x0526_56D5, 0xEB50_5D7D, 0xDF3A_D30D, eleeye::lock(&after(&["b2e2"]))];
+    let filler = records.iter().filter(|r| r.1 == book_dat::pack("a0a1"));
+    assert!(filler.clone().count() == 200 && filler.clone().all(|r| !known.contains(&r.0)));
+    // The off-board and weight-0 records at the start and the colliding a0a5 are left out.
+    assert_elephanteye_values(&book);
+    let (colliding, weight) = book_dat::COLLIDING;
+    assert!(records.iter().any(|r| r.0 == 0xDF3A_D30D && r.1 == book_dat::pack(colliding) && r.2 == weight));
+    // A record out of lock order makes it no BOOK.DAT.
+    let mut bytes = book_dat::book_dat_bytes();
+    let (first, rest) = bytes.split_at_mut(8);
+    first.swap_with_slice(&mut rest[8 * 99..8 * 100]);
+    match chariot::book::EleeyeBook::from_bytes(&bytes, "shuffled") {
+        Err(e) => assert!(e.contains("records 1 and 2 are not sorted by lock"), "{e}"),
+        Ok(_) => panic!("records out of order were accepted"),
+    }
 }
 
 #[test]
 fn cli_probe_prints_best_first_with_ties_in_iccs_order() {
+    let file = book_dat("cli_probe_prints_best_first_with_ties_in_iccs_order");
     let (out, _) =
-        run_cli(BookAction::Probe(ProbeArgs { file: Some(BOOK_DAT.into()), ..ProbeArgs::default() }))
+        run_cli(BookAction::Probe(ProbeArgs { file: Some(file.path.clone()), ..ProbeArgs::default() }))
             .unwrap();
-    // The spec's values, equal weights put in ICCS order by hand.
+    // The documented values, equal weights put in ICCS order by hand.
     let expected = "b2e2 1473\nh2e2 1473\nc3c4 546\ng3g4 546\nc0e2 311\ng0e2 311\nb0c2 89\nh0g2 89\n\
                     b2f2 42\nh2d2 42\nb2d2 37\nh2f2 37\nb0a2 18\nh0i2 18\nb2g2 2\nh2c2 2\n";
     assert_eq!(out, expected);
     let (out, _) = run_cli(BookAction::Probe(ProbeArgs {
-        file: Some(BOOK_DAT.into()),
+        file: Some(file.path.clone()),
         fen: None,
         moves: vec!["h2e2 h9g7".into()],
     }))
@@ -121,19 +177,20 @@ fn cli_probe_prints_best_first_with_ties_in_iccs_order() {
 
 #[test]
 fn import_keeps_the_book_dat_values() {
+    let file = book_dat("import_keeps_the_book_dat_values");
     let dir = scratch("import");
     let out = dir.join("imported.cbk");
-    let (_, diag) =
-        run_cli(BookAction::Import(ImportArgs { eleeye: BOOK_DAT.into(), output: out.clone(), max_ply: 60 }))
-            .unwrap();
+    let (_, diag) = run_cli(BookAction::Import(ImportArgs {
+        eleeye: file.path.clone(),
+        output: out.clone(),
+        max_ply: 60,
+    }))
+    .unwrap();
     assert!(diag.contains("wrote"), "{diag}");
     let book = Book::open(&out).unwrap();
     assert!(matches!(book, Book::Chariot(_)));
-    assert_same_moves(&probe_text(&book, &Position::startpos()), &START_VALUES);
-    assert_eq!(
-        probe_text(&book, &after(&["h2e2", "h9g7"])),
-        vec![("h0g2".to_string(), 955), ("g3g4".to_string(), 61), ("c3c4".to_string(), 3)]
-    );
+    // The walk reaches h2e2 h9g7 through the position BOOK.DAT stores only mirrored.
+    assert_elephanteye_values(&book);
 }
 
 // ----- Chariot format from PGN -----
@@ -214,9 +271,12 @@ fn dump_and_merge() {
         .unwrap();
     let book = Book::open(&merged).unwrap();
     assert_eq!(probe_text(&book, &Position::startpos()), vec![("h2e2".into(), 6), ("c3c4".into(), 4)]);
-    let err =
-        run_cli(BookAction::Merge(MergeArgs { inputs: vec![BOOK_DAT.into()], output: dir.join("x.cbk") }))
-            .unwrap_err();
+    let eleeye = book_dat("dump_and_merge");
+    let err = run_cli(BookAction::Merge(MergeArgs {
+        inputs: vec![eleeye.path.clone()],
+        output: dir.join("x.cbk"),
+    }))
+    .unwrap_err();
     assert!(err.contains("import"), "{err}");
     assert!(!dir.join("x.cbk").exists());
 }
@@ -262,8 +322,9 @@ fn corrupted_truncated_and_foreign_files_are_refused() {
     assert!(err.contains("empty"), "{err}");
     let err = Book::open(&dir.join("missing.cbk")).unwrap_err().0;
     assert!(err.contains("missing.cbk") && err.contains("cannot read"), "{err}");
-    let err =
-        BookSet::from_option(&format!("{};{}", BOOK_DAT, dir.join("missing.cbk").display())).unwrap_err().0;
+    let eleeye = book_dat("corrupted_truncated_and_foreign_files_are_refused");
+    let option = format!("{};{}", eleeye.path_text(), dir.join("missing.cbk").display());
+    let err = BookSet::from_option(&option).unwrap_err().0;
     assert!(err.contains("missing.cbk"), "{err}");
 }
 
@@ -321,7 +382,8 @@ fn the_set_asks_its_books_in_order() {
     let set = BookSet::new(vec![empty_here.books[0].clone(), knows.books[0].clone()]);
     let (name, moves) = set.probe(&pos).unwrap();
     assert_eq!((name, moves[0].mv), ("test", mv("h9g7")));
-    let set = BookSet::from_option(&format!(" {BOOK_DAT} ; embedded ")).unwrap();
+    let eleeye = book_dat("the_set_asks_its_books_in_order");
+    let set = BookSet::from_option(&format!(" {} ; embedded ", eleeye.path_text())).unwrap();
     assert_eq!(set.books.len(), 2);
     assert_eq!(set.probe(&Position::startpos()).unwrap().0, "BOOK.DAT");
 }

@@ -57,7 +57,7 @@ fn perft_matches_the_reference_counts() {
 
 #[test]
 fn perft_defaults_to_the_start_position() {
-    // rules.md: 44, 1920, 79666 at depths 1..3.
+    // docs/rules.md: 44, 1920, 79666 at depths 1..3.
     assert_eq!(perft_nodes(&["perft", "1"]), 44);
     assert_eq!(perft_nodes(&["perft", "2"]), 1920);
     assert_eq!(perft_nodes(&["perft", "3"]), 79666);

@@ -1,4 +1,4 @@
-//! FEN validity: one test per rejection rule of rules.md ("FEN validity"), each checking that the
+//! FEN validity: one test per rejection rule of docs/rules.md (refused positions), each checking that the
 //! message names the problem, then the forms that must be accepted and the print round trip.
 
 use chariot::board::{Position, START_FEN};

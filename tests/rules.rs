@@ -1,5 +1,5 @@
 //! The rules module, one clause per test. Every position is hand-made; the comments give the
-//! reasoning from the spec that fixes each expected value.
+//! reasoning from docs/rules.md that fixes each expected value.
 
 use chariot::board::{movegen, Color, Move, Position};
 use chariot::rules::{

@@ -1,4 +1,4 @@
-//! FEN parsing and printing, with every validity rule of the rules spec.
+//! FEN parsing and printing, with every validity rule of `docs/rules.md`.
 
 use std::fmt;
 

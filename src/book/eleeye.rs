@@ -1,6 +1,6 @@
 //! ElephantEye / XQWizard `BOOK.DAT`: 8-byte records (lock u32, move u16, weight u16) sorted by
 //! lock, where the lock is a 32-bit Zobrist value drawn from an RC4 keystream
-//! (see `shared/spec/eleeye-book.md`).
+//! (see `docs/book-formats.md`).
 
 use std::sync::OnceLock;
 

@@ -615,7 +615,7 @@ mod tests {
 
     #[test]
     fn position_and_perft() {
-        // Start position: 44 legal moves (rules.md reference numbers).
+        // Start position: 44 legal moves (`docs/rules.md`, reference counts).
         // The bad position is refused and the start position stays for the perft.
         let lines = replies("position startpos\nposition startpos moves h2e2 x\ngo perft 1\n");
         assert!(lines[0].starts_with("info string error: move 2 'x'"), "{lines:?}");

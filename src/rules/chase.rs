@@ -1,5 +1,5 @@
 //! Chasing moves: a move after which one of the mover's pieces newly attacks an enemy piece it
-//! could win, as the spec's "Chasing move" section defines it.
+//! could win, as `docs/rules.md` ("What counts as a chasing move") defines it.
 
 use crate::board::movegen::{self, is_legal};
 use crate::board::{Move, MoveList, Piece, PieceKind, Position, Square};
@@ -50,7 +50,7 @@ pub(crate) fn chasing_move(pos: &mut Position, mv: Move) -> bool {
 type AttackTable = [u16; 16];
 
 /// The captures the side to move could make, as attacker slot → victim slots. Geometry only:
-/// legality is judged separately, as the spec keeps "attacks" and "can legally capture" apart.
+/// legality is judged separately, as `docs/rules.md` keeps "attacks" and "can legally capture" apart.
 fn attack_table(pos: &Position) -> AttackTable {
     let mut table = [0u16; 16];
     let mut captures = MoveList::new();
@@ -84,7 +84,7 @@ fn scan(pos: &mut Position, mv: Move, mut report: impl FnMut(Chase) -> bool) {
     pos.unmake_move();
 }
 
-/// The spec's piece conditions: kings and pawns never chase; kings and uncrossed pawns are never
+/// The piece conditions of `docs/rules.md`: kings and pawns never chase; kings and uncrossed pawns are never
 /// chased.
 fn may_chase(attacker: Piece, victim: Piece, victim_square: Square) -> bool {
     let attacker_ok = !matches!(attacker.kind(), PieceKind::King | PieceKind::Pawn);

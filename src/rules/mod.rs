@@ -1,5 +1,5 @@
 //! Rules: repetition verdicts (perpetual check and chase), the 120-ply rule, material and game
-//! results. The one authority on how a game ends; see `shared/spec/rules.md`.
+//! results. The one authority on how a game ends; see `docs/rules.md`.
 
 pub mod chase;
 pub mod outcome;

@@ -75,7 +75,7 @@ pub fn insufficient_material(pos: &Position) -> bool {
     Color::BOTH.iter().all(|&color| attackers.iter().all(|&kind| pos.count(color, kind) == 0))
 }
 
-/// Judges a game position in the spec's order: no legal move, repetition (third occurrence),
+/// Judges a game position in the order of `docs/rules.md`: no legal move, repetition (third occurrence),
 /// the 120-ply rule, then material. `None` while the game goes on.
 pub fn game_result(pos: &Position) -> Option<GameResult> {
     let side = pos.side_to_move();

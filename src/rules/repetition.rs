@@ -74,7 +74,7 @@ pub fn find_repetition(pos: &Position, occurrences: usize) -> Option<usize> {
     None
 }
 
-/// Judges the cycle of moves from history index `start` up to now, per the spec. A cycle with
+/// Judges the cycle of moves from history index `start` up to now, as `docs/rules.md` says. A cycle with
 /// no moves (`start` at or past the end of the history) is a draw.
 pub fn judge_cycle(pos: &Position, start: usize) -> Verdict {
     let mut replay = pos.clone();

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod book_dat;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -1,8 +1,12 @@
 //! `chariot match`: games against Fairy-Stockfish and against tiny fake engines (shell scripts in
-//! tests/fake_engines/), the PGN it writes, resuming, bad input, and the Elo/SPRT arithmetic.
+//! tests/fake_engines/; `faulty.sh` floods, stalls, crashes or garbles on demand), the PGN it
+//! writes, resuming, bad input, and the Elo/SPRT arithmetic. Every match runs under a time and
+//! memory limit, so a hang or a runaway fails its test instead of stopping the suite.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use chariot::notation::read_pgn;
 use chariot::rules;
@@ -24,8 +28,72 @@ fn fake(name: &str) -> String {
     format!("{}/tests/fake_engines/{name}.sh", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Memory a `chariot match` run may use with fake engines, however they misbehave (resident,
+/// in kB). Chariot itself needs a few megabytes; each engine's output may hold one megabyte.
+const MAX_RSS_KB: u64 = 100_000;
+
+/// A `chariot match` run that finished in time and within `MAX_RSS_KB`.
+struct Run {
+    output: Output,
+    /// The largest resident size seen while it ran, in kB.
+    peak_rss_kb: u64,
+    /// From start to exit.
+    elapsed: Duration,
+}
+
+/// The resident-size high-water mark of a running process, in kB (Linux's /proc).
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `chariot match ARGS`; kills it and fails the test if it runs longer than `limit` (a hang)
+/// or its resident size passes `MAX_RSS_KB` (a runaway).
+fn bounded_match(args: &[&str], limit: Duration) -> Run {
+    let mut child = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chariot binary runs");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let started = Instant::now();
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        peak = peak_rss_kb(child.id()).unwrap_or(0).max(peak);
+        if peak > MAX_RSS_KB || started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "chariot match {args:?} ran away: {peak} kB resident after {:?} (limits {MAX_RSS_KB} kB, \
+                 {limit:?})",
+                started.elapsed()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let elapsed = started.elapsed();
+    let output = Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() };
+    Run { output, peak_rss_kb: peak, elapsed }
+}
+
+/// Runs `chariot match ARGS` with a generous limit against hangs.
 fn chariot_match(args: &[&str]) -> Output {
-    Command::new(BIN).arg("match").args(args).output().expect("the chariot binary runs")
+    bounded_match(args, Duration::from_secs(300)).output
 }
 
 fn stderr(output: &Output) -> String {
@@ -211,11 +279,27 @@ fn bad_input_is_refused_before_any_game() {
     let pgn = dir.join("games.pgn");
     let pgn_arg = pgn.to_str().unwrap();
     let good = format!("name=good,cmd={}", fake("scripted"));
-    let cases: [(Vec<&str>, &str); 5] = [
+    let not_executable = dir.join("engine.txt");
+    std::fs::write(&not_executable, "not a program\n").unwrap();
+    let dir_spec = format!("name=x,cmd={}", dir.display());
+    let text_spec = format!("name=x,cmd={}", not_executable.display());
+    let dir_message = format!("{} is a directory", dir.display());
+    let text_message = format!("{} is not executable", not_executable.display());
+    // Below the kernel's 128 KiB limit on one argument.
+    let junk_spec = format!("name=x,cmd=/bin/sh,proto={}", "u".repeat(100_000));
+    let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["--engine", "name=x,cmd=/no/such/engine", "--engine", &good, "--depth", "1"],
             "no such file /no/such/engine",
         ),
+        (vec!["--engine", &dir_spec, "--engine", &good, "--depth", "1"], &dir_message),
+        (vec!["--engine", &text_spec, "--engine", &good, "--depth", "1"], &text_message),
+        (
+            vec!["--engine", "name=x,cmd=no-such-program-on-the-path", "--engine", &good, "--depth", "1"],
+            "no program 'no-such-program-on-the-path' on PATH",
+        ),
+        // A hundred kilobytes of junk are quoted, not echoed.
+        (vec!["--engine", &junk_spec, "--engine", &good, "--depth", "1"], "proto must be ucci or uci"),
         (
             vec!["--engine", "name=x,cmd=/bin/sh,speed=9", "--engine", &good, "--depth", "1"],
             "unknown or empty key 'speed'",
@@ -255,6 +339,7 @@ fn bad_input_is_refused_before_any_game() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(stderr(&output).starts_with("error: "), "{}", stderr(&output));
         assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).len() < 600, "a short message: {} bytes", stderr(&output).len());
         assert!(!pgn.exists(), "no game was played for {args:?}");
     }
 }
@@ -327,6 +412,324 @@ fn chariot_self_play_at_fixed_nodes() {
             !g.3.starts_with("illegal") && !g.3.starts_with("crash") && !g.3.starts_with("no answer"),
             "{g:?}"
         );
+    }
+}
+
+/// A spec for `tests/fake_engines/faulty.sh` in `mode`; with `marker`, only starts after the
+/// trial start misbehave.
+fn faulty(name: &str, mode: &str, marker: Option<&Path>) -> String {
+    let mut spec = format!("name={name},cmd={},arg={mode}", fake("faulty"));
+    if let Some(marker) = marker {
+        spec.push_str(&format!(",arg={}", marker.display()));
+    }
+    spec
+}
+
+/// How long a match with one faulty engine may take (a few seconds when all goes well).
+const FAULT_LIMIT: Duration = Duration::from_secs(30);
+
+/// Two games of `bad` (a spec named "bad") against `faulty.sh good`, within `FAULT_LIMIT` and
+/// `MAX_RSS_KB`: the match must finish and print its table, and `bad` lose both games with
+/// terminations `why` accepts. Returns the run and the PGN text.
+fn faulty_loses_both(test: &str, bad: &str, extra: &[&str], why: impl Fn(&str) -> bool) -> (Run, String) {
+    let dir = scratch(test);
+    let pgn = dir.join("games.pgn");
+    let good = faulty("good", "good", None);
+    let mut args = vec!["--engine", &good, "--engine", bad, "--games", "2", "--pgn", pgn.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = bounded_match(&args, FAULT_LIMIT);
+    assert!(run.output.status.success(), "{}", stderr(&run.output));
+    let games = check_pgn(&pgn, 2);
+    assert_eq!((games[0].0.as_str(), games[0].2.as_str()), ("good", "1-0"), "{test}: bad as Black loses");
+    assert_eq!((games[1].0.as_str(), games[1].2.as_str()), ("bad", "0-1"), "{test}: bad as Red loses");
+    for g in &games {
+        assert!(why(&g.3), "{test}: termination '{}'", g.3);
+    }
+    let table = String::from_utf8_lossy(&run.output.stdout).into_owned();
+    let row =
+        table.lines().find(|l| l.starts_with("good vs bad")).unwrap_or_else(|| panic!("{test}: {table}"));
+    assert_eq!(row.split_whitespace().skip(3).take(4).collect::<Vec<_>>(), ["2", "2", "0", "0"], "{table}");
+    (run, std::fs::read_to_string(&pgn).unwrap())
+}
+
+#[test]
+fn flooding_after_go_loses_the_game_in_bounded_time_and_memory() {
+    // `info` lines without end, as fast as the pipe takes them: the output limit ends the move
+    // long before the 30 s move timeout would.
+    let flood = faulty("bad", "flood", None);
+    let (run, _) = faulty_loses_both("flood", &flood, &["--depth", "1", "--timeout", "30"], |t| {
+        t.starts_with("output flood")
+    });
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+    eprintln!("flood: {:?}, {} kB resident at most", run.elapsed, run.peak_rss_kb);
+    // Under a short clock, the flag or the output limit, whichever comes first.
+    faulty_loses_both("flood-tc", &flood, &["--tc", "0.3"], |t| {
+        t == "time forfeit" || t.starts_with("output flood")
+    });
+    // One line without end: what is kept of a line is bounded too.
+    let endless = faulty("bad", "endless", None);
+    let (run, _) = faulty_loses_both("endless", &endless, &["--depth", "1", "--timeout", "30"], |t| {
+        t.starts_with("output flood")
+    });
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+}
+
+#[test]
+fn flooding_or_stalling_the_handshake_is_refused_up_front_or_loses_the_game() {
+    let good = faulty("good", "good", None);
+    // `yes` as an engine: refused before any game, promptly, with bounded memory.
+    let run = bounded_match(
+        &["--engine", "name=y,cmd=/usr/bin/yes", "--engine", &good, "--depth", "1"],
+        FAULT_LIMIT,
+    );
+    assert_eq!(run.output.status.code(), Some(2), "{}", stderr(&run.output));
+    let message = stderr(&run.output);
+    assert!(message.starts_with("error: engine 'y' failed during the handshake: output flood"), "{message}");
+    assert!(message.len() < 300, "{message}");
+    // Silence: refused when --handshake-timeout runs out.
+    let silent = faulty("silent", "stall-hello", None);
+    let run = bounded_match(
+        &["--engine", &silent, "--engine", &good, "--depth", "1", "--handshake-timeout", "0.5"],
+        FAULT_LIMIT,
+    );
+    assert_eq!(run.output.status.code(), Some(2), "{}", stderr(&run.output));
+    assert!(
+        stderr(&run.output).contains("engine 'silent' did not answer the handshake in time"),
+        "{}",
+        stderr(&run.output)
+    );
+    // The same faults after a good trial start strike in a game: that game is lost, the match
+    // goes on and prints its table.
+    let dir = scratch("handshake-in-game");
+    let flood = faulty("flood", "flood-hello", Some(&dir.join("flood-started")));
+    let silent = faulty("silent", "stall-hello", Some(&dir.join("silent-started")));
+    let pgn = dir.join("games.pgn");
+    let run = bounded_match(
+        &[
+            "--engine",
+            &good,
+            "--engine",
+            &flood,
+            "--engine",
+            &silent,
+            "--gauntlet",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--handshake-timeout",
+            "0.5",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        FAULT_LIMIT,
+    );
+    assert!(run.output.status.success(), "{}", stderr(&run.output));
+    let games = check_pgn(&pgn, 4);
+    for (red, black, result, why) in &games {
+        let (winner, loser) = if result == "1-0" { (red, black) } else { (black, red) };
+        assert_eq!(winner, "good", "{games:?}");
+        // The flood reaches the output limit or the handshake deadline first, whichever.
+        let expected: &[&str] = match loser.as_str() {
+            "flood" => &[
+                "engine failed to start: engine 'flood' failed during the handshake: output flood",
+                "engine failed to start: engine 'flood' did not answer the handshake in time",
+            ],
+            _ => &["engine failed to start: engine 'silent' did not answer the handshake in time"],
+        };
+        assert!(expected.iter().any(|e| why.starts_with(e)), "{why}");
+    }
+    let table = String::from_utf8_lossy(&run.output.stdout).into_owned();
+    assert!(table.contains("good vs flood") && table.contains("good vs silent"), "{table}");
+}
+
+#[test]
+fn stalling_after_go_loses_on_the_move_deadline() {
+    let stall = faulty("bad", "stall-go", None);
+    faulty_loses_both("stall-tc", &stall, &["--tc", "0.3"], |t| t == "time forfeit");
+    faulty_loses_both("stall-depth", &stall, &["--depth", "1", "--timeout", "0.5"], |t| {
+        t == "no answer within 0.5 s"
+    });
+}
+
+#[test]
+fn crashing_mid_game_loses_with_its_exit_status() {
+    let crash = faulty("bad", "crash-later", None);
+    let (_, pgn) = faulty_loses_both("crash-later", &crash, &["--depth", "1"], |t| {
+        t.starts_with("crash: it exited") && t.contains('3')
+    });
+    // Each game got as far as the crashing engine's second turn.
+    assert!(pgn.contains("[PlyCount \"3\"]") && pgn.contains("[PlyCount \"2\"]"), "{pgn}");
+}
+
+#[test]
+fn output_that_is_not_utf8_loses_and_is_quoted() {
+    let garbled = faulty("bad", "garbled", None);
+    faulty_loses_both("garbled", &garbled, &["--depth", "1"], |t| {
+        t == r"protocol violation: a line that is not UTF-8: 'bestmove \xff\xfe'"
+    });
+}
+
+#[test]
+fn legacy_encoded_id_and_info_string_lines_are_tolerated() {
+    // GBK in `id author` and `info string`: free text that is never read, so no reason to lose.
+    let dir = scratch("legacy");
+    let pgn = dir.join("games.pgn");
+    let legacy = faulty("legacy", "legacy", None);
+    let good = faulty("good", "good", None);
+    let run = bounded_match(
+        &[
+            "--engine",
+            &legacy,
+            "--engine",
+            &good,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        FAULT_LIMIT,
+    );
+    assert!(run.output.status.success(), "{}", stderr(&run.output));
+    // Both follow the same eight-ply line; then Red, to move, has none and resigns.
+    for (_, _, result, why) in check_pgn(&pgn, 2) {
+        assert_eq!(
+            (result.as_str(), why.as_str()),
+            ("0-1", "resignation (no move while legal moves remain)")
+        );
+    }
+}
+
+#[test]
+fn engine_names_are_checked_when_the_spec_is_read() {
+    let dir = scratch("names");
+    let pgn = dir.join("games.pgn");
+    let good = faulty("good", "good", None);
+    let long = format!("name={},cmd={},arg=good", "n".repeat(65_531), fake("faulty"));
+    let cases = [
+        (long.as_str(), "is 65531 characters long; at most 64"),
+        ("name=tab\there,cmd=/bin/sh", "control character"),
+        ("name=say \"hi\",cmd=/bin/sh", "'\"'"),
+        ("name=back\\slash,cmd=/bin/sh", "'\\'"),
+        ("name=a\u{202e}b,cmd=/bin/sh", "U+202E"),
+        ("cmd=/bin/sh,option.Hash=16\nquit", "control character"),
+    ];
+    for (spec, message) in cases {
+        let run = bounded_match(
+            &["--engine", spec, "--engine", &good, "--depth", "1", "--pgn", pgn.to_str().unwrap()],
+            FAULT_LIMIT,
+        );
+        let err = stderr(&run.output);
+        assert_eq!(run.output.status.code(), Some(2), "{err}");
+        assert!(err.starts_with("error: bad engine spec") && err.contains(message), "{err}");
+        assert!(err.len() < 400, "a short message: {err}");
+        assert!(!pgn.exists());
+    }
+    // The longest name allowed plays, and the table has room for it.
+    let longest = "L".repeat(64);
+    let spec = format!("name={longest},cmd={},arg=good", fake("faulty"));
+    let run = bounded_match(&["--engine", &spec, "--engine", &good, "--depth", "1"], FAULT_LIMIT);
+    assert!(run.output.status.success(), "{}", stderr(&run.output));
+    let table = String::from_utf8_lossy(&run.output.stdout).into_owned();
+    assert!(table.contains(&format!("{longest} vs good ")), "{table}");
+}
+
+#[test]
+fn numbers_that_do_not_fit_are_refused_with_their_range() {
+    let dir = scratch("numbers");
+    let pgn = dir.join("games.pgn");
+    let good = faulty("good", "good", None);
+    let other = faulty("other", "good", None);
+    let huge = "9".repeat(1 << 16);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--tc", "1e17+0"], "the base time must be from 0.001 to 86400 seconds"),
+        (vec!["--tc", "1+1e20"], "the increment must be from 0 to 3600 seconds"),
+        (vec!["--tc=-5"], "the base time must be from 0.001 to 86400 seconds"),
+        (
+            vec!["--nodes", "99999999999999999999999"],
+            "--nodes '99999999999999999999999': expected a whole number from 1 to 1000000000000",
+        ),
+        (vec!["--nodes", &huge], "(65536 bytes): expected a whole number from 1 to 1000000000000"),
+        (vec!["--depth", "4294967296"], "--depth '4294967296': expected a whole number from 1 to 1000"),
+        (vec!["--movetime", "0"], "--movetime '0': expected a whole number from 1 to 86400000"),
+        (
+            vec!["--depth", "1", "--games", "4294967296"],
+            "--games '4294967296': expected a whole number from 1 to 100000",
+        ),
+        (
+            vec!["--depth", "1", "--concurrency", "0"],
+            "--concurrency '0': expected a whole number from 1 to 256",
+        ),
+        (
+            vec!["--depth", "1", "--tolerance", "18446744073709551616"],
+            "expected a whole number from 0 to 60000",
+        ),
+        (vec!["--depth", "1", "--timeout", "1e30"], "--timeout '1e30': expected seconds from 0.1 to 86400"),
+        (
+            vec!["--depth", "1", "--handshake-timeout", "0"],
+            "--handshake-timeout '0': expected seconds from 0.1 to 600",
+        ),
+        (
+            vec!["--depth", "1", "--draw", "movenumber=40,movecount=8,score=4294967297"],
+            "score='4294967297' is not a whole number from 0 to 30000",
+        ),
+        (
+            vec!["--depth", "1", "--resign", "movecount=99999999999,score=600"],
+            "movecount='99999999999' is not a whole number from 1 to 1000",
+        ),
+        (
+            vec!["--depth", "1", "--sprt", "elo0=0,elo1=1e400,alpha=0.05,beta=0.05"],
+            "elo1='1e400' is not a number from -1000 to 1000",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["--engine", &good, "--engine", &other, "--pgn", pgn.to_str().unwrap()];
+        args.extend_from_slice(&extra);
+        let run = bounded_match(&args, FAULT_LIMIT);
+        let err = stderr(&run.output);
+        assert_eq!(run.output.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(message), "{extra:?}: {err}");
+        assert!(err.len() < 400, "a short message: {err}");
+        assert!(!pgn.exists(), "no game was played for {extra:?}");
+    }
+}
+
+#[test]
+fn the_pgn_directory_is_checked_before_the_first_game() {
+    let dir = scratch("pgn-dir");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, "").unwrap();
+    let good = faulty("good", "good", None);
+    let other = faulty("other", "good", None);
+    let missing = dir.join("no-such-dir/games.pgn");
+    let under_file = file.join("games.pgn");
+    let cases = [
+        (
+            missing.clone(),
+            format!(
+                "--pgn {}: directory {} does not exist",
+                missing.display(),
+                dir.join("no-such-dir").display()
+            ),
+        ),
+        (
+            under_file.clone(),
+            format!("--pgn {}: {} is not a directory", under_file.display(), file.display()),
+        ),
+        (dir.clone(), format!("--pgn {} is a directory", dir.display())),
+        (PathBuf::from("/proc/games.pgn"), "--pgn /proc/games.pgn: cannot write in /proc".to_string()),
+    ];
+    for (pgn, message) in cases {
+        let run = bounded_match(
+            &["--engine", &good, "--engine", &other, "--depth", "1", "--pgn", pgn.to_str().unwrap()],
+            FAULT_LIMIT,
+        );
+        let err = stderr(&run.output);
+        assert_eq!(run.output.status.code(), Some(2), "{err}");
+        assert!(err.starts_with("error: ") && err.contains(&message), "{err}");
+        assert!(!err.contains("game 1"), "refused before the first game: {err}");
     }
 }
 

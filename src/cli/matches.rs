@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::notation::MoveNotation;
+use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
     openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening, ResignRule,
     SprtSpec,
@@ -23,27 +24,18 @@ pub struct MatchArgs {
     /// The first engine plays each other one, instead of everyone playing everyone.
     #[arg(long)]
     pub gauntlet: bool,
-    /// Games per pairing.
-    #[arg(long, default_value_t = 2)]
-    pub games: u32,
-    /// Clock per side in seconds, `BASE[+INC]` (e.g. `10+0.1`).
-    #[arg(long, group = "limit")]
-    pub tc: Option<String>,
-    /// Fixed nodes per move.
-    #[arg(long, group = "limit")]
-    pub nodes: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, group = "limit")]
-    pub depth: Option<u32>,
-    /// Fixed milliseconds per move.
-    #[arg(long, group = "limit")]
-    pub movetime: Option<u64>,
+    /// Games per pairing (1 to 100000).
+    #[arg(long, default_value = "2", value_name = "N")]
+    pub games: String,
+    /// The search limit and the deadlines (boxed, so that `Command` stays small).
+    #[command(flatten)]
+    pub limits: Box<LimitArgs>,
     /// Openings: one per line, ICCS moves from the start or a FEN (`[moves …]`).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Games played at once, each with its own engine processes.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    /// Games played at once, each with its own engine processes (1 to 256).
+    #[arg(long, default_value = "1", value_name = "N")]
+    pub concurrency: String,
     /// Write the games here (rewritten after each game).
     #[arg(long, value_name = "OUT.pgn")]
     pub pgn: Option<PathBuf>,
@@ -62,28 +54,71 @@ pub struct MatchArgs {
     /// Resign adjudication: `movecount=M,score=CP`.
     #[arg(long, value_name = "SPEC")]
     pub resign: Option<String>,
-    /// Milliseconds an engine may overrun its clock before it loses on time.
-    #[arg(long, default_value_t = 100)]
-    pub tolerance: u64,
-    /// Seconds to wait for a move under --nodes or --depth before the engine loses.
-    #[arg(long, default_value_t = 60)]
-    pub timeout: u64,
 }
 
-/// The match configuration the arguments describe; every refusal is a sentence.
+/// How moves are limited and how long engines may take: part of `MatchArgs`.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Clock per side in seconds, `BASE[+INC]` (e.g. `10+0.1`; base up to a day, increment up to
+    /// an hour).
+    #[arg(long, group = "limit")]
+    pub tc: Option<String>,
+    /// Fixed nodes per move (1 to 10^12).
+    #[arg(long, group = "limit", value_name = "N")]
+    pub nodes: Option<String>,
+    /// Fixed depth per move (1 to 1000).
+    #[arg(long, group = "limit", value_name = "D")]
+    pub depth: Option<String>,
+    /// Fixed milliseconds per move (1 to 86400000, a day).
+    #[arg(long, group = "limit", value_name = "MS")]
+    pub movetime: Option<String>,
+    /// Milliseconds an engine may overrun its clock before it loses on time (0 to 60000).
+    #[arg(long, default_value = "100", value_name = "MS")]
+    pub tolerance: String,
+    /// Seconds to wait for a move under --nodes or --depth before the engine loses (0.1 to 86400).
+    #[arg(long, default_value = "60", value_name = "SECONDS")]
+    pub timeout: String,
+    /// Seconds an engine may take to start: handshake, options, `isready` (0.1 to 600).
+    #[arg(long, default_value = "10", value_name = "SECONDS")]
+    pub handshake_timeout: String,
+}
+
+/// The most games per pairing.
+pub const MAX_GAMES: u64 = 100_000;
+/// The most games at once.
+pub const MAX_CONCURRENCY: u64 = 256;
+/// The largest `--tolerance`, in milliseconds.
+pub const MAX_TOLERANCE_MS: u64 = 60_000;
+/// The shortest `--timeout` and `--handshake-timeout`, in milliseconds.
+pub const MIN_TIMEOUT_MS: u64 = 100;
+/// The longest `--timeout`, in milliseconds: a day.
+pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+/// The longest `--handshake-timeout`, in milliseconds.
+pub const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
+
+/// The match configuration the arguments describe; every refusal is a sentence, and a number
+/// out of range is refused with its range.
 pub fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
     let engines =
         args.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<Vec<_>, _>>().map_err(CliError)?;
-    let limit = match (&args.tc, args.nodes, args.depth, args.movetime) {
-        (Some(tc), ..) => Limit::parse_tc(tc).map_err(CliError)?,
-        (_, Some(n), ..) if n > 0 => Limit::Nodes(n),
-        (_, _, Some(d), _) if d > 0 => Limit::Depth(d),
-        (.., Some(ms)) if ms > 0 => Limit::MoveTime(ms),
-        (None, None, None, None) => {
-            return Err(CliError("give one of --tc, --nodes, --depth or --movetime".to_string()))
-        }
-        _ => return Err(CliError("--nodes, --depth and --movetime must be more than zero".to_string())),
-    };
+    let limits = &args.limits;
+    let limit = match (&limits.tc, &limits.nodes, &limits.depth, &limits.movetime) {
+        (Some(tc), ..) => Limit::parse_tc(tc),
+        (_, Some(n), ..) => Limit::parse_nodes(n),
+        (_, _, Some(d), _) => Limit::parse_depth(d),
+        (.., Some(ms)) => Limit::parse_movetime(ms),
+        (None, None, None, None) => Err("give one of --tc, --nodes, --depth or --movetime".to_string()),
+    }
+    .map_err(CliError)?;
+    let games = whole_number("--games", &args.games, 1, MAX_GAMES).map_err(CliError)?;
+    let concurrency =
+        whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY).map_err(CliError)?;
+    let tolerance_ms =
+        whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS).map_err(CliError)?;
+    let timeout = seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS).map_err(CliError)?;
+    let handshake =
+        seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)
+            .map_err(CliError)?;
     let openings = match &args.openings {
         Some(path) => openings::load(path).map_err(CliError)?,
         None => vec![Opening::startpos()],
@@ -91,17 +126,19 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
     Ok(MatchConfig {
         engines,
         gauntlet: args.gauntlet,
-        games: args.games,
+        // The ranges fit the fields.
+        games: games as u32,
         openings,
-        concurrency: args.concurrency,
+        concurrency: concurrency as usize,
         pgn: args.pgn.clone(),
         notation: args.pgn_notation,
         sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose().map_err(CliError)?,
         resume: args.resume,
         settings: GameSettings {
             limit,
-            tolerance_ms: args.tolerance,
-            move_timeout: Duration::from_secs(args.timeout.max(1)),
+            tolerance_ms,
+            move_timeout: Duration::from_millis(timeout),
+            handshake_timeout: Duration::from_millis(handshake),
             draw: args.draw.as_deref().map(DrawRule::parse).transpose().map_err(CliError)?,
             resign: args.resign.as_deref().map(ResignRule::parse).transpose().map_err(CliError)?,
         },

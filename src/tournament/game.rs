@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::coords;
 use super::engine::{EngineProcess, Failure};
 use super::openings::Opening;
+use super::shown::shown;
 use super::spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule};
 use crate::board::{movegen, Color, Move, Position};
 use crate::rules;
@@ -20,6 +21,8 @@ pub struct GameSettings {
     pub tolerance_ms: u64,
     /// How long to wait for a move under a node or depth limit before the engine loses.
     pub move_timeout: Duration,
+    /// How long an engine may take to start: the handshake, its options, `isready`.
+    pub handshake_timeout: Duration,
     /// Draw adjudication by both engines' scores.
     pub draw: Option<DrawRule>,
     /// Resignation adjudication by both engines' scores.
@@ -82,7 +85,7 @@ pub fn play_game(
     // Each game gets fresh processes, so nothing carries over between games or threads.
     let mut engines = Vec::with_capacity(2);
     for (i, spec) in specs.iter().enumerate() {
-        match EngineProcess::start(spec) {
+        match EngineProcess::start(spec, settings.handshake_timeout) {
             Ok(engine) => engines.push(engine),
             Err(why) => {
                 return finish(record, Some(Color::BOTH[i]), None, format!("engine failed to start: {why}"))
@@ -132,6 +135,10 @@ pub fn play_game(
                 engine.kill();
                 return finish(record, Some(side), None, format!("crash: {why}"));
             }
+            Err(Failure::Misbehaved(why)) => {
+                engine.kill();
+                return finish(record, Some(side), None, why);
+            }
         };
         let elapsed_ms = answer.elapsed.as_millis() as i64;
         if let Limit::Clock { .. } = settings.limit {
@@ -154,7 +161,8 @@ pub fn play_game(
             Some(mv) if movegen::is_legal(&mut pos, mv) => mv,
             _ => {
                 engine.kill();
-                return finish(record, Some(side), None, format!("illegal move '{text}'"));
+                // Quoted short: the move text is whatever the engine sent, up to a whole line.
+                return finish(record, Some(side), None, format!("illegal move {}", shown(&text)));
             }
         };
         pos.make_move(mv);
@@ -244,6 +252,7 @@ mod tests {
             limit: Limit::Depth(1),
             tolerance_ms: 0,
             move_timeout: Duration::from_secs(1),
+            handshake_timeout: Duration::from_secs(1),
             draw,
             resign,
         }

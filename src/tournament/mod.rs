@@ -12,6 +12,7 @@ pub mod pgn_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod shown;
 pub mod spec;
 pub mod stats;
 

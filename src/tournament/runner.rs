@@ -54,9 +54,12 @@ pub struct MatchSummary {
     pub stopped_early: bool,
 }
 
+/// The most games a match may schedule (all pairings together).
+pub const MAX_SCHEDULED_GAMES: u64 = 1_000_000;
+
 /// Refuses a configuration that cannot run, before any game: too few engines, duplicate names,
-/// SPRT with more than one pairing, a PGN to overwrite or missing for `--resume`, and every engine
-/// that does not start and answer its handshake.
+/// too many games, SPRT with more than one pairing, a PGN to overwrite, missing for `--resume` or
+/// that cannot be written, and every engine that does not start and answer its handshake.
 pub fn check(config: &MatchConfig) -> Result<(), String> {
     if config.engines.len() < 2 {
         return Err("a match needs at least two --engine".to_string());
@@ -68,8 +71,21 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
     if config.games == 0 || config.concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".to_string());
     }
-    if config.sprt.is_some() && schedule::pairings(config.engines.len(), config.gauntlet).len() != 1 {
+    let pairings = schedule::pairing_count(config.engines.len(), config.gauntlet);
+    let scheduled = pairings * u64::from(config.games);
+    if scheduled > MAX_SCHEDULED_GAMES {
+        return Err(format!(
+            "{} games per pairing over {pairings} pairings make {scheduled} games; at most {MAX_SCHEDULED_GAMES}",
+            config.games
+        ));
+    }
+    if config.sprt.is_some() && pairings != 1 {
         return Err("--sprt needs exactly two engines".to_string());
+    }
+    if let Some(p) = &config.pgn {
+        if p.is_dir() {
+            return Err(format!("--pgn {} is a directory", p.display()));
+        }
     }
     match (&config.pgn, config.resume) {
         (None, true) => return Err("--resume needs --pgn FILE".to_string()),
@@ -81,13 +97,12 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
         }
         _ => {}
     }
+    if let Some(p) = &config.pgn {
+        pgn_out::check_writable(p)?;
+    }
     for spec in &config.engines {
-        // A bare name is looked up on PATH by the trial start; a path must name a file.
-        if spec.cmd.components().count() > 1 && !spec.cmd.is_file() {
-            return Err(format!("engine '{}': no such file {}", spec.name, spec.cmd.display()));
-        }
         // A trial start catches a wrong path, a wrong protocol or a broken engine up front.
-        drop(EngineProcess::start(spec)?);
+        drop(EngineProcess::start(spec, config.settings.handshake_timeout)?);
     }
     Ok(())
 }
@@ -264,4 +279,48 @@ fn write_report(config: &MatchConfig, summary: &MatchSummary, out: &mut impl Wri
         }
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::tournament::spec::Limit;
+
+    fn config(engines: usize, gauntlet: bool, games: u32) -> MatchConfig {
+        MatchConfig {
+            engines: (0..engines)
+                .map(|i| EngineSpec::parse(&format!("name=e{i},cmd=/no/such/engine")).unwrap())
+                .collect(),
+            gauntlet,
+            games,
+            openings: vec![Opening::startpos()],
+            concurrency: 1,
+            pgn: None,
+            notation: MoveNotation::Iccs,
+            sprt: None,
+            resume: false,
+            settings: GameSettings {
+                limit: Limit::Depth(1),
+                tolerance_ms: 0,
+                move_timeout: Duration::from_secs(1),
+                handshake_timeout: Duration::from_secs(1),
+                draw: None,
+                resign: None,
+            },
+        }
+    }
+
+    #[test]
+    fn too_many_games_are_refused_before_any_engine_starts() {
+        // Ten pairings of 100,000 games: a million, allowed (the missing engine is found next).
+        let e = check(&config(11, true, 100_000)).unwrap_err();
+        assert!(e.contains("no such file /no/such/engine"), "{e}");
+        let e = check(&config(12, true, 100_000)).unwrap_err();
+        assert_eq!(e, "100000 games per pairing over 11 pairings make 1100000 games; at most 1000000");
+        // 1415 engines in a round robin make 1,000,405 pairings.
+        let e = check(&config(1415, false, 1)).unwrap_err();
+        assert!(e.contains("make 1000405 games"), "{e}");
+    }
 }

@@ -30,6 +30,16 @@ pub fn pairings(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
     out
 }
 
+/// How many pairings `pairings` makes, without making them.
+pub fn pairing_count(engines: usize, gauntlet: bool) -> u64 {
+    let n = engines as u64;
+    match (n, gauntlet) {
+        (0, _) => 0,
+        (_, true) => n - 1,
+        (_, false) => n * (n - 1) / 2,
+    }
+}
+
 /// `games` games per pairing, pairings interleaved so every pairing progresses together. Within a
 /// pairing, games 2k and 2k+1 play opening k (cycling through the list) with colours swapped.
 pub fn jobs(pairings: &[(usize, usize)], games: u32, openings: usize) -> Vec<Job> {
@@ -53,6 +63,11 @@ mod tests {
         assert_eq!(pairings(3, false), vec![(0, 1), (0, 2), (1, 2)]);
         assert_eq!(pairings(3, true), vec![(0, 1), (0, 2)]);
         assert_eq!(pairings(1, false), vec![]);
+        for n in 0..6 {
+            for gauntlet in [false, true] {
+                assert_eq!(pairing_count(n, gauntlet), pairings(n, gauntlet).len() as u64, "{n} {gauntlet}");
+            }
+        }
     }
 
     #[test]

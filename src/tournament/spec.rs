@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use super::shown::{is_invisible, shown};
+
 /// The protocol an engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -36,15 +38,35 @@ fn pairs<'a>(text: &'a str, what: &str) -> Result<Vec<(&'a str, &'a str)>, Strin
         .map(|item| {
             item.split_once('=')
                 .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| format!("bad {what} '{text}': '{item}' is not key=value"))
+                .ok_or_else(|| format!("bad {what} {}: {} is not key=value", shown(text), shown(item)))
         })
         .collect()
 }
 
+/// The longest engine name, in characters: room enough for any real name in the results table
+/// and the PGN tags.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Why `name` cannot name an engine in the table and the PGN tags, if it cannot.
+fn name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length > MAX_NAME_CHARS {
+        return Some(format!("the name is {length} characters long; at most {MAX_NAME_CHARS} are allowed"));
+    }
+    let bad = name.chars().find(|&c| is_invisible(c) || c == '"' || c == '\\')?;
+    Some(match bad {
+        '"' | '\\' => format!("the name may not contain '{bad}' (it would need escaping in PGN tags)"),
+        c if c.is_control() => format!("the name may not contain a control character (U+{:04X})", c as u32),
+        c => format!("the name may not contain U+{:04X} (an invisible or reordering character)", c as u32),
+    })
+}
+
 impl EngineSpec {
     /// Parses `name=A,cmd=PATH[,proto=ucci|uci][,ranks=0|1][,arg=X…][,option.X=Y…]`.
-    /// The name defaults to the program's file name, the protocol to UCCI.
+    /// The name defaults to the program's file name, the protocol to UCCI. Names are checked here
+    /// (length, characters) so that every later use of them can trust them.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let bad = |why: String| format!("bad engine spec {}: {why}", shown(text));
         let (mut name, mut cmd, mut proto, mut ranks) = (None, None, Protocol::Ucci, false);
         let (mut args, mut options) = (Vec::new(), Vec::new());
         for (key, value) in pairs(text, "engine spec")? {
@@ -55,39 +77,82 @@ impl EngineSpec {
                     proto = match value {
                         "ucci" => Protocol::Ucci,
                         "uci" => Protocol::Uci,
-                        _ => {
-                            return Err(format!(
-                                "bad engine spec '{text}': proto must be ucci or uci, not '{value}'"
-                            ))
-                        }
+                        _ => return Err(bad(format!("proto must be ucci or uci, not {}", shown(value)))),
                     }
                 }
                 "ranks" => {
                     ranks = match value {
                         "0" => false,
                         "1" => true,
-                        _ => {
-                            return Err(format!(
-                                "bad engine spec '{text}': ranks must be 0 or 1, not '{value}'"
-                            ))
-                        }
+                        _ => return Err(bad(format!("ranks must be 0 or 1, not {}", shown(value)))),
                     }
                 }
                 "arg" => args.push(value.to_string()),
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
+                        // A line break would end the `setoption` line and start another command.
+                        if option.chars().chain(value.chars()).any(char::is_control) {
+                            return Err(bad(format!("option.{} has a control character", shown(option))));
+                        }
                         options.push((option.to_string(), value.to_string()))
                     }
-                    _ => return Err(format!("bad engine spec '{text}': unknown or empty key '{key}'")),
+                    _ => return Err(bad(format!("unknown or empty key {}", shown(key)))),
                 },
             }
         }
-        let cmd = cmd.ok_or_else(|| format!("bad engine spec '{text}': cmd=PATH is missing"))?;
-        let name = name.unwrap_or_else(|| {
-            cmd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "engine".to_string())
-        });
+        let cmd = cmd.ok_or_else(|| bad("cmd=PATH is missing".to_string()))?;
+        let name = match name {
+            Some(name) => name,
+            None => {
+                let file = cmd.file_name().map(|n| n.to_string_lossy().into_owned());
+                let name = file.unwrap_or_else(|| "engine".to_string());
+                if let Some(why) = name_problem(&name) {
+                    return Err(bad(format!("the program's file name cannot name it ({why}): give name=")));
+                }
+                name
+            }
+        };
+        if let Some(why) = name_problem(&name) {
+            return Err(bad(why));
+        }
         Ok(EngineSpec { name, cmd, args, proto, ranks_from_one: ranks, options })
     }
+}
+
+/// A whole number for `flag` in `min..=max`; the refusal gives the range.
+pub fn whole_number(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| format!("{flag} {}: expected a whole number from {min} to {max}", shown(text)))
+}
+
+/// Seconds (`10`, `0.5`) as whole milliseconds, or `None` unless a finite number that rounds
+/// into `min_ms..=max_ms`.
+fn seconds_to_ms(text: &str, min_ms: u64, max_ms: u64) -> Option<u64> {
+    let s = text.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0)?;
+    // Compared as floats: a huge value must not saturate into range.
+    let ms = (s * 1000.0).round();
+    (ms >= min_ms as f64 && ms <= max_ms as f64).then_some(ms as u64)
+}
+
+/// Milliseconds as seconds for a message: `0.1`, `86400`.
+fn seconds_text(ms: u64) -> String {
+    format!("{}", ms as f64 / 1000.0)
+}
+
+/// Seconds for `flag` (decimals allowed) as milliseconds in `min_ms..=max_ms`; the refusal gives
+/// the range.
+pub fn seconds(flag: &str, text: &str, min_ms: u64, max_ms: u64) -> Result<u64, String> {
+    seconds_to_ms(text, min_ms, max_ms).ok_or_else(|| {
+        format!(
+            "{flag} {}: expected seconds from {} to {}",
+            shown(text),
+            seconds_text(min_ms),
+            seconds_text(max_ms)
+        )
+    })
 }
 
 /// How long each move may take.
@@ -108,23 +173,51 @@ pub enum Limit {
     MoveTime(u64),
 }
 
-/// Seconds (`10`, `0.5`) to milliseconds, refusing anything negative or not a number.
-fn seconds_to_ms(text: &str, what: &str) -> Result<u64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => Ok((s * 1000.0).round() as u64),
-        _ => Err(format!("bad {what} '{text}': expected seconds, such as 10 or 0.5")),
-    }
-}
+/// The longest clock: a day. Times stay far inside what engines read into 32-bit integers (in
+/// milliseconds, 24 days) even with the increments of a long game added.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+/// The largest increment: an hour.
+pub const MAX_INCREMENT_MS: u64 = 3_600_000;
+/// The largest `--movetime`: a day, in milliseconds.
+pub const MAX_MOVETIME_MS: u64 = MAX_CLOCK_MS;
+/// The largest `--nodes`: a day's search at ten million nodes a second is less.
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// The largest `--depth`: beyond any engine's reach.
+pub const MAX_DEPTH: u64 = 1000;
 
 impl Limit {
-    /// Parses `--tc BASE[+INC]` in seconds (`60+0.6`, `10`).
+    /// Parses `--tc BASE[+INC]` in seconds (`60+0.6`, `10`): a base from 1 ms to a day and an
+    /// increment up to an hour.
     pub fn parse_tc(text: &str) -> Result<Limit, String> {
         let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-        let base_ms = seconds_to_ms(base, "time control")?;
-        if base_ms == 0 {
-            return Err(format!("bad time control '{text}': the base time must be more than zero"));
-        }
-        Ok(Limit::Clock { base_ms, inc_ms: seconds_to_ms(inc, "time control")? })
+        let bad = |part: &str, min: u64, max: u64| {
+            format!(
+                "bad time control {}: the {part} must be from {} to {} seconds",
+                shown(text),
+                seconds_text(min),
+                seconds_text(max)
+            )
+        };
+        let base_ms =
+            seconds_to_ms(base, 1, MAX_CLOCK_MS).ok_or_else(|| bad("base time", 1, MAX_CLOCK_MS))?;
+        let inc_ms =
+            seconds_to_ms(inc, 0, MAX_INCREMENT_MS).ok_or_else(|| bad("increment", 0, MAX_INCREMENT_MS))?;
+        Ok(Limit::Clock { base_ms, inc_ms })
+    }
+
+    /// Parses `--nodes N`.
+    pub fn parse_nodes(text: &str) -> Result<Limit, String> {
+        whole_number("--nodes", text, 1, MAX_NODES).map(Limit::Nodes)
+    }
+
+    /// Parses `--depth D`.
+    pub fn parse_depth(text: &str) -> Result<Limit, String> {
+        whole_number("--depth", text, 1, MAX_DEPTH).map(|d| Limit::Depth(d as u32))
+    }
+
+    /// Parses `--movetime MS`.
+    pub fn parse_movetime(text: &str) -> Result<Limit, String> {
+        whole_number("--movetime", text, 1, MAX_MOVETIME_MS).map(Limit::MoveTime)
     }
 
     /// How the limit reads in a PGN `TimeControl` tag and the report.
@@ -153,29 +246,38 @@ pub struct SprtSpec {
     pub beta: f64,
 }
 
-/// Parses the float value of `key`, naming the setting on failure.
-fn number(text: &str, key: &str, value: &str) -> Result<f64, String> {
+/// The largest Elo an SPRT hypothesis may name (either sign).
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+
+/// Parses the Elo value of `key` in ±`MAX_SPRT_ELO`, naming the setting on failure.
+fn elo(what: &str, key: &str, value: &str) -> Result<f64, String> {
+    value.parse::<f64>().ok().filter(|v| v.abs() <= MAX_SPRT_ELO).ok_or_else(|| {
+        format!("bad {what}: {key}={} is not a number from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO}", shown(value))
+    })
+}
+
+/// Parses the error rate of `key`, strictly between 0 and 0.5.
+fn error_rate(what: &str, key: &str, value: &str) -> Result<f64, String> {
     value
         .parse::<f64>()
         .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("bad {text}: {key}={value} is not a number"))
+        .filter(|v| 0.0 < *v && *v < 0.5)
+        .ok_or_else(|| format!("bad {what}: {key}={} is not a number between 0 and 0.5", shown(value)))
 }
 
 impl SprtSpec {
     /// Parses `elo0=0,elo1=5,alpha=0.05,beta=0.05` (all four are required).
     pub fn parse(text: &str) -> Result<SprtSpec, String> {
-        let what = format!("--sprt '{text}'");
+        let what = format!("--sprt {}", shown(text));
         let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, None, None);
         for (key, value) in pairs(text, "--sprt")? {
-            let slot = match key {
-                "elo0" => &mut elo0,
-                "elo1" => &mut elo1,
-                "alpha" => &mut alpha,
-                "beta" => &mut beta,
-                _ => return Err(format!("bad {what}: unknown key '{key}'")),
-            };
-            *slot = Some(number(&what, key, value)?);
+            match key {
+                "elo0" => elo0 = Some(elo(&what, key, value)?),
+                "elo1" => elo1 = Some(elo(&what, key, value)?),
+                "alpha" => alpha = Some(error_rate(&what, key, value)?),
+                "beta" => beta = Some(error_rate(&what, key, value)?),
+                _ => return Err(format!("bad {what}: unknown key {}", shown(key))),
+            }
         }
         let need = |v: Option<f64>, key: &str| v.ok_or_else(|| format!("bad {what}: {key}= is missing"));
         let spec = SprtSpec {
@@ -186,9 +288,6 @@ impl SprtSpec {
         };
         if spec.elo1 <= spec.elo0 {
             return Err(format!("bad {what}: elo1 must be above elo0"));
-        }
-        if !(0.0 < spec.alpha && spec.alpha < 0.5 && 0.0 < spec.beta && spec.beta < 0.5) {
-            return Err(format!("bad {what}: alpha and beta must be between 0 and 0.5"));
         }
         Ok(spec)
     }
@@ -216,34 +315,51 @@ pub struct ResignRule {
     pub score: i32,
 }
 
-/// Reads the integer settings named in `keys` from `text`, all required.
-fn integers(text: &str, flag: &str, keys: &[&str]) -> Result<Vec<i64>, String> {
-    let mut values = vec![None; keys.len()];
+/// One whole-number setting of `--draw` or `--resign`: its key and range.
+struct Setting {
+    key: &'static str,
+    min: u64,
+    max: u64,
+}
+
+/// The largest adjudication margin: a mate score.
+pub const MAX_ADJUDICATION_SCORE: u64 = 30_000;
+/// The most moves an adjudication rule may wait for.
+pub const MAX_ADJUDICATION_MOVES: u64 = 1000;
+/// The latest full move from which a draw may be adjudicated.
+pub const MAX_ADJUDICATION_MOVE_NUMBER: u64 = 10_000;
+
+const MOVE_NUMBER: Setting = Setting { key: "movenumber", min: 0, max: MAX_ADJUDICATION_MOVE_NUMBER };
+const MOVE_COUNT: Setting = Setting { key: "movecount", min: 1, max: MAX_ADJUDICATION_MOVES };
+const SCORE: Setting = Setting { key: "score", min: 0, max: MAX_ADJUDICATION_SCORE };
+
+/// Reads the whole-number settings from `text`, all required, each in its range.
+fn integers(text: &str, flag: &str, settings: &[Setting]) -> Result<Vec<u64>, String> {
+    let what = format!("{flag} {}", shown(text));
+    let mut values = vec![None; settings.len()];
     for (key, value) in pairs(text, flag)? {
-        let i = keys
+        let i = settings
             .iter()
-            .position(|k| *k == key)
-            .ok_or_else(|| format!("bad {flag} '{text}': unknown key '{key}'"))?;
-        let v: i64 =
-            value.parse().map_err(|_| format!("bad {flag} '{text}': {key}={value} is not a whole number"))?;
-        if v < 0 {
-            return Err(format!("bad {flag} '{text}': {key} may not be negative"));
-        }
+            .position(|s| s.key == key)
+            .ok_or_else(|| format!("bad {what}: unknown key {}", shown(key)))?;
+        let Setting { min, max, .. } = settings[i];
+        let v = value.parse::<u64>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| {
+            format!("bad {what}: {key}={} is not a whole number from {min} to {max}", shown(value))
+        })?;
         values[i] = Some(v);
     }
-    keys.iter()
+    settings
+        .iter()
         .zip(values)
-        .map(|(k, v)| v.ok_or_else(|| format!("bad {flag} '{text}': {k}= is missing")))
+        .map(|(s, v)| v.ok_or_else(|| format!("bad {what}: {}= is missing", s.key)))
         .collect()
 }
 
 impl DrawRule {
     /// Parses `movenumber=40,movecount=8,score=10`.
     pub fn parse(text: &str) -> Result<DrawRule, String> {
-        let v = integers(text, "--draw", &["movenumber", "movecount", "score"])?;
-        if v[1] == 0 {
-            return Err(format!("bad --draw '{text}': movecount must be at least 1"));
-        }
+        let v = integers(text, "--draw", &[MOVE_NUMBER, MOVE_COUNT, SCORE])?;
+        // The ranges fit the fields.
         Ok(DrawRule { move_number: v[0] as u32, move_count: v[1] as u32, score: v[2] as i32 })
     }
 }
@@ -251,10 +367,7 @@ impl DrawRule {
 impl ResignRule {
     /// Parses `movecount=3,score=600`.
     pub fn parse(text: &str) -> Result<ResignRule, String> {
-        let v = integers(text, "--resign", &["movecount", "score"])?;
-        if v[0] == 0 {
-            return Err(format!("bad --resign '{text}': movecount must be at least 1"));
-        }
+        let v = integers(text, "--resign", &[MOVE_COUNT, SCORE])?;
         Ok(ResignRule { move_count: v[0] as u32, score: v[1] as i32 })
     }
 }
@@ -284,11 +397,58 @@ mod tests {
     }
 
     #[test]
+    fn engine_names() {
+        let named = |name: &str| EngineSpec::parse(&format!("name={name},cmd=/bin/eng"));
+        assert_eq!(named(&"炮".repeat(MAX_NAME_CHARS)).unwrap().name.chars().count(), MAX_NAME_CHARS);
+        let long = named(&"n".repeat(65_531)).unwrap_err();
+        assert!(long.contains("the name is 65531 characters long; at most 64 are allowed"), "{long}");
+        assert!(long.len() < 200, "{long}");
+        assert!(named("a\tb").unwrap_err().contains("control character (U+0009)"));
+        assert!(named("a\u{200b}b").unwrap_err().contains("U+200B"));
+        assert!(named("say \"hi\"").unwrap_err().contains("may not contain '\"'"));
+        assert!(named("a\\b").unwrap_err().contains("may not contain '\\'"));
+        assert!(named("Fairy-Stockfish 11.1 (象棋)").is_ok());
+        // A default name from the file name is checked the same way.
+        let default = EngineSpec::parse("cmd=/bin/bad\u{7f}name").unwrap_err();
+        assert!(default.contains("file name cannot name it") && default.contains("give name="), "{default}");
+        // A line break in an option would be a second command to the engine.
+        assert!(EngineSpec::parse("cmd=x,option.Hash=16\nquit").unwrap_err().contains("control character"));
+    }
+
+    #[test]
     fn time_control() {
         assert_eq!(Limit::parse_tc("10+0.1").unwrap(), Limit::Clock { base_ms: 10_000, inc_ms: 100 });
         assert_eq!(Limit::parse_tc("0.5").unwrap(), Limit::Clock { base_ms: 500, inc_ms: 0 });
-        assert!(Limit::parse_tc("ten").is_err());
-        assert!(Limit::parse_tc("0+1").is_err());
+        assert_eq!(
+            Limit::parse_tc("86400+3600").unwrap(),
+            Limit::Clock { base_ms: MAX_CLOCK_MS, inc_ms: 3_600_000 }
+        );
+        for bad in ["ten", "0+1", "0.0004", "-1", "inf", "NaN", "1e17+0", "86400.001"] {
+            let e = Limit::parse_tc(bad).unwrap_err();
+            assert!(e.contains("the base time must be from 0.001 to 86400 seconds"), "{bad}: {e}");
+        }
+        for bad in ["1+1e20", "1+-1", "1+3600.5", "1+"] {
+            let e = Limit::parse_tc(bad).unwrap_err();
+            assert!(e.contains("the increment must be from 0 to 3600 seconds"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn numbers_out_of_range_give_the_range() {
+        assert_eq!(Limit::parse_nodes("1000000000000"), Ok(Limit::Nodes(MAX_NODES)));
+        assert_eq!(Limit::parse_depth("1000"), Ok(Limit::Depth(1000)));
+        let e = Limit::parse_depth("4294967297").unwrap_err();
+        assert_eq!(e, "--depth '4294967297': expected a whole number from 1 to 1000");
+        assert!(Limit::parse_movetime("0").unwrap_err().contains("from 1 to 86400000"));
+        assert!(Limit::parse_nodes("-1").is_err());
+        assert_eq!(seconds("--timeout", "0.5", 100, 1000), Ok(500));
+        assert_eq!(
+            seconds("--timeout", "0.04", 100, 1000).unwrap_err(),
+            "--timeout '0.04': expected seconds from 0.1 to 1"
+        );
+        // A huge number is quoted, not echoed.
+        let huge = "9".repeat(100_000);
+        assert!(whole_number("--games", &huge, 1, 10).unwrap_err().contains("(100000 bytes)"));
     }
 
     #[test]
@@ -306,5 +466,17 @@ mod tests {
             ResignRule { move_count: 3, score: 600 }
         );
         assert!(ResignRule::parse("movecount=3").unwrap_err().contains("score= is missing"));
+        // Values are refused rather than wrapped into range.
+        let e = DrawRule::parse("movenumber=40,movecount=8,score=4294967306").unwrap_err();
+        assert!(e.contains("score='4294967306' is not a whole number from 0 to 30000"), "{e}");
+        assert!(DrawRule::parse("movenumber=40,movecount=0,score=10")
+            .unwrap_err()
+            .contains("from 1 to 1000"));
+        assert!(ResignRule::parse("movecount=3,score=-5").unwrap_err().contains("from 0 to 30000"));
+        let e = SprtSpec::parse("elo0=-1e300,elo1=5,alpha=0.05,beta=0.05").unwrap_err();
+        assert!(e.contains("elo0='-1e300' is not a number from -1000 to 1000"), "{e}");
+        assert!(SprtSpec::parse("elo0=0,elo1=5,alpha=0.5,beta=0.05")
+            .unwrap_err()
+            .contains("between 0 and 0.5"));
     }
 }

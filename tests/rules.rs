@@ -50,7 +50,8 @@ fn chases_along(fen: &str, moves: &[&str]) -> Vec<Vec<String>> {
         .iter()
         .map(|text| {
             let mv = Move::parse_iccs(text).unwrap();
-            let found = chases(&pos, mv).chases.iter().map(|c| format!("{}>{}", c.attacker, c.victim)).collect();
+            let found =
+                chases(&pos, mv).chases.iter().map(|c| format!("{}>{}", c.attacker, c.victim)).collect();
             play_on(&mut pos, [mv]);
             found
         })

@@ -103,7 +103,8 @@ fn a_perpetual_chase_loses() {
 fn an_offer_to_exchange_is_a_draw() {
     let text = judge(EXCHANGE_FEN, &twice(&EXCHANGE, &[]), &[]);
     assert_eq!(last_line(&text), "result 1/2-1/2 ply 8 reason repetition", "{text}");
-    assert!(text.contains("ply 1 red b5a5\n"), "no chase listed: {text}");
+    assert!(text.contains("ply 1 red b5a5 offers to exchange a7 (from a5)\n"), "{text}");
+    assert!(!text.contains("chases"), "no chase listed: {text}");
     let json = judge_json(EXCHANGE_FEN, &twice(&EXCHANGE, &[]));
     assert_eq!((json["result"].as_str(), json["ply"].as_u64()), (Some("1/2-1/2"), Some(8)));
     assert_eq!(json["reason"], "repetition");

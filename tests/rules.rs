@@ -58,6 +58,21 @@ fn chases_along(fen: &str, moves: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// For each move of `moves` from `fen`: its offers to exchange written `attacker>victim`.
+fn offers_along(fen: &str, moves: &[&str]) -> Vec<Vec<String>> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    moves
+        .iter()
+        .map(|text| {
+            let mv = Move::parse_iccs(text).unwrap();
+            let found =
+                chases(&pos, mv).offers.iter().map(|c| format!("{}>{}", c.attacker, c.victim)).collect();
+            play_on(&mut pos, [mv]);
+            found
+        })
+        .collect()
+}
+
 /// The verdict with the colours swapped.
 fn colours_swapped(verdict: Verdict) -> Verdict {
     match verdict {
@@ -282,6 +297,7 @@ fn perpetual_check_beats_perpetual_chase() {
     assert_eq!(chases_along(fen, &cycle), [vec![], vec!["i9>a9"], vec![], vec!["i8>a8"]]);
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualCheck { loser: Color::Red });
     let report = game_cycle(&play(fen, &repeated(&cycle, 2))).unwrap();
+    assert_eq!(report.checked, [true, false], "Red checked with every move, Black with none");
     assert!(report.chased[Color::Red.index()].is_empty(), "Red checked; it did not chase");
     assert_eq!(report.chased[Color::Black.index()].slots().count(), 1, "Black chased one piece");
 }
@@ -344,6 +360,7 @@ fn a_rook_following_a_rook_that_can_take_it_back_offers_an_exchange() {
     let fen = "4k4/9/r8/9/1R7/9/9/9/9/3K5 w - - 0 1";
     let cycle = ["b5a5", "a7b7", "a5b5", "b7a7"];
     assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
+    assert_eq!(offers_along(fen, &cycle), [vec!["a5>a7"], vec![], vec!["b5>b7"], vec![]]);
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
 }
 
@@ -353,8 +370,10 @@ fn a_rook_that_cannot_legally_take_back_is_chased() {
     // is pinned: the red rook e3 would then see the king e9. It cannot legally capture in
     // return, so no exchange is offered, and nothing guards e7: a chase. With the pinning rook
     // on h3 instead, the black rook could take back: no chase.
+    assert_eq!(offers_along("4k4/9/4r4/9/9/9/1R2R4/9/9/3K5 w - - 0 1", &["b3b7"]), [Vec::<String>::new()]);
     assert!(chases_in("4k4/9/4r4/9/9/9/1R2R4/9/9/3K5 w - - 0 1", "b3b7"));
     assert!(!chases_in("4k4/9/4r4/9/9/9/1R5R1/9/9/3K5 w - - 0 1", "b3b7"));
+    assert_eq!(offers_along("4k4/9/4r4/9/9/9/1R5R1/9/9/3K5 w - - 0 1", &["b3b7"]), [vec!["b7>e7"]]);
 }
 
 #[test]
@@ -366,6 +385,7 @@ fn a_cannon_following_a_cannon_offers_an_exchange() {
     let fen = "4k4/9/c8/9/PP7/9/1C7/9/9/3K5 w - - 0 1";
     let cycle = ["b3a3", "a7b7", "a3b3", "b7a7"];
     assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
+    assert_eq!(offers_along(fen, &cycle), [vec!["a3>a7"], vec![], vec!["b3>b7"], vec![]]);
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
     assert!(chases_in("4k4/9/n8/9/PP7/9/1C7/9/9/3K5 w - - 0 1", "b3a3"));
 }
@@ -379,6 +399,7 @@ fn a_horse_following_a_horse_with_its_leg_free_offers_an_exchange() {
     let fen = "4k4/9/n8/3N5/9/9/9/9/9/3K5 w - - 0 1";
     let cycle = ["d6b5", "a7c8", "b5d6", "c8a7"];
     assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
+    assert_eq!(offers_along(fen, &cycle), [vec!["b5>a7"], vec![], vec!["d6>c8"], vec![]]);
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
 }
 
@@ -390,6 +411,7 @@ fn a_horse_following_a_horse_with_its_leg_blocked_chases() {
     let fen = "4k4/9/n1P6/p2N5/9/9/9/9/9/3K5 w - - 0 1";
     let cycle = ["d6b5", "a7c8", "b5d6", "c8a7"];
     assert_eq!(chases_along(fen, &cycle), [vec!["b5>a7"], vec![], vec!["d6>c8"], vec![]]);
+    assert_eq!(offers_along(fen, &cycle), [Vec::<String>::new(), vec![], vec![], vec![]]);
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
 }
 

@@ -132,9 +132,7 @@ pub fn to_text(judgement: &Judgement) -> String {
                     piece.kind().name()
                 ));
             }
-            if cycle.moves.iter().any(|m| m.mover == side)
-                && cycle.moves.iter().all(|m| m.mover != side || m.check)
-            {
+            if cycle.checked[side.index()] {
                 out.push_str(&format!("{} gave check with every one of its moves\n", side.name()));
             }
         }
@@ -160,7 +158,8 @@ pub fn to_text(judgement: &Judgement) -> String {
     out
 }
 
-/// `red c5a5 chases a7 (from a5)`, `black e9e8`, `red a8a9 check`.
+/// `red c5a5 chases a7 (from a5)`, `black e9e8`, `red a8a9 check`, `red b5a5 offers to exchange
+/// a7 (from a5)`.
 fn describe_move(entry: &CycleMove) -> String {
     let mut text = format!("{} {}", entry.mover.name(), entry.mv);
     if entry.check {
@@ -170,6 +169,11 @@ fn describe_move(entry: &CycleMove) -> String {
         let listed: Vec<String> =
             entry.chases.chases.iter().map(|c| format!("{} (from {})", c.victim, c.attacker)).collect();
         text.push_str(&format!(" chases {}", listed.join(", ")));
+    }
+    if !entry.chases.offers.is_empty() {
+        let listed: Vec<String> =
+            entry.chases.offers.iter().map(|c| format!("{} (from {})", c.victim, c.attacker)).collect();
+        text.push_str(&format!(" offers to exchange {}", listed.join(", ")));
     }
     text
 }

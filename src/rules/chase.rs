@@ -87,6 +87,9 @@ pub struct MoveChases {
     pub chases: Vec<Chase>,
     /// The chased enemy pieces, by slot in the enemy's piece list.
     pub victims: Victims,
+    /// New attacks that would be chases but are offers to exchange (the victim, of the same
+    /// kind, could legally take its attacker): listed for people, they count for nothing.
+    pub offers: Vec<Chase>,
 }
 
 impl MoveChases {
@@ -101,17 +104,15 @@ pub fn is_chasing_move(pos: &Position, mv: Move) -> bool {
     !chases(pos, mv).is_empty()
 }
 
-/// Every chase the legal move `mv` creates in `pos` (empty for an illegal move or a quiet one).
+/// Every chase (and offer to exchange) the legal move `mv` creates in `pos`; nothing for an
+/// illegal move or a quiet one.
 pub fn chases(pos: &Position, mv: Move) -> MoveChases {
     let mut work = pos.clone();
-    let mut found = MoveChases::default();
     if is_legal(&mut work, mv) {
-        scan(&mut work, mv, Victims::ALL, |chase, victim| {
-            found.chases.push(chase);
-            found.victims = found.victims.union(Victims::of(victim));
-        });
+        move_chases(&mut work, mv)
+    } else {
+        MoveChases::default()
     }
-    found
 }
 
 /// The enemy pieces among `wanted` that the legal move `mv` chases, on a position the caller
@@ -119,7 +120,11 @@ pub fn chases(pos: &Position, mv: Move) -> MoveChases {
 pub(crate) fn chased_victims(pos: &mut Position, mv: Move, wanted: Victims) -> Victims {
     let mut victims = Victims::NONE;
     if !wanted.is_empty() {
-        scan(pos, mv, wanted, |_, victim| victims = victims.union(Victims::of(victim)));
+        scan(pos, mv, wanted, |threat, _, victim| {
+            if threat == Threat::Chase {
+                victims = victims.union(Victims::of(victim));
+            }
+        });
     }
     victims
 }
@@ -127,9 +132,12 @@ pub(crate) fn chased_victims(pos: &mut Position, mv: Move, wanted: Victims) -> V
 /// `chases` on a position the caller lets us play on; `mv` must be legal.
 pub(crate) fn move_chases(pos: &mut Position, mv: Move) -> MoveChases {
     let mut found = MoveChases::default();
-    scan(pos, mv, Victims::ALL, |chase, victim| {
-        found.chases.push(chase);
-        found.victims = found.victims.union(Victims::of(victim));
+    scan(pos, mv, Victims::ALL, |threat, chase, victim| match threat {
+        Threat::Chase => {
+            found.chases.push(chase);
+            found.victims = found.victims.union(Victims::of(victim));
+        }
+        Threat::Offer => found.offers.push(chase),
     });
     found
 }
@@ -150,9 +158,19 @@ fn attack_table(pos: &Position) -> AttackTable {
     table
 }
 
-/// Calls `report` with each chase `mv` creates whose victim is in `wanted`. Plays `mv`, lets
-/// the mover move again with a null move to list its captures, and takes everything back.
-fn scan(pos: &mut Position, mv: Move, wanted: Victims, mut report: impl FnMut(Chase, Piece)) {
+/// What a new attack on a piece that may be chased amounts to.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Threat {
+    /// A chase.
+    Chase,
+    /// An offer to exchange: no chase.
+    Offer,
+}
+
+/// Calls `report` with each chase and offer to exchange `mv` creates whose victim is in
+/// `wanted`. Plays `mv`, lets the mover move again with a null move to list its captures, and
+/// takes everything back.
+fn scan(pos: &mut Position, mv: Move, wanted: Victims, mut report: impl FnMut(Threat, Chase, Piece)) {
     let before = attack_table(pos);
     pos.make_move(mv);
     pos.make_null_move();
@@ -163,8 +181,11 @@ fn scan(pos: &mut Position, mv: Move, wanted: Victims, mut report: impl FnMut(Ch
         if !wanted.contains_slot(v.slot()) || before[a.slot() as usize] & (1 << v.slot()) != 0 {
             continue;
         }
-        if may_chase(a, v, capture.to()) && is_chase(pos, capture, a, v) {
-            report(Chase { attacker: capture.from(), victim: capture.to() }, v);
+        if !may_chase(a, v, capture.to()) {
+            continue;
+        }
+        if let Some(threat) = threat(pos, capture, a, v) {
+            report(threat, Chase { attacker: capture.from(), victim: capture.to() }, v);
         }
     }
     pos.unmake_null_move();
@@ -195,17 +216,18 @@ fn lesser_on_greater(attacker: PieceKind, victim: PieceKind) -> bool {
     }
 }
 
-/// With the attacker's side to move (after the chasing move and a null move): `capture` is
-/// legal, it is no offer to exchange, and the victim is unprotected or the attack is a lesser
-/// piece's on a greater one.
-fn is_chase(pos: &mut Position, capture: Move, attacker: Piece, victim: Piece) -> bool {
+/// With the attacker's side to move (after the chasing move and a null move), for a new attack
+/// on a piece that may be chased: a chase when `capture` is legal, is no offer to exchange, and
+/// the victim is unprotected or the attack is a lesser piece's on a greater one.
+fn threat(pos: &mut Position, capture: Move, attacker: Piece, victim: Piece) -> Option<Threat> {
     if !pos.leaves_king_safe(capture) {
-        return false;
+        return None;
     }
     if attacker.kind() == victim.kind() && can_take_back(pos, capture) {
-        return false;
+        return Some(Threat::Offer);
     }
-    lesser_on_greater(attacker.kind(), victim.kind()) || !has_legal_recapture(pos, capture)
+    let counts = lesser_on_greater(attacker.kind(), victim.kind()) || !has_legal_recapture(pos, capture);
+    counts.then_some(Threat::Chase)
 }
 
 /// Whether, in the position after the chasing move (the victim's side to move), the victim could
@@ -279,19 +301,19 @@ mod tests {
 
     #[test]
     fn victims_are_named_by_slot() {
-        // The rook b5-a5 chases the horse a7; black horses take slots 5 and 6, the first one
-        // placed (a7, read first in the FEN) slot 5.
-        let pos = Position::from_fen("4k4/9/n8/9/1R7/9/9/9/n8/3K5 w - - 0 1").unwrap();
+        // The rook b5-a5 chases the horse a7, not the horse i1: the victims name a7's slot only.
+        let pos = Position::from_fen("4k4/9/n8/9/1R7/9/9/9/8n/3K5 w - - 0 1").unwrap();
         let found = chases(&pos, Move::parse_iccs("b5a5").unwrap());
         assert_eq!(found.chases, [Chase { attacker: at("a5"), victim: at("a7") }]);
         let horse = pos.piece_at(at("a7"));
         assert_eq!(found.victims, Victims::of(horse));
         assert_eq!(found.victims.slots().collect::<Vec<_>>(), [horse.slot()]);
-        // The allocation-free scan agrees, and finds nothing outside `wanted`.
+        // The allocation-free scan agrees; asked only about the horse i1, it finds nothing.
         let mut work = pos.clone();
         let mv = Move::parse_iccs("b5a5").unwrap();
         assert_eq!(chased_victims(&mut work, mv, Victims::ALL), found.victims);
-        let other = pos.piece_at(at("a1"));
+        let other = pos.piece_at(at("i1"));
+        assert_ne!(other.slot(), horse.slot());
         assert_eq!(chased_victims(&mut work, mv, Victims::of(other)), Victims::NONE);
         assert_eq!(work.to_fen(), pos.to_fen(), "the position is restored");
     }

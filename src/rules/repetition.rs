@@ -96,6 +96,8 @@ pub struct CycleReport {
     pub start: usize,
     /// The moves of the cycle, oldest first.
     pub moves: Vec<CycleMove>,
+    /// Per side (by `Color::index`): whether it moved and gave check with every move.
+    pub checked: [bool; 2],
     /// Per side (by `Color::index`): the enemy pieces that every one of its moves chased, when
     /// it moved and did not check perpetually; empty otherwise.
     pub chased: [Victims; 2],
@@ -148,8 +150,9 @@ pub fn explain_cycle(pos: &Position, start: usize) -> CycleReport {
         tally.record(mover, check, chases.victims);
         listed.push(CycleMove { mv, mover, check, chases });
     }
+    let checked = Color::BOTH.map(|side| tally.checks_perpetually(side));
     let chased = Color::BOTH.map(|side| tally.perpetual_victims(side));
-    CycleReport { start, moves: listed, chased, verdict: tally.verdict() }
+    CycleReport { start, moves: listed, checked, chased, verdict: tally.verdict() }
 }
 
 /// `pos` taken back to history index `start` (clamped to the history), and the moves from there.

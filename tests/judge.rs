@@ -302,3 +302,44 @@ fn play_shows_the_chase_verdicts() {
         assert_eq!(stderr, format!("error: the game is over: {why}; undo, new or quit\n"));
     }
 }
+
+// ----- the README's examples -----
+
+/// Splits a shell command line on spaces, keeping "double-quoted" words whole (enough for the
+/// README's examples).
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            _ => word.push(c),
+        }
+    }
+    words.push(word);
+    words
+}
+
+#[test]
+fn the_readme_examples_work_as_shown() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut examples = 0;
+    let mut lines = readme.lines();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("$ chariot judge ") else { continue };
+        let shown: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+        let mut args = vec!["judge".to_string()];
+        args.extend(shell_words(command));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = chariot(&args);
+        assert!(output.status.success(), "{command}");
+        let printed = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(printed.lines().collect::<Vec<_>>(), shown, "{command}");
+        examples += 1;
+    }
+    assert_eq!(examples, 2, "a perpetual chase and an offer to exchange");
+}

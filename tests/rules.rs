@@ -560,6 +560,16 @@ fn move_limit_is_120_plies() {
 }
 
 #[test]
+fn the_repetition_verdict_comes_before_the_move_limit() {
+    // The perpetual chase of the lone horse, started 112 plies after the last capture: the
+    // third occurrence falls on the 120th ply, and the repetition verdict comes first.
+    let fen = "4k4/9/n8/9/2R6/9/9/9/9/3K5 w - - 112 60";
+    let pos = play(fen, &repeated(&["c5a5", "a7c8", "a5c5", "c8a7"], 2));
+    assert_eq!(pos.halfmove_clock(), 120);
+    assert_eq!(game_result(&pos), result(Some(Color::Black), Termination::PerpetualChase));
+}
+
+#[test]
 fn no_legal_move_beats_the_move_limit() {
     // The stalemate above, reached on the 120th ply without a capture.
     let pos = play("4k4/9/R8/9/9/9/9/9/5R3/3K5 w - - 119 80", &["a7a8"]);

@@ -1,21 +1,25 @@
 //! The rules module, one clause per test. Every position is hand-made; the comments give the
-//! reasoning from docs/rules.md that fixes each expected value.
+//! reasoning from `docs/rules.md` ("How a game ends" and "What counts as a chasing move") that fixes each
+//! expected value. Every move sequence was also checked against Fairy-Stockfish's move generator.
 
 use chariot::board::{movegen, Color, Move, Position};
 use chariot::rules::{
-    find_repetition, game_result, game_verdict, insufficient_material, is_chasing_move, judge_cycle,
-    search_verdict, GameResult, Termination, Verdict,
+    chases, explain_cycle, find_repetition, game_cycle, game_result, game_verdict, insufficient_material,
+    is_chasing_move, judge_cycle, search_verdict, GameResult, Termination, Verdict,
 };
 
 /// Sets up `fen` and plays `moves`, each checked for legality first.
 fn play(fen: &str, moves: &[&str]) -> Position {
     let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    for text in moves {
-        let mv = Move::parse_iccs(text).unwrap_or_else(|| panic!("bad move text {text}"));
-        assert!(movegen::is_legal(&mut pos, mv), "{text} is not legal in {}", pos.to_fen());
+    play_on(&mut pos, moves.iter().map(|text| Move::parse_iccs(text).expect("ICCS move text")));
+    pos
+}
+
+fn play_on(pos: &mut Position, moves: impl IntoIterator<Item = Move>) {
+    for mv in moves {
+        assert!(movegen::is_legal(pos, mv), "{mv} is not legal in {}", pos.to_fen());
         pos.make_move(mv);
     }
-    pos
 }
 
 /// `cycle` repeated `times` times.
@@ -38,17 +42,78 @@ fn move_kinds(fen: &str, moves: &[&str]) -> Vec<(bool, bool)> {
         .collect()
 }
 
+/// For each move of `moves` from `fen`: its chases written `attacker>victim` (squares after the
+/// move), in generation order.
+fn chases_along(fen: &str, moves: &[&str]) -> Vec<Vec<String>> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    moves
+        .iter()
+        .map(|text| {
+            let mv = Move::parse_iccs(text).unwrap();
+            let found =
+                chases(&pos, mv).chases.iter().map(|c| format!("{}>{}", c.attacker, c.victim)).collect();
+            play_on(&mut pos, [mv]);
+            found
+        })
+        .collect()
+}
+
+/// For each move of `moves` from `fen`: its offers to exchange written `attacker>victim`.
+fn offers_along(fen: &str, moves: &[&str]) -> Vec<Vec<String>> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    moves
+        .iter()
+        .map(|text| {
+            let mv = Move::parse_iccs(text).unwrap();
+            let found =
+                chases(&pos, mv).offers.iter().map(|c| format!("{}>{}", c.attacker, c.victim)).collect();
+            play_on(&mut pos, [mv]);
+            found
+        })
+        .collect()
+}
+
+/// The verdict with the colours swapped.
+fn colours_swapped(verdict: Verdict) -> Verdict {
+    match verdict {
+        Verdict::Draw => Verdict::Draw,
+        Verdict::PerpetualCheck { loser } => Verdict::PerpetualCheck { loser: loser.opponent() },
+        Verdict::PerpetualChase { loser } => Verdict::PerpetualChase { loser: loser.opponent() },
+    }
+}
+
 /// Plays a four-ply cycle three times and returns the game verdict at the third occurrence,
-/// after checking that the second occurrence was not yet a game verdict.
+/// after checking that the second occurrence was not yet a game verdict. Also checks that the
+/// same game seen from the other side (colours swapped, board flipped) gets the mirrored
+/// verdict and the game mirrored left to right the same one, and that `explain_cycle` agrees
+/// with `judge_cycle`.
 fn verdict_after_three(fen: &str, cycle: &[&str; 4]) -> Verdict {
     let early = play(fen, &repeated(cycle, 2)[..7]);
     assert_eq!(game_verdict(&early), None, "no position has occurred three times after 7 plies");
     let pos = play(fen, &repeated(cycle, 2));
-    game_verdict(&pos).expect("the start position occurs for the third time after 8 plies")
+    let verdict = game_verdict(&pos).expect("the start position occurs for the third time after 8 plies");
+    let report = game_cycle(&pos).expect("the cycle is explained too");
+    assert_eq!((report.start, report.moves.len(), report.verdict), (0, 8, verdict));
+    assert_eq!(explain_cycle(&pos, 4).verdict, judge_cycle(&pos, 4), "the last cycle alone");
+
+    let moves: Vec<Move> = repeated(cycle, 2).iter().map(|t| Move::parse_iccs(t).unwrap()).collect();
+    let start = Position::from_fen(fen).unwrap();
+    let mut flipped = start.color_flipped();
+    play_on(&mut flipped, moves.iter().map(|m| m.flip_ranks()));
+    assert_eq!(game_verdict(&flipped), Some(colours_swapped(verdict)), "seen from the other side");
+    let mut mirrored = start.files_mirrored();
+    play_on(&mut mirrored, moves.iter().map(|m| m.mirror_files()));
+    assert_eq!(game_verdict(&mirrored), Some(verdict), "mirrored left to right");
+    verdict
 }
 
 fn result(winner: Option<Color>, termination: Termination) -> Option<GameResult> {
     Some(GameResult { winner, termination })
+}
+
+/// Whether `mv` chases in the position `fen`.
+fn chases_in(fen: &str, mv: &str) -> bool {
+    is_chasing_move(&Position::from_fen(fen).unwrap(), Move::parse_iccs(mv).unwrap())
 }
 
 // ----- rule 1: no legal move -----
@@ -108,10 +173,13 @@ fn mutual_perpetual_check_is_a_draw() {
     assert_eq!(game_result(&pos), result(None, Termination::Repetition));
 }
 
+// ----- rule 2: perpetual chase -----
+
 #[test]
 fn perpetual_chase_of_an_unprotected_piece_loses() {
     // The red rook (c5/a5) follows the lone black horse (a7/c8), newly attacking it each time;
-    // nothing black can retake on a7 or c8. The horse never attacks the rook.
+    // nothing black can retake on a7 or c8. The horse never attacks the rook. The horse is one
+    // piece on two squares: followed as it moves, it is chased by every red move.
     let fen = "4k4/9/n8/9/2R6/9/9/9/9/3K5 w - - 0 1";
     let cycle = ["c5a5", "a7c8", "a5c5", "c8a7"];
     assert_eq!(move_kinds(fen, &cycle), [(false, true), (false, false), (false, true), (false, false)]);
@@ -123,8 +191,8 @@ fn perpetual_chase_of_an_unprotected_piece_loses() {
 #[test]
 fn chasing_a_protected_piece_is_not_a_chase() {
     // As above, but the black rook a8 guards both a7 and c8 (via b8). When the horse leaves a7
-    // the black rook sees the red rook on a5, which the pawn a4 guards, so that is no chase
-    // either (a rook on a rook needs the victim unprotected).
+    // the black rook sees the red rook on a5, which the pawn a4 guards and which could take the
+    // black rook back (an offer to exchange), so that is no chase either.
     let fen = "4k4/r8/n8/9/2R6/P8/9/9/9/3K5 w - - 0 1";
     let cycle = ["c5a5", "a7c8", "a5c5", "c8a7"];
     assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
@@ -132,24 +200,219 @@ fn chasing_a_protected_piece_is_not_a_chase() {
 }
 
 #[test]
-fn horse_chasing_a_protected_rook_is_a_chase() {
+fn a_horse_attacking_two_rooks_in_turn_is_no_perpetual_chase() {
     // Black rooks a9 and a6 guard each other along the a-file. The red horse on c5 attacks a6,
-    // on b7 attacks a9: each horse move attacks the other rook anew. Black only moves its king.
+    // on b7 attacks a9: each horse move is a chasing move (a horse on a rook counts even when
+    // the rook is protected), but one piece attacking two pieces in turn is allowed: no single
+    // black piece is chased by every red move. Black only moves its king.
     let fen = "r3k4/9/9/r8/2N6/9/9/9/9/3K5 w - - 0 1";
     let cycle = ["c5b7", "e9e8", "b7c5", "e8e9"];
-    assert_eq!(move_kinds(fen, &cycle), [(false, true), (false, false), (false, true), (false, false)]);
+    assert_eq!(chases_along(fen, &cycle), [vec!["b7>a9"], vec![], vec!["c5>a6"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+    assert_eq!(game_result(&play(fen, &repeated(&cycle, 2))), result(None, Termination::Repetition));
+}
+
+#[test]
+fn a_rook_attacking_two_crossed_pawns_in_turn_is_no_perpetual_chase() {
+    // The red rook swings a2-c2 against the black pawns a4 and c4, which have crossed the river
+    // and do not guard each other (they guard b4, not a4 or c4): each swing chases one pawn, but
+    // never the same one twice, so there is no perpetual chase.
+    let fen = "4k4/9/9/9/9/p1p6/9/R8/9/3K5 w - - 0 1";
+    let cycle = ["a2c2", "e9e8", "c2a2", "e8e9"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["c2>c4"], vec![], vec!["a2>a4"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+}
+
+#[test]
+fn chasing_a_crossed_pawn_perpetually_loses() {
+    // The black pawn b4 (across the river, so it may be chased) steps b4-a4-b4 and the red rook
+    // follows on rank 2, newly attacking it on each file. Nothing guards the pawn, and a pawn
+    // only attacks forward and sideways, never the rook two ranks behind it.
+    let fen = "4k4/9/9/9/9/1p7/9/R8/9/3K5 w - - 0 1";
+    let cycle = ["a2b2", "b4a4", "b2a2", "a4b4"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["b2>b4"], vec![], vec!["a2>a4"], vec![]]);
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
 }
 
 #[test]
-fn cannon_chasing_a_protected_rook_is_a_chase() {
+fn two_attackers_taking_turns_on_one_victim_is_a_perpetual_chase() {
+    // The lone black horse c7 is covered by the red rook c2 up the c-file and the red rook h7
+    // along rank 7. The red horse hops c5-d7-c5: on c5 it blocks the c-file, on d7 rank 7. Each
+    // hop uncovers the other rook's attack on c7, a new attack by a different piece each time,
+    // but always on the same unprotected horse: a perpetual chase. The black king steps d9-d8.
+    let fen = "3k5/9/2n4R1/9/2N6/9/9/2R6/9/4K4 w - - 0 1";
+    let cycle = ["c5d7", "d9d8", "d7c5", "d8d9"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["c2>c7"], vec![], vec!["h7>c7"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
+}
+
+#[test]
+fn chasing_one_piece_loses_against_attacks_on_different_pieces() {
+    // The red rook follows the black horse a7/c8 as in the first chase test. This time the
+    // horse's moves attack something too: from c8 the unprotected red cannon d6, from a7 the
+    // unprotected red cannon b9, a different piece each time. Red chases one piece with every
+    // move, Black does not: Red loses (it is no mutual chase).
+    let fen = "1C2k4/9/n8/3C5/2R6/9/9/9/9/3K5 w - - 0 1";
+    let cycle = ["c5a5", "a7c8", "a5c5", "c8a7"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["a5>a7"], vec!["c8>d6"], vec!["c5>c8"], vec!["a7>b9"]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
+}
+
+#[test]
+fn mutual_perpetual_chase_is_a_draw() {
+    // Two copies of the two-attacker chase. Red: rooks c2 and e7 take turns on the black horse
+    // c7 as the red horse hops c5-d7. Black: rooks g6 and i3 take turns on the red horse g3 as
+    // the black horse hops g5-h3. Both horses are unprotected, and each side chases the same
+    // piece with every move: both chase perpetually, a draw.
+    let fen = "5k3/9/2n1R4/6r2/2N3n2/9/6N1r/2R6/9/3K5 w - - 0 1";
+    let cycle = ["c5d7", "g5h3", "d7c5", "h3g5"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["c2>c7"], vec!["g6>g3"], vec!["e7>c7"], vec!["i3>g3"]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+    assert_eq!(game_result(&play(fen, &repeated(&cycle, 2))), result(None, Termination::Repetition));
+}
+
+#[test]
+fn a_check_is_not_a_chase() {
+    // The red rook alternates between a5, where it attacks the lone black horse a7, and e5,
+    // where it checks the king e9 (which steps aside to f9 and back). Every move checks or
+    // chases, but not every move checks, and the check does not chase the horse: neither
+    // perpetual check nor perpetual chase.
+    let fen = "4k4/9/n8/9/R8/9/9/9/9/3K5 w - - 0 1";
+    let cycle = ["a5e5", "e9f9", "e5a5", "f9e9"];
+    assert_eq!(move_kinds(fen, &cycle), [(true, false), (false, false), (false, true), (false, false)]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+}
+
+#[test]
+fn perpetual_check_beats_perpetual_chase() {
+    // The red rook checks from a9 and a8 in turn; the black king answers e9-e8-e9. Each king
+    // move uncovers a black cannon's attack on the rook: leaving e9 opens rank 9 for the cannon
+    // i9 (screen: the advisor f9), leaving e8 opens rank 8 for the cannon i8 (screen: the horse
+    // g8). A king's own threats are not chases, but the cannons' are, and a cannon on a rook
+    // counts: Black chases the red rook with every move while Red checks with every move. The
+    // checker loses.
+    let fen = "4ka2c/R5n1c/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let cycle = ["a8a9", "e9e8", "a9a8", "e8e9"];
+    assert_eq!(move_kinds(fen, &cycle), [(true, false), (false, true), (true, false), (false, true)]);
+    assert_eq!(chases_along(fen, &cycle), [vec![], vec!["i9>a9"], vec![], vec!["i8>a8"]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualCheck { loser: Color::Red });
+    let report = game_cycle(&play(fen, &repeated(&cycle, 2))).unwrap();
+    assert_eq!(report.checked, [true, false], "Red checked with every move, Black with none");
+    assert!(report.chased[Color::Red.index()].is_empty(), "Red checked; it did not chase");
+    assert_eq!(report.chased[Color::Black.index()].slots().count(), 1, "Black chased one piece");
+}
+
+// ----- what a chasing move is -----
+
+#[test]
+fn horse_and_cannon_on_a_protected_rook_chase() {
     // Cannon c0-c6: on c6 it sees the pawn b6 as its screen and the rook a6 behind it, which it
     // did not attack from c0. The rook a9 guards a6, but a rook threatened by a cannon is chased
     // anyway. With a horse on a6 instead (also guarded by a9), the same move is no chase.
-    let rook = Position::from_fen("r3k4/9/9/rp7/9/9/9/9/9/2CK5 w - - 0 1").unwrap();
-    assert!(is_chasing_move(&rook, Move::parse_iccs("c0c6").unwrap()));
-    let horse = Position::from_fen("r3k4/9/9/np7/9/9/9/9/9/2CK5 w - - 0 1").unwrap();
-    assert!(!is_chasing_move(&horse, Move::parse_iccs("c0c6").unwrap()));
+    assert!(chases_in("r3k4/9/9/rp7/9/9/9/9/9/2CK5 w - - 0 1", "c0c6"));
+    assert!(!chases_in("r3k4/9/9/np7/9/9/9/9/9/2CK5 w - - 0 1", "c0c6"));
+    // Horse d3-c5 attacks the rook a6 (guarded by a9); the same attack on a horse is no chase.
+    assert!(chases_in("r3k4/9/9/r8/9/9/3N5/9/9/3K5 w - - 0 1", "d3c5"));
+    assert!(!chases_in("r3k4/9/9/n8/9/9/3N5/9/9/3K5 w - - 0 1", "d3c5"));
+}
+
+#[test]
+fn an_elephant_on_a_protected_rook_horse_or_cannon_chases() {
+    // Elephant c0-e2 newly attacks g4 (eye f3 empty), where a black piece stands guarded by the
+    // rook g9. A rook, horse or cannon is greater than an elephant: chased even though guarded.
+    // A crossed pawn is not greater, and it is guarded: no chase.
+    for (victim, chased) in [('r', true), ('n', true), ('c', true), ('p', false)] {
+        let fen = format!("4k1r2/9/9/9/9/6{victim}2/9/9/9/2BK5 w - - 0 1");
+        assert_eq!(chases_in(&fen, "c0e2"), chased, "{victim}");
+        // Without the guard on g9 each of them, the pawn too, is chased.
+        let unguarded = format!("4k4/9/9/9/9/6{victim}2/9/9/9/2BK5 w - - 0 1");
+        assert!(chases_in(&unguarded, "c0e2"), "{victim} unguarded");
+    }
+}
+
+#[test]
+fn an_advisor_on_a_protected_rook_horse_or_cannon_chases() {
+    // Advisor f0-e1 newly attacks f2, where a black piece stands guarded by the rook f9 down the
+    // open f-file. Rook, horse and cannon are chased although guarded; a crossed pawn is not.
+    for (victim, chased) in [('r', true), ('n', true), ('c', true), ('p', false)] {
+        let fen = format!("4kr3/9/9/9/9/9/9/5{victim}3/9/3K1A3 w - - 0 1");
+        assert_eq!(chases_in(&fen, "f0e1"), chased, "{victim}");
+    }
+}
+
+#[test]
+fn an_elephant_taking_turns_with_another_on_a_protected_rook_is_a_perpetual_chase() {
+    // The black rook e2 is guarded by the rook e7 down the e-file. The red elephants c0 and g0
+    // both aim at e2 through their eyes d1 and f1; the red rook shuttles d1-f1, blocking one
+    // eye and opening the other, so each move uncovers a new elephant attack on the same rook.
+    // Guarded or not, a rook attacked by an elephant is chased: Red chases perpetually.
+    let fen = "4k4/9/4r4/9/9/9/9/4r4/3R5/2BK2B2 w - - 0 1";
+    let cycle = ["d1f1", "e9e8", "f1d1", "e8e9"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["c0>e2"], vec![], vec!["g0>e2"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
+}
+
+#[test]
+fn a_rook_following_a_rook_that_can_take_it_back_offers_an_exchange() {
+    // The red rook follows the lone black rook a7/b7 along rank 5, attacking it anew each time,
+    // and nothing guards the black rook. But a rook attacked by a rook attacks it back: the
+    // black rook could take the red one, so this is an offer to exchange, not a chase.
+    let fen = "4k4/9/r8/9/1R7/9/9/9/9/3K5 w - - 0 1";
+    let cycle = ["b5a5", "a7b7", "a5b5", "b7a7"];
+    assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
+    assert_eq!(offers_along(fen, &cycle), [vec!["a5>a7"], vec![], vec!["b5>b7"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+}
+
+#[test]
+fn a_rook_that_cannot_legally_take_back_is_chased() {
+    // Rook b3-b7 attacks the black rook e7, which could take back on b7 geometrically, but it
+    // is pinned: the red rook e3 would then see the king e9. It cannot legally capture in
+    // return, so no exchange is offered, and nothing guards e7: a chase. With the pinning rook
+    // on h3 instead, the black rook could take back: no chase.
+    assert_eq!(offers_along("4k4/9/4r4/9/9/9/1R2R4/9/9/3K5 w - - 0 1", &["b3b7"]), [Vec::<String>::new()]);
+    assert!(chases_in("4k4/9/4r4/9/9/9/1R2R4/9/9/3K5 w - - 0 1", "b3b7"));
+    assert!(!chases_in("4k4/9/4r4/9/9/9/1R5R1/9/9/3K5 w - - 0 1", "b3b7"));
+    assert_eq!(offers_along("4k4/9/4r4/9/9/9/1R5R1/9/9/3K5 w - - 0 1", &["b3b7"]), [vec!["b7>e7"]]);
+}
+
+#[test]
+fn a_cannon_following_a_cannon_offers_an_exchange() {
+    // The red cannon b3/a3 follows the lone black cannon a7/b7 with the red pawns a5 and b5 as
+    // screens. Both cannons see each other over the same screen, so the black cannon could take
+    // back: an offer to exchange each time, no chase. A black horse on a7 in the cannon's place
+    // is chased by the same move.
+    let fen = "4k4/9/c8/9/PP7/9/1C7/9/9/3K5 w - - 0 1";
+    let cycle = ["b3a3", "a7b7", "a3b3", "b7a7"];
+    assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
+    assert_eq!(offers_along(fen, &cycle), [vec!["a3>a7"], vec![], vec!["b3>b7"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+    assert!(chases_in("4k4/9/n8/9/PP7/9/1C7/9/9/3K5 w - - 0 1", "b3a3"));
+}
+
+#[test]
+fn a_horse_following_a_horse_with_its_leg_free_offers_an_exchange() {
+    // The red horse hops d6-b5-d6 after the black horse a7/c8: from b5 it attacks a7, from d6
+    // it attacks c8, anew each time, and nothing guards the black horse. The black horse's own
+    // legs toward the red one (a6 from a7, c7 from c8) are free, so it could take back: an
+    // offer to exchange, no chase.
+    let fen = "4k4/9/n8/3N5/9/9/9/9/9/3K5 w - - 0 1";
+    let cycle = ["d6b5", "a7c8", "b5d6", "c8a7"];
+    assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, false)));
+    assert_eq!(offers_along(fen, &cycle), [vec!["b5>a7"], vec![], vec!["d6>c8"], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
+}
+
+#[test]
+fn a_horse_following_a_horse_with_its_leg_blocked_chases() {
+    // The same hops, with the black horse's legs a6 (a black pawn) and c7 (a red pawn)
+    // blocked. The red horse's own legs (b6, d7) stay free, so it attacks as before, but the
+    // black horse cannot take back: each hop chases the unprotected horse, and Red loses.
+    let fen = "4k4/9/n1P6/p2N5/9/9/9/9/9/3K5 w - - 0 1";
+    let cycle = ["d6b5", "a7c8", "b5d6", "c8a7"];
+    assert_eq!(chases_along(fen, &cycle), [vec!["b5>a7"], vec![], vec!["d6>c8"], vec![]]);
+    assert_eq!(offers_along(fen, &cycle), [Vec::<String>::new(), vec![], vec![], vec![]]);
+    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
 }
 
 #[test]
@@ -185,16 +448,6 @@ fn threats_to_an_uncrossed_pawn_are_not_chases() {
 }
 
 #[test]
-fn threats_to_a_crossed_pawn_are_chases() {
-    // The same swing a2-c2 against black pawns a4 and c4, which have crossed the river and do
-    // not guard each other (they guard b4, not a4 or c4).
-    let fen = "4k4/9/9/9/9/p1p6/9/R8/9/3K5 w - - 0 1";
-    let cycle = ["a2c2", "e9e8", "c2a2", "e8e9"];
-    assert_eq!(move_kinds(fen, &cycle), [(false, true), (false, false), (false, true), (false, false)]);
-    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualChase { loser: Color::Red });
-}
-
-#[test]
 fn a_pinned_attacker_is_not_chasing() {
     // The red rook on e3/e4 is all that stands between the black rook e8 and the red king e0.
     // Stepping along the e-file it newly attacks the lone horses b3 and h4 in turn, but taking
@@ -209,16 +462,6 @@ fn a_pinned_attacker_is_not_chasing() {
 }
 
 #[test]
-fn mutual_perpetual_chase_is_a_draw() {
-    // Red horse c5/b7 against the black rooks a6/a9; black horse g4/h2 against the red rooks
-    // i3/i0 (the same pattern, turned around). Every move of both sides attacks a rook anew.
-    let fen = "r3k4/9/9/r8/2N6/6n2/8R/9/9/3K4R w - - 0 1";
-    let cycle = ["c5b7", "g4h2", "b7c5", "h2g4"];
-    assert!(move_kinds(fen, &cycle).iter().all(|&kinds| kinds == (false, true)));
-    assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
-}
-
-#[test]
 fn plain_repetition_is_a_draw() {
     // Both rooks shuffle along their edge files, attacking nothing and never checking.
     let fen = "4k3r/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
@@ -227,21 +470,6 @@ fn plain_repetition_is_a_draw() {
     assert_eq!(verdict_after_three(fen, &cycle), Verdict::Draw);
     let pos = play(fen, &repeated(&cycle, 2));
     assert_eq!(game_result(&pos), result(None, Termination::Repetition));
-}
-
-#[test]
-fn perpetual_check_beats_perpetual_chase() {
-    // The red cannon e5 aims up the e-file; the red horse (e8/g7) and the black rook (e7/b7)
-    // are the screens. Each horse move leaves one screen: check. Each rook move takes the file
-    // back to zero or two screens and attacks something anew: on b7 the unprotected horse b3
-    // (and the horse g7), on e7 the unprotected cannon e5. Red checks perpetually, Black chases
-    // perpetually: the checker loses.
-    let fen = "4k4/4N4/4r4/9/4C4/9/1N7/9/9/3K5 w - - 0 1";
-    let cycle = ["e8g7", "e7b7", "g7e8", "b7e7"];
-    let kinds = move_kinds(fen, &cycle);
-    assert!(kinds[0].0 && kinds[2].0, "red checks");
-    assert!(kinds[1] == (false, true) && kinds[3] == (false, true), "black chases");
-    assert_eq!(verdict_after_three(fen, &cycle), Verdict::PerpetualCheck { loser: Color::Red });
 }
 
 #[test]
@@ -329,6 +557,16 @@ fn move_limit_is_120_plies() {
     let at_120 = play(fen, &["a0a1", "e9e8"]);
     assert_eq!(at_120.halfmove_clock(), 120);
     assert_eq!(game_result(&at_120), result(None, Termination::MoveLimit));
+}
+
+#[test]
+fn the_repetition_verdict_comes_before_the_move_limit() {
+    // The perpetual chase of the lone horse, started 112 plies after the last capture: the
+    // third occurrence falls on the 120th ply, and the repetition verdict comes first.
+    let fen = "4k4/9/n8/9/2R6/9/9/9/9/3K5 w - - 112 60";
+    let pos = play(fen, &repeated(&["c5a5", "a7c8", "a5c5", "c8a7"], 2));
+    assert_eq!(pos.halfmove_clock(), 120);
+    assert_eq!(game_result(&pos), result(Some(Color::Black), Termination::PerpetualChase));
 }
 
 #[test]

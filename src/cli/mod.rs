@@ -9,6 +9,7 @@ pub mod bench;
 pub mod book;
 pub mod datagen;
 pub mod eval;
+pub mod judge;
 pub mod matches;
 pub mod perft;
 pub mod play;
@@ -52,6 +53,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Explain the static evaluation of a position, piece by piece and term by term.
     Eval(eval::EvalArgs),
+    /// Replay a game and report where and why the rules end it (perpetual check or chase, …).
+    Judge(judge::JudgeArgs),
     /// Search the fixed bench positions and print the node count and speed.
     Bench(bench::BenchArgs),
     /// Opening books: probe, build (from PGN or from search), import BOOK.DAT, dump, merge.
@@ -111,6 +114,7 @@ pub fn run() -> ExitCode {
             std::io::stdin().is_terminal(),
         ),
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Judge(args)) => judge::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Book(args)) => {
             book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())

@@ -5,6 +5,9 @@ pub mod chase;
 pub mod outcome;
 pub mod repetition;
 
-pub use chase::{chases, is_chasing_move, Chase};
+pub use chase::{chases, is_chasing_move, Chase, MoveChases, Victims};
 pub use outcome::{game_result, insufficient_material, GameResult, Termination, MOVE_LIMIT_PLIES};
-pub use repetition::{find_repetition, game_verdict, judge_cycle, search_verdict, Verdict};
+pub use repetition::{
+    explain_cycle, find_repetition, game_cycle, game_verdict, judge_cycle, search_verdict, CycleMove,
+    CycleReport, Verdict,
+};

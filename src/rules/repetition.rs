@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use super::chase::chasing_move;
-use crate::board::{Color, Position};
+use super::chase::{chased_victims, move_chases, MoveChases, Victims};
+use crate::board::{Color, Move, Position};
 
 /// How a repetition cycle is judged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -16,7 +16,8 @@ pub enum Verdict {
         /// The side that checked perpetually.
         loser: Color,
     },
-    /// `loser` chased with every one of its moves in the cycle (and the other side did not).
+    /// `loser` chased one and the same enemy piece with every one of its moves in the cycle (and
+    /// the other side did not).
     PerpetualChase {
         /// The side that chased perpetually.
         loser: Color,
@@ -74,13 +75,91 @@ pub fn find_repetition(pos: &Position, occurrences: usize) -> Option<usize> {
     None
 }
 
+/// One move of a judged cycle: who played it, whether it gave check, and what it chased.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleMove {
+    /// The move (`Move::NONE` for a null move, which neither checks nor chases).
+    pub mv: Move,
+    /// The side that played it.
+    pub mover: Color,
+    /// Whether it left the other side in check.
+    pub check: bool,
+    /// The enemy pieces it chased, by square and by identity.
+    pub chases: MoveChases,
+}
+
+/// A repetition cycle judged move by move, for people (`chariot judge`); the search uses
+/// `judge_cycle`, which reaches the same verdict without listing anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleReport {
+    /// The history index of the cycle's first move.
+    pub start: usize,
+    /// The moves of the cycle, oldest first.
+    pub moves: Vec<CycleMove>,
+    /// Per side (by `Color::index`): whether it moved and gave check with every move.
+    pub checked: [bool; 2],
+    /// Per side (by `Color::index`): the enemy pieces that every one of its moves chased, when
+    /// it moved and did not check perpetually; empty otherwise.
+    pub chased: [Victims; 2],
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
 /// Judges the cycle of moves from history index `start` up to now, as `docs/rules.md` says. A cycle with
 /// no moves (`start` at or past the end of the history) is a draw.
+///
+/// Runs at every repetition the search meets, so it looks only for victims still in the
+/// running (chased by each of the side's earlier moves) and stops once nobody can be blamed.
 pub fn judge_cycle(pos: &Position, start: usize) -> Verdict {
+    let (mut replay, moves) = rewind(pos, start);
+    let mut tally = Tally::default();
+    for mv in moves {
+        let side = replay.side_to_move();
+        if mv.is_none() {
+            tally.record(side, false, Victims::NONE);
+            replay.make_null_move();
+        } else {
+            let victims = chased_victims(&mut replay, mv, tally.chased[side.index()]);
+            replay.make_move(mv);
+            tally.record(side, replay.in_check(side.opponent()), victims);
+        }
+        if tally.nobody_to_blame() {
+            return Verdict::Draw;
+        }
+    }
+    tally.verdict()
+}
+
+/// `judge_cycle` with every move's check and chases listed, and what each side chased with
+/// every one of its moves.
+pub fn explain_cycle(pos: &Position, start: usize) -> CycleReport {
+    let (mut replay, moves) = rewind(pos, start);
+    let start = replay.history().len();
+    let mut tally = Tally::default();
+    let mut listed = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mover = replay.side_to_move();
+        let (check, chases) = if mv.is_none() {
+            replay.make_null_move();
+            (false, MoveChases::default())
+        } else {
+            let chases = move_chases(&mut replay, mv);
+            replay.make_move(mv);
+            (replay.in_check(mover.opponent()), chases)
+        };
+        tally.record(mover, check, chases.victims);
+        listed.push(CycleMove { mv, mover, check, chases });
+    }
+    let checked = Color::BOTH.map(|side| tally.checks_perpetually(side));
+    let chased = Color::BOTH.map(|side| tally.perpetual_victims(side));
+    CycleReport { start, moves: listed, checked, chased, verdict: tally.verdict() }
+}
+
+/// `pos` taken back to history index `start` (clamped to the history), and the moves from there.
+fn rewind(pos: &Position, start: usize) -> (Position, Vec<Move>) {
     let mut replay = pos.clone();
-    let end = replay.history().len();
-    let start = start.min(end);
-    let moves: Vec<_> = replay.history()[start..].iter().map(|undo| undo.mv).collect();
+    let start = start.min(replay.history().len());
+    let moves: Vec<Move> = replay.history()[start..].iter().map(|undo| undo.mv).collect();
     for mv in moves.iter().rev() {
         if mv.is_none() {
             replay.unmake_null_move();
@@ -88,66 +167,63 @@ pub fn judge_cycle(pos: &Position, start: usize) -> Verdict {
             replay.unmake_move();
         }
     }
-    let mut record = [SideRecord::default(); 2];
-    for mv in moves {
-        let side = replay.side_to_move();
-        let entry = &mut record[side.index()];
-        entry.moved = true;
-        if mv.is_none() {
-            // Passing neither checks nor chases.
-            entry.always_checked = false;
-            entry.always_chased = false;
-            replay.make_null_move();
-            continue;
-        }
-        if entry.always_chased && !chasing_move(&mut replay, mv) {
-            entry.always_chased = false;
-        }
-        replay.make_move(mv);
-        if !replay.in_check(side.opponent()) {
-            entry.always_checked = false;
-        }
-    }
-    verdict(&record)
+    (replay, moves)
 }
 
-/// What one side did in a cycle.
+/// What each side (by `Color::index`) did in a cycle so far.
 #[derive(Copy, Clone)]
-struct SideRecord {
-    moved: bool,
-    always_checked: bool,
-    always_chased: bool,
+struct Tally {
+    moved: [bool; 2],
+    always_checked: [bool; 2],
+    /// The enemy pieces chased by every one of the side's moves so far.
+    chased: [Victims; 2],
 }
 
-impl Default for SideRecord {
+impl Default for Tally {
     fn default() -> Self {
-        SideRecord { moved: false, always_checked: true, always_chased: true }
+        Tally { moved: [false; 2], always_checked: [true; 2], chased: [Victims::ALL; 2] }
     }
 }
 
-impl SideRecord {
-    fn checks_perpetually(&self) -> bool {
-        self.moved && self.always_checked
+impl Tally {
+    fn record(&mut self, side: Color, check: bool, victims: Victims) {
+        let i = side.index();
+        self.moved[i] = true;
+        self.always_checked[i] &= check;
+        self.chased[i] = self.chased[i].intersect(victims);
     }
 
-    fn chases_perpetually(&self) -> bool {
-        self.moved && !self.checks_perpetually() && self.always_chased
+    fn checks_perpetually(&self, side: Color) -> bool {
+        self.moved[side.index()] && self.always_checked[side.index()]
     }
-}
 
-/// Check outranks chase; a side is blamed only when the other side is not equally to blame.
-fn verdict(record: &[SideRecord; 2]) -> Verdict {
-    let [red, black] = record;
-    match (red.checks_perpetually(), black.checks_perpetually()) {
-        (true, false) => return Verdict::PerpetualCheck { loser: Color::Red },
-        (false, true) => return Verdict::PerpetualCheck { loser: Color::Black },
-        (true, true) => return Verdict::Draw,
-        (false, false) => {}
+    /// What a side that moved, and did not check perpetually, chased with every move.
+    fn perpetual_victims(&self, side: Color) -> Victims {
+        if self.moved[side.index()] && !self.checks_perpetually(side) {
+            self.chased[side.index()]
+        } else {
+            Victims::NONE
+        }
     }
-    match (red.chases_perpetually(), black.chases_perpetually()) {
-        (true, false) => Verdict::PerpetualChase { loser: Color::Red },
-        (false, true) => Verdict::PerpetualChase { loser: Color::Black },
-        _ => Verdict::Draw,
+
+    /// Whether no further move can make either side check or chase perpetually.
+    fn nobody_to_blame(&self) -> bool {
+        (0..2).all(|i| !self.always_checked[i] && self.chased[i].is_empty())
+    }
+
+    /// Check outranks chase; a side is blamed only when the other side is not equally to blame.
+    fn verdict(&self) -> Verdict {
+        let only = |guilty: [bool; 2]| match guilty {
+            [true, false] => Some(Color::Red),
+            [false, true] => Some(Color::Black),
+            _ => None,
+        };
+        let checks = Color::BOTH.map(|side| self.checks_perpetually(side));
+        if checks.iter().any(|&c| c) {
+            return only(checks).map_or(Verdict::Draw, |loser| Verdict::PerpetualCheck { loser });
+        }
+        let chases = Color::BOTH.map(|side| !self.perpetual_victims(side).is_empty());
+        only(chases).map_or(Verdict::Draw, |loser| Verdict::PerpetualChase { loser })
     }
 }
 
@@ -159,4 +235,9 @@ pub fn search_verdict(pos: &Position) -> Option<Verdict> {
 /// The verdict once the current position occurs for the third time, for games.
 pub fn game_verdict(pos: &Position) -> Option<Verdict> {
     find_repetition(pos, 3).map(|start| judge_cycle(pos, start))
+}
+
+/// `game_verdict` explained: the cycle since the first of the three occurrences, move by move.
+pub fn game_cycle(pos: &Position) -> Option<CycleReport> {
+    find_repetition(pos, 3).map(|start| explain_cycle(pos, start))
 }

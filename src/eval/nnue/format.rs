@@ -189,7 +189,9 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     let qb = i16::from_le_bytes(r.array("QB")?);
     let scale = i32::from_le_bytes(r.array("scale")?);
     let quantisation = Quantisation { qa, qb, scale };
-    if let Err(e) = network::check_quantisation(quantisation) {
+    if let Err(e) = network::check_quantisation(quantisation)
+        .and_then(|()| network::check_activation_scale(activation, quantisation))
+    {
         return fail(16, format!("unsupported architecture: {e}"));
     }
     let arch = Architecture {

@@ -13,8 +13,9 @@
 //! `round(x · QA)` as i16, output weights `round(x · QB)` as i16, the output bias `round(x · QA · QB)`
 //! as i32. With `v = clamp(acc, 0, QA)` for each of the `2·width` accumulator values:
 //! * CReLU: `sum = Σ v·w`,
-//! * SCReLU: `sum = Σ ((v² · M) >> 16) · w`, where `M = (2¹⁶ + QA/2) / QA` (integer division)
-//!   brings `v²` (scale QA²) back to scale QA before the multiplication,
+//! * SCReLU: `sum = Σ ((v² · M) >> 16) · w`, where `M = min((2¹⁶ + QA/2) / QA, 65535)` (integer
+//!   division) brings `v²` (scale QA²) back to scale QA before the multiplication; SCReLU nets
+//!   need QA ≤ 255 so that `v²` fits in 16 bits,
 //!
 //! and the score is `(sum + b_out) · scale / (QA · QB)` in i64, rounded toward zero, as centipawns.
 
@@ -91,9 +92,10 @@ impl Quantisation {
     /// within i16; QB 1024 rounds output weights finely (1/2048) while allowing up to ±32.
     pub const DEFAULT: Quantisation = Quantisation { qa: 255, qb: 1024, scale: 400 };
 
-    /// `M = (2¹⁶ + QA/2) / QA`: SCReLU's multiplier from scale QA² back to QA.
-    pub fn screlu_multiplier(self) -> u32 {
-        (65536 + self.qa.max(1) as u32 / 2) / self.qa.max(1) as u32
+    /// `M = min((2¹⁶ + QA/2) / QA, 65535)`: SCReLU's multiplier from scale QA² back to QA.
+    pub fn screlu_multiplier(self) -> u16 {
+        let qa = self.qa.max(1) as u32;
+        ((65536 + qa / 2) / qa).min(u16::MAX as u32) as u16
     }
 }
 
@@ -134,7 +136,8 @@ impl Architecture {
     pub fn validate(&self) -> Result<(), String> {
         check_width(self.width)?;
         check_output_buckets(self.output_buckets)?;
-        check_quantisation(self.quantisation)
+        check_quantisation(self.quantisation)?;
+        check_activation_scale(self.activation, self.quantisation)
     }
 
     /// Inputs to the feature transformer.
@@ -175,6 +178,14 @@ pub fn check_output_buckets(buckets: usize) -> Result<(), String> {
 pub fn check_quantisation(q: Quantisation) -> Result<(), String> {
     if q.qa <= 0 || q.qb <= 0 || q.scale <= 0 {
         return Err(format!("quantisation QA {}, QB {}, scale {} must all be positive", q.qa, q.qb, q.scale));
+    }
+    Ok(())
+}
+
+/// SCReLU squares the clipped accumulator in 16 bits: its QA must be at most 255.
+pub fn check_activation_scale(activation: Activation, q: Quantisation) -> Result<(), String> {
+    if activation == Activation::SCRelu && q.qa > 255 {
+        return Err(format!("QA {} with screlu: at most 255 (the square must fit in 16 bits)", q.qa));
     }
     Ok(())
 }
@@ -552,6 +563,7 @@ mod tests {
         assert!(float.quantise().unwrap_err().contains("output weight 67"));
         // At QA 8192 a full activation times 64 weights of 30 · 1024 passes 2³¹.
         float.arch.quantisation.qa = 8192;
+        float.arch.activation = Activation::CRelu;
         float.output_weights.iter_mut().for_each(|w| *w = 30.0);
         let err = float.quantise().unwrap_err();
         assert!(err.contains("output bucket 0"), "{err}");
@@ -568,6 +580,12 @@ mod tests {
             ..Architecture::DEFAULT
         };
         assert!(bad_scale.validate().unwrap_err().contains("QB 0"));
+        let bad_qa = Architecture {
+            quantisation: Quantisation { qa: 256, qb: 64, scale: 400 },
+            ..Architecture::DEFAULT
+        };
+        assert!(bad_qa.validate().unwrap_err().contains("QA 256 with screlu"));
+        assert_eq!(Architecture { activation: Activation::CRelu, ..bad_qa }.validate(), Ok(()));
         assert_eq!(Architecture::DEFAULT.validate(), Ok(()));
         assert_eq!(Activation::from_name("SCReLU"), Ok(Activation::SCRelu));
         assert!(Activation::from_name("relu").is_err());

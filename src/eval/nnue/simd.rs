@@ -51,9 +51,10 @@ pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
 }
 
 /// `Σ ((clamp(acc[i], 0, qa)² · m) >> 16) · w[i]`: the squared clipped-ReLU layer, brought back
-/// to the accumulator's scale by `m ≈ 2¹⁶ / qa`, times the output weights.
+/// to the accumulator's scale by `m ≈ 2¹⁶ / qa`, times the output weights. `qa` must be at
+/// most 255 (so that `v²` fits in 16 bits).
 #[inline]
-pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, m: u32) -> i32 {
+pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, m: u16) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the AVX2 variant's only requirement is a CPU with AVX2, checked just above.
@@ -118,14 +119,16 @@ mod portable {
     }
 
     #[inline(always)]
-    pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, m: u32) -> i32 {
+    pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, m: u16) -> i32 {
         let n = acc.len();
         let w = &w[..n];
         let mut sum = 0i32;
         for i in 0..n {
-            let v = acc[i].clamp(0, qa) as u32;
-            let squared = ((v * v).wrapping_mul(m) >> 16) as i32;
-            sum = sum.wrapping_add(squared.wrapping_mul(w[i] as i32));
+            // qa ≤ 255 (checked with the architecture), so v² fits in 16 bits and the product
+            // with m keeps its high half: one 16-bit high multiply per value.
+            let v = acc[i].clamp(0, qa) as u16;
+            let squared = ((v.wrapping_mul(v) as u32 * m as u32) >> 16) as i16;
+            sum = sum.wrapping_add(squared as i32 * w[i] as i32);
         }
         sum
     }
@@ -135,6 +138,8 @@ mod portable {
 /// unless the caller has AVX2 too: the dispatchers above check the CPU first.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use std::arch::x86_64::*;
+
     #[target_feature(enable = "avx2")]
     pub fn copy_add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
         super::portable::copy_add_sub(dst, src, add, sub)
@@ -150,14 +155,54 @@ mod avx2 {
         super::portable::add_assign(acc, column)
     }
 
+    // The dot products are written with intrinsics: the compiler's own vectorisation of the
+    // plain loop widened to 32-bit lanes and back (measured: SCReLU took 4.4% of a bench with a
+    // net, against about 1.5% here). Per 16 values: clamp, square in 16 bits, keep the high half
+    // of the product with m, and multiply-add pairs into 32-bit sums.
+
+    /// Reads 16 values from `values` at `at`, which must leave 16 values in the slice.
     #[target_feature(enable = "avx2")]
-    pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
-        super::portable::crelu_dot(acc, w, qa)
+    fn load16(values: &[i16], at: usize) -> __m256i {
+        assert!(at + 16 <= values.len());
+        // SAFETY: the assert keeps the 32 bytes read inside the slice; `loadu` needs no alignment.
+        unsafe { _mm256_loadu_si256(values.as_ptr().add(at).cast()) }
+    }
+
+    /// The wrapping sum of the eight 32-bit lanes.
+    #[target_feature(enable = "avx2")]
+    fn lane_sum(v: __m256i) -> i32 {
+        let halves = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32::<0b01_00_11_10>(halves));
+        _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs)))
     }
 
     #[target_feature(enable = "avx2")]
-    pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, m: u32) -> i32 {
-        super::portable::screlu_dot(acc, w, qa, m)
+    pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
+        let n = acc.len();
+        let w = &w[..n];
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa));
+        let mut sum = _mm256_setzero_si256();
+        let whole = n - n % 16;
+        for at in (0..whole).step_by(16) {
+            let v = _mm256_min_epi16(_mm256_max_epi16(load16(acc, at), zero), top);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, load16(w, at)));
+        }
+        lane_sum(sum).wrapping_add(super::portable::crelu_dot(&acc[whole..], &w[whole..], qa))
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, m: u16) -> i32 {
+        let n = acc.len();
+        let w = &w[..n];
+        let (zero, top, mul) = (_mm256_setzero_si256(), _mm256_set1_epi16(qa), _mm256_set1_epi16(m as i16));
+        let mut sum = _mm256_setzero_si256();
+        let whole = n - n % 16;
+        for at in (0..whole).step_by(16) {
+            let v = _mm256_min_epi16(_mm256_max_epi16(load16(acc, at), zero), top);
+            let squared = _mm256_mulhi_epu16(_mm256_mullo_epi16(v, v), mul);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(squared, load16(w, at)));
+        }
+        lane_sum(sum).wrapping_add(super::portable::screlu_dot(&acc[whole..], &w[whole..], qa, m))
     }
 }
 
@@ -172,7 +217,7 @@ mod tests {
 
     /// The kernels' meaning, written out in wide integers with one wrap at the end.
     fn reference_dot(acc: &[i16], w: &[i16], qa: i16, squared: bool) -> i32 {
-        let m = (65536 + qa as i64 / 2) / qa as i64;
+        let m = ((65536 + qa as i64 / 2) / qa as i64).min(u16::MAX as i64);
         let sum: i64 = acc
             .iter()
             .zip(w)
@@ -217,8 +262,8 @@ mod tests {
                 portable::add_assign(&mut portable_dst, &a);
                 assert_eq!(portable_dst, expected);
 
-                for qa in [127i16, 255, 32767] {
-                    let m = (65536 + qa as u32 / 2) / qa as u32;
+                for qa in [1i16, 127, 255] {
+                    let m = ((65536 + qa as u32 / 2) / qa as u32).min(u16::MAX as u32) as u16;
                     let w = random_vec(&mut rng, n, if big { -32768..=32767 } else { -127..=127 });
                     let crelu = reference_dot(&src, &w, qa, false);
                     assert_eq!(crelu_dot(&src, &w, qa), crelu);

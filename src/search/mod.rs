@@ -280,7 +280,8 @@ impl Engine {
             let helpers: Vec<_> = tables
                 .enumerate()
                 .map(|(i, tables)| {
-                    let (shared, moves, pos, eval) = (&shared, moves.clone(), root.clone(), &self.options.eval);
+                    let (shared, moves, pos, eval) =
+                        (&shared, moves.clone(), root.clone(), &self.options.eval);
                     scope.spawn(move || {
                         let mut w = Worker::new(pos, shared, i + 1, tables, eval);
                         w.iterate(moves, algorithm);

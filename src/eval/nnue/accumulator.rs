@@ -150,7 +150,8 @@ impl AccumulatorStack {
         let base = 2 * self.top * w;
         let pair = &self.values[base..base + 2 * w];
         let (us, them) = (&pair[us * w..(us + 1) * w], &pair[(1 - us) * w..(2 - us) * w]);
-        let bucket = features::output_bucket(self.plies[self.top].non_kings as usize, self.net.arch().output_buckets);
+        let bucket =
+            features::output_bucket(self.plies[self.top].non_kings as usize, self.net.arch().output_buckets);
         self.net.output(us, them, bucket).clamp(-SCORE_LIMIT, SCORE_LIMIT)
     }
 
@@ -230,7 +231,11 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     fn net(king_buckets: KingBuckets, mirror: bool) -> Arc<Network> {
-        let arch = Architecture { features: FeatureSet { king_buckets, mirror }, width: 32, ..Architecture::DEFAULT };
+        let arch = Architecture {
+            features: FeatureSet { king_buckets, mirror },
+            width: 32,
+            ..Architecture::DEFAULT
+        };
         Arc::new(FloatNetwork::random(arch, 17).quantise().unwrap())
     }
 

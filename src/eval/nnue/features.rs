@@ -315,7 +315,10 @@ mod tests {
                             for sq in Square::all().filter(|&s| reachable(color, kind, s)) {
                                 let i = frame.index(color, kind, sq);
                                 assert!(i < set.inputs());
-                                assert_eq!(i / FEATURES_PER_BUCKET, frame.bucket_offset() / FEATURES_PER_BUCKET);
+                                assert_eq!(
+                                    i / FEATURES_PER_BUCKET,
+                                    frame.bucket_offset() / FEATURES_PER_BUCKET
+                                );
                                 assert!(seen.insert(i), "{set:?} {kind:?} {sq} collides");
                             }
                         }

@@ -253,16 +253,17 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     }
     let mut r = Reader { bytes: payload, at: 0 };
     let mut i16s = |count: usize, field: &str| -> Result<Vec<i16>, FormatError> {
-        let raw = r.take(2 * count, field).map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
+        let raw = r
+            .take(2 * count, field)
+            .map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
         Ok(raw.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
     };
     let feature_weights = i16s(arch.feature_weight_count(), "feature weights")?;
     let feature_bias = i16s(width, "feature biases")?;
     let output_weights = i16s(arch.output_weight_count(), "output weights")?;
-    let raw = r.take(4 * output_buckets, "output biases").map_err(|e| FormatError {
-        offset: e.offset + payload_start as u64,
-        ..e
-    })?;
+    let raw = r
+        .take(4 * output_buckets, "output biases")
+        .map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
     let output_bias = raw.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     let net = Network { arch, feature_weights, feature_bias, output_weights, output_bias, description };
     if let Err(e) = net.check_ranges() {

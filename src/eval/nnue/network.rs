@@ -267,8 +267,7 @@ impl FloatNetwork {
         let n = self.arch.width;
         let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let act = self.arch.activation;
-        let half =
-            |acc: Vec<f32>, w: &[f32]| acc.iter().zip(w).map(|(&a, &w)| act.apply(a) * w).sum::<f32>();
+        let half = |acc: Vec<f32>, w: &[f32]| acc.iter().zip(w).map(|(&a, &w)| act.apply(a) * w).sum::<f32>();
         self.output_bias[bucket] + half(self.accumulate(us), &w[..n]) + half(self.accumulate(them), &w[n..])
     }
 
@@ -449,9 +448,9 @@ impl Network {
 
     /// The score of `pos` in centipawns from the side to move's view, computed from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let pieces = Color::BOTH
-            .into_iter()
-            .flat_map(|c| PieceKind::ALL.into_iter().flat_map(move |k| pos.pieces(c, k).map(move |s| (c, k, s))));
+        let pieces = Color::BOTH.into_iter().flat_map(|c| {
+            PieceKind::ALL.into_iter().flat_map(move |k| pos.pieces(c, k).map(move |s| (c, k, s)))
+        });
         let pieces: Vec<_> = pieces.collect();
         self.evaluate_pieces(&pieces, pos.side_to_move())
     }
@@ -467,7 +466,12 @@ impl Network {
         let mut active = Vec::with_capacity(MAX_ACTIVE);
         for (perspective, acc) in [(side_to_move, &mut us), (side_to_move.opponent(), &mut them)] {
             active.clear();
-            self.arch.features.features_of(pieces.iter().copied(), perspective, king(perspective), &mut active);
+            self.arch.features.features_of(
+                pieces.iter().copied(),
+                perspective,
+                king(perspective),
+                &mut active,
+            );
             self.refresh(&active, acc);
         }
         let non_kings = pieces.iter().filter(|p| p.1 != PieceKind::King).count();
@@ -522,7 +526,10 @@ mod tests {
                     distinct.insert(net.evaluate(&pos));
                     let error = (exact - quantised).abs();
                     worst = worst.max(error - 0.01 * exact.abs());
-                    assert!(error <= 4.0 + 0.01 * exact.abs(), "{activation:?} {pos:?}: {exact} vs {quantised}");
+                    assert!(
+                        error <= 4.0 + 0.01 * exact.abs(),
+                        "{activation:?} {pos:?}: {exact} vs {quantised}"
+                    );
                 }
                 assert!(distinct.len() > 50, "the random net must tell positions apart");
             }
@@ -532,7 +539,8 @@ mod tests {
 
     #[test]
     fn colour_flipped_twins_score_the_same() {
-        let net = FloatNetwork::random(Architecture { width: 32, ..Architecture::DEFAULT }, 2).quantise().unwrap();
+        let net =
+            FloatNetwork::random(Architecture { width: 32, ..Architecture::DEFAULT }, 2).quantise().unwrap();
         for pos in random_positions(4, 200) {
             assert_eq!(net.evaluate(&pos), net.evaluate(&pos.color_flipped()), "{pos:?}");
         }

@@ -48,7 +48,11 @@ fn the_engine_plays_legal_moves_with_a_net_and_repeats_itself() {
     for ply in 0..16 {
         let first = search_with(&net, &pos, 4);
         let again = search_with(&net, &pos, 4);
-        assert_eq!((first.best, first.score, first.nodes), (again.best, again.score, again.nodes), "ply {ply}");
+        assert_eq!(
+            (first.best, first.score, first.nodes),
+            (again.best, again.score, again.nodes),
+            "ply {ply}"
+        );
         let Some(mv) = first.best else { break };
         assert!(movegen::is_legal(&mut pos, mv), "ply {ply}: {mv} is not legal in {pos:?}");
         pos.make_move(mv);
@@ -72,7 +76,8 @@ fn nnue_random_then_check_prints_the_architecture() {
     let dir = scratch("check");
     let file = dir.join("r128.nnue");
     let path = file.to_str().unwrap();
-    let made = chariot(&["nnue", "random", "--width", "128", "--seed", "5", "--activation", "crelu", "-o", path]);
+    let made =
+        chariot(&["nnue", "random", "--width", "128", "--seed", "5", "--activation", "crelu", "-o", path]);
     assert!(made.status.success(), "{}", text(&made.stderr));
     let checked = chariot(&["nnue", "check", file.to_str().unwrap()]);
     assert!(checked.status.success(), "{}", text(&checked.stderr));
@@ -88,7 +93,8 @@ fn nnue_random_then_check_prints_the_architecture() {
     // The same seed makes the same file.
     let net = format::load(&file).unwrap();
     let arch = Architecture { width: 128, activation: net.arch().activation, ..Architecture::DEFAULT };
-    let expected = FloatNetwork::random(arch, 5).quantise().unwrap().with_description("random weights, seed 5");
+    let expected =
+        FloatNetwork::random(arch, 5).quantise().unwrap().with_description("random weights, seed 5");
     assert_eq!(net, expected);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -157,5 +163,36 @@ fn bench_and_analyze_search_with_the_net() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let best = search_with(&net, &Position::startpos(), 3).best.unwrap();
     assert!(text(&out.stdout).contains(&format!("bestmove {best} ")), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_protocol_loads_a_net_refuses_a_bad_one_and_searches_with_it() {
+    use std::io::Write;
+    let dir = scratch("protocol");
+    let file = dir.join("net.nnue");
+    let net = random_net(32, 6);
+    format::save(&net, &file).unwrap();
+    let missing = dir.join("missing.nnue");
+    let script = format!(
+        "uci\nsetoption name Use NNUE value true\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {}\nsetoption name Use NNUE value true\n\
+         position startpos\ngo depth 3\nisready\nquit\n",
+        missing.display(),
+        file.display()
+    );
+    let mut child = Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the chariot binary runs");
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    assert!(out.contains("option name EvalFile type string default <empty>"), "{out}");
+    assert!(out.contains("option name Use NNUE type check default false"), "{out}");
+    assert!(out.contains("info string error: Use NNUE: no net is loaded"), "{out}");
+    assert!(out.contains("info string error: EvalFile: cannot read net file"), "{out}");
+    let best = search_with(&net, &Position::startpos(), 3).best.unwrap();
+    assert!(out.contains(&format!("bestmove {best}")), "the search used the net: {out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,5 @@
 //! `chariot analyze [--fen FEN | --startpos] [--moves …] [--depth D | --movetime MS | --nodes N]
-//! [--multipv K] [--threads N] [--hash MB] [--json]`: searches positions and prints each
+//! [--multipv K] [--threads N] [--hash MB] [--evalfile NET] [--json]`: searches positions and prints each
 //! iteration. `--fen -` reads one FEN per line from stdin and answers each.
 
 use std::io::{BufRead, Write};
@@ -47,6 +47,9 @@ pub struct AnalyzeArgs {
     /// Hash table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// Evaluate with this net file instead of the classic evaluation.
+    #[arg(long, value_name = "NET")]
+    pub evalfile: Option<std::path::PathBuf>,
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -173,6 +176,7 @@ pub fn run(
 ) -> Result<(), CliError> {
     let mut engine = Engine::new(args.hash as usize);
     engine.options.threads = args.threads as usize;
+    engine.options.eval = super::nnue::eval_choice(args.evalfile.as_deref())?;
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {
         let pos = setup_position(args.fen.as_deref(), &args.moves)?;

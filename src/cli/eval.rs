@@ -1,5 +1,7 @@
-//! `chariot eval [--fen FEN] [--moves …]`: the static evaluation explained piece by piece and
-//! term by term, for both sides, with the tapered total from the side to move's view.
+//! `chariot eval [--fen FEN] [--moves …] [--evalfile NET]`: the static evaluation explained piece
+//! by piece and term by term, for both sides, with the tapered total from the side to move's view;
+//! with a net, also the net's score and each piece's share of it (the score with the piece on the
+//! board less the score with it taken off).
 
 use std::io::Write;
 
@@ -7,7 +9,8 @@ use clap::Args;
 
 use super::show::{piece_char, setup_position};
 use super::CliError;
-use crate::board::{Color, PieceKind, Position};
+use crate::board::{Color, PieceKind, Position, Square};
+use crate::eval::nnue::Network;
 use crate::eval::{breakdown, Score};
 
 /// Arguments of `chariot eval`.
@@ -19,6 +22,9 @@ pub struct EvalArgs {
     /// Moves to play first, in ICCS, WXF or Chinese notation.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
+    /// Also show this net's evaluation and each piece's share of it.
+    #[arg(long, value_name = "NET")]
+    pub evalfile: Option<std::path::PathBuf>,
 }
 
 fn signed(s: Score) -> String {
@@ -59,10 +65,63 @@ pub fn explain(pos: &Position, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Each piece but the kings with its share of the net's score, from its owner's view: the score
+/// with it on the board less the score with it taken off, the side to move unchanged.
+pub fn net_shares(net: &Network, pos: &Position) -> Vec<(Square, Color, PieceKind, i32)> {
+    let pieces: Vec<(Color, PieceKind, Square)> = Square::all()
+        .map(|sq| (sq, pos.piece_at(sq)))
+        .filter(|(_, p)| p.is_piece())
+        .map(|(sq, p)| (p.color(), p.kind(), sq))
+        .collect();
+    let side = pos.side_to_move();
+    // The score from `owner`'s view of the board holding `board`.
+    let view = |board: &[(Color, PieceKind, Square)], owner: Color| {
+        let s = net.evaluate_pieces(board, side);
+        if owner == side {
+            s
+        } else {
+            -s
+        }
+    };
+    let mut shares = Vec::new();
+    for (i, &(color, kind, sq)) in pieces.iter().enumerate() {
+        if kind == PieceKind::King {
+            continue;
+        }
+        let mut without = pieces.clone();
+        without.remove(i);
+        shares.push((sq, color, kind, view(&pieces, color) - view(&without, color)));
+    }
+    shares
+}
+
+/// Writes the net's score of `pos` and each piece's share of it on `out`.
+pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Result<(), CliError> {
+    writeln!(out, "NNUE: {}", net.arch())?;
+    writeln!(out, "Piece shares (score with the piece less score without it, owner's view):")?;
+    for (sq, color, kind, share) in net_shares(net, pos) {
+        let letter = if color == Color::Red { kind.letter() } else { kind.letter().to_ascii_lowercase() };
+        writeln!(
+            out,
+            "  {sq} {letter} {} {:<5} {:<8} {share:+}",
+            piece_char(color, kind),
+            color.name(),
+            kind.name()
+        )?;
+    }
+    let side = pos.side_to_move();
+    writeln!(out, "NNUE total: {:+} ({} to move's view)", net.evaluate(pos), side.name())?;
+    Ok(())
+}
+
 /// Runs `chariot eval`.
 pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let net = args.evalfile.as_deref().map(super::nnue::load_net).transpose()?;
     let pos = setup_position(args.fen.as_deref(), &args.moves)?;
     explain(&pos, out)?;
+    if let Some(net) = net {
+        explain_net(&net, &pos, out)?;
+    }
     out.flush()?;
     Ok(())
 }

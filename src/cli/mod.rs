@@ -11,6 +11,7 @@ pub mod datagen;
 pub mod eval;
 pub mod judge;
 pub mod matches;
+pub mod nnue;
 pub mod perft;
 pub mod play;
 pub mod show;
@@ -63,6 +64,8 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel's method) and write a new weights.rs.
     Tune(tune::TuneArgs),
+    /// Neural evaluation nets: check a net file, make one with random weights.
+    Nnue(nnue::NnueArgs),
 }
 
 /// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
@@ -123,6 +126,7 @@ pub fn run() -> ExitCode {
             datagen::run(&args, &mut std::io::stdout().lock(), datagen::progress_wanted())
         }
         Some(Command::Tune(args)) => tune::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Nnue(args)) => nnue::run(&args, &mut std::io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,14 @@
 //! Evaluation: material and piece-square tables (kept incrementally by the board, tapered by
-//! phase), plus a few xiangqi terms the tables cannot see.
+//! phase), plus a few xiangqi terms the tables cannot see; or a neural network (`nnue`), as
+//! `choice::EvalChoice` picks.
 
+pub mod choice;
+pub mod nnue;
 pub mod psq;
 pub mod score;
 pub mod weights;
 
+pub use choice::{EvalChoice, Evaluator};
 pub use score::Score;
 
 use crate::board::position::HORSE_STEPS;

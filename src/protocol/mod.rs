@@ -334,6 +334,7 @@ impl Session {
         self.engine.options.terms = all.without_list(&self.options.without_terms).unwrap_or(all);
         self.engine.options.params =
             crate::search::SearchParams::with_list(&self.options.tune).unwrap_or_default();
+        self.engine.options.eval = self.options.eval_choice();
         self.control.start(limits.ponder);
         self.thinking = Some(Thinking {
             draw_offered: search.draw_offered,

@@ -1,6 +1,9 @@
 //! Engine options, declared once and announced in either dialect, and `setoption`.
 
-use crate::eval::TermSet;
+use std::sync::Arc;
+
+use crate::eval::nnue::{format, Network};
+use crate::eval::{EvalChoice, TermSet};
 use crate::search::{Algorithm, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
 
 /// The option values a session holds.
@@ -44,6 +47,12 @@ pub struct Options {
     /// `tune` / `Tune`: search parameters that differ from the defaults (`name=value` pairs,
     /// separated by spaces or commas), to test a candidate value against the landed one.
     pub tune: String,
+    /// `evalfile` / `EvalFile`: the net file loaded (empty: none).
+    pub eval_file: String,
+    /// The net `eval_file` holds, loaded when the option was set.
+    pub net: Option<Arc<Network>>,
+    /// `usennue` / `Use NNUE`: evaluate with the net instead of the classic evaluation.
+    pub use_nnue: bool,
 }
 
 /// The four-step scale of UCCI's combo options.
@@ -101,6 +110,9 @@ impl Default for Options {
             without: String::new(),
             without_terms: String::new(),
             tune: String::new(),
+            eval_file: String::new(),
+            net: None,
+            use_nnue: false,
         }
     }
 }
@@ -160,10 +172,20 @@ const SPECS: &[Spec] = &[
     Spec { ucci: Some("without"), uci: Some("Without"), kind: Kind::Text },
     Spec { ucci: Some("withoutterms"), uci: Some("Without Terms"), kind: Kind::Text },
     Spec { ucci: Some("tune"), uci: Some("Tune"), kind: Kind::Text },
+    Spec { ucci: Some("evalfile"), uci: Some("EvalFile"), kind: Kind::Text },
+    Spec { ucci: Some("usennue"), uci: Some("Use NNUE"), kind: Kind::Check },
     Spec { ucci: Some("newgame"), uci: Some("Clear Hash"), kind: Kind::Button },
 ];
 
 impl Options {
+    /// The evaluation a search should use: the net when `usennue` is on, else the classic one.
+    pub fn eval_choice(&self) -> EvalChoice {
+        match (&self.net, self.use_nnue) {
+            (Some(net), true) => EvalChoice::Nnue(net.clone()),
+            _ => EvalChoice::Classic,
+        }
+    }
+
     fn current(&self, ucci_name: &str) -> String {
         match ucci_name {
             "usemillisec" => self.use_millisec.to_string(),
@@ -187,6 +209,8 @@ impl Options {
             "without" => self.without.clone(),
             "withoutterms" => self.without_terms.clone(),
             "tune" => self.tune.clone(),
+            "evalfile" => self.eval_file.clone(),
+            "usennue" => self.use_nnue.to_string(),
             _ => String::new(),
         }
     }
@@ -203,6 +227,10 @@ impl Options {
                     "debug" => self.debug = v,
                     "ponder" => self.ponder = v,
                     "usebook" => self.use_book = v,
+                    "usennue" if v && self.net.is_none() => {
+                        return Err(format!("{display}: no net is loaded (set EvalFile first)"))
+                    }
+                    "usennue" => self.use_nnue = v,
                     _ => self.resign = v,
                 }
             }
@@ -248,6 +276,15 @@ impl Options {
                     "tune" => {
                         SearchParams::with_list(&text).map_err(|e| format!("{display}: {e}"))?;
                         self.tune = text;
+                    }
+                    // A file that does not load leaves the net in use as it was.
+                    "evalfile" if text.is_empty() => {
+                        (self.eval_file, self.net, self.use_nnue) = (text, None, false);
+                    }
+                    "evalfile" => {
+                        let net = format::load(std::path::Path::new(&text))
+                            .map_err(|e| format!("{display}: {e}"))?;
+                        (self.eval_file, self.net) = (text, Some(Arc::new(net)));
                     }
                     _ => self.book_files = text,
                 }
@@ -440,6 +477,40 @@ mod tests {
         assert!(o.set_uci(&["name", "value", "3"]).unwrap_err().contains("empty"));
         assert_eq!(o, Options::default());
         assert_eq!(o.set_ucci(&["nosuchoption", "1"]), Ok(SetOutcome::Unknown("nosuchoption".into())));
+    }
+
+    #[test]
+    fn evalfile_loads_a_net_and_usennue_switches_to_it() {
+        let dir = std::env::temp_dir().join(format!("chariot-options-nnue-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (good, bad) = (dir.join("good.nnue"), dir.join("bad.nnue"));
+        let arch = crate::eval::nnue::Architecture { width: 16, ..crate::eval::nnue::Architecture::DEFAULT };
+        let net = crate::eval::nnue::FloatNetwork::random(arch, 1).quantise().unwrap();
+        format::save(&net, &good).unwrap();
+        std::fs::write(&bad, b"CHARNNUE\x07\x00").unwrap();
+        let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+
+        let mut o = Options::default();
+        assert_eq!(o.eval_choice(), EvalChoice::Classic);
+        let err = o.set_uci(&["name", "Use", "NNUE", "value", "true"]).unwrap_err();
+        assert!(err.contains("no net is loaded"), "{err}");
+        assert!(!o.use_nnue);
+        assert_eq!(o.set_uci(&["name", "EvalFile", "value", good]), Ok(SetOutcome::Set));
+        assert_eq!(o.eval_choice(), EvalChoice::Classic, "loading a net does not switch to it");
+        assert_eq!(o.set_uci(&["name", "Use", "NNUE", "value", "true"]), Ok(SetOutcome::Set));
+        assert_eq!(o.eval_choice(), EvalChoice::Nnue(Arc::new(net.clone())));
+        // A damaged file is refused, with where and what, and the loaded net stays.
+        let err = o.set_ucci(&["evalfile", bad]).unwrap_err();
+        assert!(err.starts_with("evalfile: net file") && err.contains("byte 8: format version 7"), "{err}");
+        assert_eq!(o.eval_file, good);
+        assert_eq!(o.eval_choice(), EvalChoice::Nnue(Arc::new(net)));
+        assert!(o.uci_lines().contains(&format!("option name EvalFile type string default {good}")));
+        assert!(o.ucci_lines().contains(&"option usennue type check default true".to_string()));
+        assert_eq!(o.set_ucci(&["usennue", "false"]), Ok(SetOutcome::Set));
+        assert_eq!(o.eval_choice(), EvalChoice::Classic);
+        assert_eq!(o.set_ucci(&["evalfile", "<empty>"]), Ok(SetOutcome::Set));
+        assert!(o.net.is_none() && o.eval_file.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

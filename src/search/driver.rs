@@ -1,8 +1,6 @@
 //! Iterative deepening for one thread: aspiration windows around the last score (PVS) or
 //! MTD(f) passes, MultiPV, time checks and reports (main thread only).
 
-use crate::eval::evaluate_with;
-
 use super::info::{Info, IterationInfo, ScoreBound};
 use super::ordering::MAX_PLY;
 use super::score::{is_mate, INFINITE, MATE};
@@ -37,7 +35,7 @@ impl Worker<'_> {
         }
         let multipv = limits.multipv.clamp(1, moves.len());
         let mut outcome = Outcome {
-            lines: vec![Line { score: evaluate_with(&self.pos, self.shared.terms), pv: vec![moves[0].mv] }],
+            lines: vec![Line { score: self.eval.evaluate(&self.pos), pv: vec![moves[0].mv] }],
             depth: 0,
         };
         // With one legal move on a clock there is nothing to think about.
@@ -97,7 +95,7 @@ impl Worker<'_> {
             let score_dropped = outcome.depth > 0 && lines[0].score < prev_score - 30;
             prev_score = lines[0].score;
             // The root's result goes into the table too, so that `probe` and the next search see it.
-            let eval = evaluate_with(&self.pos, self.shared.terms);
+            let eval = self.eval.evaluate(&self.pos);
             self.shared.tt.store(self.pos.key(), 0, lines[0].pv[0], prev_score, eval, depth, Bound::Exact);
             outcome.lines = lines;
             outcome.depth = depth;

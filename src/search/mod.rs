@@ -163,8 +163,10 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// Selective-search techniques in use.
     pub features: SearchFeatures,
-    /// Evaluation terms in use.
+    /// Evaluation terms in use (by the classic evaluation).
     pub terms: crate::eval::TermSet,
+    /// The evaluation: classic (the default) or a net.
+    pub eval: crate::eval::EvalChoice,
     /// Margins, depth limits and the reduction formula.
     pub params: SearchParams,
 }
@@ -177,6 +179,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 30,
             features: SearchFeatures::ALL,
             terms: crate::eval::TermSet::ALL,
+            eval: crate::eval::EvalChoice::Classic,
             params: SearchParams::DEFAULT,
         }
     }
@@ -277,16 +280,17 @@ impl Engine {
             let helpers: Vec<_> = tables
                 .enumerate()
                 .map(|(i, tables)| {
-                    let (shared, moves, pos) = (&shared, moves.clone(), root.clone());
+                    let (shared, moves, pos, eval) =
+                        (&shared, moves.clone(), root.clone(), &self.options.eval);
                     scope.spawn(move || {
-                        let mut w = Worker::new(pos, shared, i + 1, tables);
+                        let mut w = Worker::new(pos, shared, i + 1, tables, eval);
                         w.iterate(moves, algorithm);
                         shared.publish_nodes(i + 1, w.nodes);
                         w.tables
                     })
                 })
                 .collect();
-            let mut main = Worker::new(root.clone(), &shared, 0, main_tables);
+            let mut main = Worker::new(root.clone(), &shared, 0, main_tables, &self.options.eval);
             let outcome = main.iterate(moves, algorithm);
             shared.publish_nodes(0, main.nodes);
             // `go infinite` and pondering never answer before `stop` / `ponderhit`.

@@ -2,7 +2,7 @@
 //! and reductions. The iterative-deepening driver in `driver.rs` calls into it.
 
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
-use crate::eval::evaluate_with;
+use crate::eval::{EvalChoice, Evaluator};
 
 use super::ordering::{piece_square, ContRow, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION};
 use super::rules_hook::rule_score;
@@ -27,6 +27,8 @@ pub(crate) struct Worker<'a> {
     pub nodes: u64,
     pub seldepth: i32,
     pub tables: OrderingTables,
+    /// The evaluation, following the line as moves are made and taken back.
+    pub eval: Evaluator,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     static_evals: [i32; MAX_PLY],
@@ -37,7 +39,14 @@ pub(crate) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(pos: Position, shared: &'a Shared<'a>, id: usize, tables: OrderingTables) -> Worker<'a> {
+    pub fn new(
+        pos: Position,
+        shared: &'a Shared<'a>,
+        id: usize,
+        tables: OrderingTables,
+        eval: &EvalChoice,
+    ) -> Worker<'a> {
+        let eval = Evaluator::new(eval, shared.terms, &pos);
         Worker {
             pos,
             shared,
@@ -45,6 +54,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             tables,
+            eval,
             pv: Box::new([[Move::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             static_evals: [0; MAX_PLY],
@@ -112,7 +122,7 @@ impl<'a> Worker<'a> {
                 self.shared.report_currmove(mv, i + 1, depth);
             }
             self.cont_rows[0] = piece_square(&self.pos, mv);
-            self.pos.make_move(mv);
+            self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
             let score = if i == 0 {
                 -self.search(-beta, -alpha, new_depth, 1, kind, true)
@@ -123,7 +133,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.pos.unmake_move();
+            self.eval.unmake_move(&mut self.pos);
             if self.stopped {
                 break;
             }
@@ -163,7 +173,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate_with(&self.pos, self.shared.terms);
+            return self.eval.evaluate(&self.pos);
         }
         let features = self.shared.features;
         if features.mate_distance_pruning {
@@ -199,7 +209,7 @@ impl<'a> Worker<'a> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            evaluate_with(&self.pos, self.shared.terms)
+            self.eval.evaluate(&self.pos)
         };
         self.static_evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -219,9 +229,9 @@ impl<'a> Worker<'a> {
                     + depth / params.null_depth_div
                     + ((static_eval - beta) / params.null_eval_div).min(2);
                 self.cont_rows[ply] = NO_CONTINUATION;
-                self.pos.make_null_move();
+                self.eval.make_null_move(&mut self.pos);
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
-                self.pos.unmake_null_move();
+                self.eval.unmake_null_move(&mut self.pos);
                 if self.stopped {
                     return 0;
                 }
@@ -276,7 +286,7 @@ impl<'a> Worker<'a> {
             }
 
             self.cont_rows[ply] = piece_square(&self.pos, mv);
-            self.pos.make_move(mv);
+            self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
             let score = if legal == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
@@ -304,7 +314,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.pos.unmake_move();
+            self.eval.unmake_move(&mut self.pos);
             if self.stopped {
                 return 0;
             }
@@ -355,7 +365,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply as i32);
         if ply >= MAX_PLY - 4 {
-            return evaluate_with(&self.pos, self.shared.terms);
+            return self.eval.evaluate(&self.pos);
         }
         let legality = movegen::LegalityFilter::new(&self.pos);
         let in_check = legality.in_check();
@@ -373,7 +383,7 @@ impl<'a> Worker<'a> {
             stand_pat = -INFINITE;
             movegen::pseudo_moves(&self.pos, &mut list);
         } else {
-            stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| evaluate_with(&self.pos, self.shared.terms));
+            stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| self.eval.evaluate(&self.pos));
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower);
@@ -405,9 +415,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             legal += 1;
-            self.pos.make_move(mv);
+            self.eval.make_move(&mut self.pos, mv);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
-            self.pos.unmake_move();
+            self.eval.unmake_move(&mut self.pos);
             if self.stopped {
                 return 0;
             }

@@ -1,0 +1,93 @@
+//! Which evaluation the search uses, and the one narrow interface it calls: `Evaluator` plays
+//! and takes back moves alongside the position and scores the current node.
+
+use std::sync::Arc;
+
+use super::nnue::{AccumulatorStack, Network};
+use super::{evaluate_with, TermSet};
+use crate::board::{Move, Position};
+
+/// The evaluation an engine searches with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The tuned piece-square evaluation with its extra terms.
+    #[default]
+    Classic,
+    /// A neural network.
+    Nnue(Arc<Network>),
+}
+
+impl EvalChoice {
+    /// A one-line description for `info string` and the command line.
+    pub fn describe(&self) -> String {
+        match self {
+            EvalChoice::Classic => "classic evaluation".to_string(),
+            EvalChoice::Nnue(net) => format!("NNUE {}", net.arch()),
+        }
+    }
+}
+
+/// One search thread's evaluator: stateless for the classic evaluation, an accumulator stack
+/// for a net. Moves go through it so that it can follow the line.
+pub enum Evaluator {
+    /// The classic evaluation with these terms.
+    Classic(TermSet),
+    /// A net's accumulators along the current line.
+    Nnue(Box<AccumulatorStack>),
+}
+
+impl Evaluator {
+    /// An evaluator for `choice` rooted at `root` (`terms` serve the classic evaluation).
+    pub fn new(choice: &EvalChoice, terms: TermSet, root: &Position) -> Evaluator {
+        match choice {
+            EvalChoice::Classic => Evaluator::Classic(terms),
+            EvalChoice::Nnue(net) => Evaluator::Nnue(Box::new(AccumulatorStack::new(net.clone(), root))),
+        }
+    }
+
+    /// Plays `mv` on `pos`.
+    #[inline]
+    pub fn make_move(&mut self, pos: &mut Position, mv: Move) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.push_move(pos, mv);
+        }
+        pos.make_move(mv);
+    }
+
+    /// Takes back the last move on `pos`.
+    #[inline]
+    pub fn unmake_move(&mut self, pos: &mut Position) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.pop();
+        }
+        pos.unmake_move();
+    }
+
+    /// Passes the move on `pos`.
+    #[inline]
+    pub fn make_null_move(&mut self, pos: &mut Position) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.push_null();
+        }
+        pos.make_null_move();
+    }
+
+    /// Takes back a null move on `pos`.
+    #[inline]
+    pub fn unmake_null_move(&mut self, pos: &mut Position) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.pop();
+        }
+        pos.unmake_null_move();
+    }
+
+    /// The static evaluation of `pos` (the position after every move played through this
+    /// evaluator) from the side to move's view.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        match self {
+            Evaluator::Classic(terms) => evaluate_with(pos, *terms),
+            Evaluator::Nnue(stack) => stack.evaluate(pos),
+        }
+    }
+}

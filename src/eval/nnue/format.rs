@@ -1,0 +1,423 @@
+//! The net file: a versioned header that states the architecture, a checksum, and the quantised
+//! weights. Loading checks everything and never panics: a wrong or damaged file is refused with
+//! the byte where the trouble is and what is wrong there. `docs/nnue.md` gives the layout.
+//!
+//! All numbers are little-endian. Layout of version 1:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `CHARNNUE` |
+//! | 8 | 2 | version, 1 |
+//! | 10 | 1 | king buckets: 0 single, 1 rank, 2 palace |
+//! | 11 | 1 | mirroring: 0 off, 1 on |
+//! | 12 | 2 | accumulator width N |
+//! | 14 | 1 | activation: 0 CReLU, 1 SCReLU |
+//! | 15 | 1 | output buckets B |
+//! | 16 | 2 | QA (i16) |
+//! | 18 | 2 | QB (i16) |
+//! | 20 | 4 | scale, centipawns per unit (i32) |
+//! | 24 | 4 | inputs I (must equal what the feature set gives) |
+//! | 28 | 8 | payload length in bytes |
+//! | 36 | 2 | description length D |
+//! | 38 | D | description, UTF-8 |
+//! | 38+D | 8 | checksum: FNV-1a (64-bit) of every other byte of the file |
+//! | 46+D | … | payload: I·N feature weights (i16), N feature biases (i16), B·2N output weights (i16), B output biases (i32) |
+
+use std::fmt;
+use std::path::Path;
+
+use super::features::{FeatureSet, KingBuckets};
+use super::network::{self, Activation, Architecture, Network, Quantisation};
+
+/// The first eight bytes of every net file.
+pub const MAGIC: [u8; 8] = *b"CHARNNUE";
+/// The format version this build reads and writes.
+pub const VERSION: u16 = 1;
+/// Bytes of the fixed part of the header (before the description).
+pub const FIXED_HEADER: usize = 38;
+/// Longest description kept.
+pub const MAX_DESCRIPTION: usize = 4096;
+
+/// Why a net file was refused: what is wrong, and the byte offset where it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError {
+    /// Byte offset in the file.
+    pub offset: u64,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, FormatError> {
+    Err(FormatError { offset: offset as u64, message: message.into() })
+}
+
+/// FNV-1a, 64-bit, over `parts` in order.
+pub fn checksum(parts: &[&[u8]]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for part in parts {
+        for &b in *part {
+            hash = (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// Bytes of the payload of a net of `arch`.
+pub fn payload_len(arch: &Architecture) -> u64 {
+    let n = arch.width as u64;
+    let b = arch.output_buckets as u64;
+    2 * (arch.inputs() as u64 * n + n + b * 2 * n) + 4 * b
+}
+
+/// The net as the bytes of a file.
+pub fn to_bytes(net: &Network) -> Vec<u8> {
+    let arch = net.arch();
+    let q = arch.quantisation;
+    let description = net.description().as_bytes();
+    let mut header = Vec::with_capacity(FIXED_HEADER + description.len());
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.push(arch.features.king_buckets.code());
+    header.push(arch.features.mirror as u8);
+    header.extend_from_slice(&(arch.width as u16).to_le_bytes());
+    header.push(arch.activation.code());
+    header.push(arch.output_buckets as u8);
+    header.extend_from_slice(&q.qa.to_le_bytes());
+    header.extend_from_slice(&q.qb.to_le_bytes());
+    header.extend_from_slice(&q.scale.to_le_bytes());
+    header.extend_from_slice(&(arch.inputs() as u32).to_le_bytes());
+    header.extend_from_slice(&payload_len(arch).to_le_bytes());
+    header.extend_from_slice(&(description.len() as u16).to_le_bytes());
+    header.extend_from_slice(description);
+    let mut payload = Vec::with_capacity(payload_len(arch) as usize);
+    for values in [&net.feature_weights, &net.feature_bias, &net.output_weights] {
+        values.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
+    }
+    net.output_bias.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
+    let sum = checksum(&[&header, &payload]);
+    let mut file = header;
+    file.extend_from_slice(&sum.to_le_bytes());
+    file.extend_from_slice(&payload);
+    file
+}
+
+/// Reads little-endian fields from a byte slice, naming the field when the file ends too soon.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], FormatError> {
+        match self.bytes.get(self.at..self.at + n) {
+            Some(s) => {
+                self.at += n;
+                Ok(s)
+            }
+            None => fail(
+                self.bytes.len(),
+                format!(
+                    "the file is truncated: it ends at byte {} in the {field} (bytes {}..{})",
+                    self.bytes.len(),
+                    self.at,
+                    self.at + n
+                ),
+            ),
+        }
+    }
+
+    fn u8(&mut self, field: &str) -> Result<u8, FormatError> {
+        Ok(self.take(1, field)?[0])
+    }
+
+    fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N], FormatError> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N, field)?);
+        Ok(a)
+    }
+}
+
+/// Parses a net file's bytes, checking the header, the length, the checksum and the weights.
+pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
+    let mut r = Reader { bytes, at: 0 };
+    let magic = r.array::<8>("magic")?;
+    if magic != MAGIC {
+        return fail(
+            0,
+            format!(
+                "not a Chariot net file: it starts with {:?}, a net starts with \"CHARNNUE\"",
+                String::from_utf8_lossy(&magic)
+            ),
+        );
+    }
+    let version = u16::from_le_bytes(r.array("version")?);
+    if version != VERSION {
+        return fail(8, format!("format version {version}: this build reads version {VERSION}"));
+    }
+    let buckets_code = r.u8("king buckets")?;
+    let king_buckets = match KingBuckets::from_code(buckets_code) {
+        Some(k) => k,
+        None => return fail(10, format!("unknown king-bucket layout {buckets_code} (0, 1 or 2)")),
+    };
+    let mirror = match r.u8("mirroring")? {
+        0 => false,
+        1 => true,
+        other => return fail(11, format!("mirroring flag {other} (0 or 1)")),
+    };
+    let width = u16::from_le_bytes(r.array("width")?) as usize;
+    if let Err(e) = network::check_width(width) {
+        return fail(12, format!("unsupported architecture: {e}"));
+    }
+    let activation_code = r.u8("activation")?;
+    let activation = match Activation::from_code(activation_code) {
+        Some(a) => a,
+        None => return fail(14, format!("unknown activation {activation_code} (0 CReLU, 1 SCReLU)")),
+    };
+    let output_buckets = r.u8("output buckets")? as usize;
+    if let Err(e) = network::check_output_buckets(output_buckets) {
+        return fail(15, format!("unsupported architecture: {e}"));
+    }
+    let qa = i16::from_le_bytes(r.array("QA")?);
+    let qb = i16::from_le_bytes(r.array("QB")?);
+    let scale = i32::from_le_bytes(r.array("scale")?);
+    let quantisation = Quantisation { qa, qb, scale };
+    if let Err(e) = network::check_quantisation(quantisation)
+        .and_then(|()| network::check_activation_scale(activation, quantisation))
+    {
+        return fail(16, format!("unsupported architecture: {e}"));
+    }
+    let arch = Architecture {
+        features: FeatureSet { king_buckets, mirror },
+        width,
+        activation,
+        output_buckets,
+        quantisation,
+    };
+    let inputs = u32::from_le_bytes(r.array("input count")?) as usize;
+    if inputs != arch.inputs() {
+        return fail(24, format!("{inputs} inputs, but {} has {}", arch.features, arch.inputs()));
+    }
+    let stated_payload = u64::from_le_bytes(r.array("payload length")?);
+    let expected_payload = payload_len(&arch);
+    if stated_payload != expected_payload {
+        return fail(
+            28,
+            format!(
+                "payload length {stated_payload} does not match the architecture ({arch}), \
+                 which needs {expected_payload} bytes"
+            ),
+        );
+    }
+    let description_len = u16::from_le_bytes(r.array("description length")?) as usize;
+    if description_len > MAX_DESCRIPTION {
+        return fail(36, format!("description length {description_len} (at most {MAX_DESCRIPTION})"));
+    }
+    let description = match std::str::from_utf8(r.take(description_len, "description")?) {
+        Ok(text) => text.to_string(),
+        Err(e) => return fail(FIXED_HEADER + e.valid_up_to(), "the description is not UTF-8"),
+    };
+    let header_end = r.at;
+    let stored_sum = u64::from_le_bytes(r.array("checksum")?);
+    let payload_start = r.at;
+    let expected_end = payload_start as u64 + expected_payload;
+    if (bytes.len() as u64) < expected_end {
+        return fail(
+            bytes.len(),
+            format!(
+                "the file is truncated: it ends at byte {} but the payload runs to byte {expected_end}",
+                bytes.len()
+            ),
+        );
+    }
+    if (bytes.len() as u64) > expected_end {
+        return fail(
+            expected_end as usize,
+            format!("{} bytes after the end of the payload", bytes.len() as u64 - expected_end),
+        );
+    }
+    let payload = &bytes[payload_start..];
+    let computed = checksum(&[&bytes[..header_end], payload]);
+    if computed != stored_sum {
+        return fail(
+            header_end,
+            format!("checksum mismatch: the file says {stored_sum:016x}, its bytes give {computed:016x} (damaged)"),
+        );
+    }
+    let mut r = Reader { bytes: payload, at: 0 };
+    let mut i16s = |count: usize, field: &str| -> Result<Vec<i16>, FormatError> {
+        let raw = r
+            .take(2 * count, field)
+            .map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
+        Ok(raw.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+    };
+    let feature_weights = i16s(arch.feature_weight_count(), "feature weights")?;
+    let feature_bias = i16s(width, "feature biases")?;
+    let output_weights = i16s(arch.output_weight_count(), "output weights")?;
+    let raw = r
+        .take(4 * output_buckets, "output biases")
+        .map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
+    let output_bias = raw.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let net = Network { arch, feature_weights, feature_bias, output_weights, output_bias, description };
+    if let Err(e) = net.check_ranges() {
+        return fail(payload_start, format!("the weights are out of range: {e}"));
+    }
+    Ok(net)
+}
+
+/// Loads a net file; the error names the file, the byte and the trouble.
+pub fn load(path: &Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read net file '{}': {e}", path.display()))?;
+    from_bytes(&bytes).map_err(|e| format!("net file '{}' refused at {e}", path.display()))
+}
+
+/// Writes a net file whole or not at all: into a temporary file beside `path`, then renamed over it.
+pub fn save(net: &Network, path: &Path) -> Result<(), String> {
+    let bytes = to_bytes(net);
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = path.with_file_name(format!(".{file_name}.{}.part", std::process::id()));
+    let result = std::fs::write(&temp, &bytes).and_then(|()| std::fs::rename(&temp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("cannot write net file '{}': {e}", path.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::network::FloatNetwork;
+    use proptest::prelude::*;
+
+    fn small_net(seed: u64) -> Network {
+        let arch = Architecture { width: 16, output_buckets: 2, ..Architecture::DEFAULT };
+        FloatNetwork::random(arch, seed).quantise().unwrap().with_description("test net")
+    }
+
+    #[test]
+    fn round_trip_keeps_every_weight() {
+        let net = small_net(1);
+        let bytes = to_bytes(&net);
+        assert_eq!(bytes.len() as u64, FIXED_HEADER as u64 + 8 + 8 + payload_len(net.arch()));
+        assert_eq!(from_bytes(&bytes), Ok(net));
+    }
+
+    /// Each kind of damage, the byte it is reported at, and words the message must contain.
+    #[test]
+    fn each_damage_is_refused_with_what_and_where() {
+        let good = to_bytes(&small_net(2));
+        let d = FIXED_HEADER + "test net".len();
+        let with = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = good.clone();
+            f(&mut b);
+            b
+        };
+        let cases: Vec<(Vec<u8>, u64, &str)> = vec![
+            (b"PK\x03\x04".to_vec(), 4, "truncated"),
+            (with(&|b| b[0] = b'X'), 0, "not a Chariot net"),
+            (with(&|b| b[8] = 2), 8, "version 2"),
+            (with(&|b| b[10] = 9), 10, "king-bucket layout 9"),
+            (with(&|b| b[11] = 2), 11, "mirroring flag 2"),
+            (with(&|b| b[12] = 17), 12, "width"),
+            (with(&|b| b[14] = 5), 14, "activation 5"),
+            (with(&|b| b[15] = 0), 15, "0 output buckets"),
+            (with(&|b| b[16..18].copy_from_slice(&0i16.to_le_bytes())), 16, "QA 0"),
+            (with(&|b| b[24] ^= 1), 24, "inputs"),
+            // Width 32 instead of 16: the stated payload length no longer matches.
+            (with(&|b| b[12] = 32), 28, "does not match the architecture"),
+            (with(&|b| b.truncate(b.len() - 3)), good.len() as u64 - 3, "truncated"),
+            (with(&|b| b.truncate(30)), 30, "truncated"),
+            (with(&|b| b.push(0)), good.len() as u64, "1 bytes after"),
+            (with(&|b| *b.last_mut().unwrap() ^= 0x40), d as u64, "checksum mismatch"),
+            (with(&|b| b[FIXED_HEADER] = 0xff), FIXED_HEADER as u64, "not UTF-8"),
+            // Activation flipped to CReLU: a valid architecture, but the checksum covers the header.
+            (with(&|b| b[14] = 0), d as u64, "checksum mismatch"),
+            (vec![], 0, "truncated"),
+        ];
+        for (bytes, offset, words) in cases {
+            let err = from_bytes(&bytes).unwrap_err();
+            assert!(err.message.contains(words), "wanted '{words}', got: {err}");
+            assert_eq!(err.offset, offset, "{err}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_weights_in_a_file_are_refused() {
+        let mut net = small_net(3);
+        net.feature_weights.iter_mut().for_each(|w| *w = 2000);
+        let err = from_bytes(&to_bytes(&net)).unwrap_err();
+        assert!(err.message.contains("out of range"), "{err}");
+        assert_eq!(err.offset, (FIXED_HEADER + 8 + 8) as u64);
+    }
+
+    #[test]
+    fn save_replaces_whole_files_and_load_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("chariot-nnue-format-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.nnue");
+        let net = small_net(4);
+        save(&net, &path).unwrap();
+        assert_eq!(load(&path), Ok(net));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
+        std::fs::write(&path, b"CHARNNUE").unwrap();
+        let err = load(&path).unwrap_err();
+        assert!(err.contains("net.nnue") && err.contains("byte 8") && err.contains("truncated"), "{err}");
+        assert!(load(&dir.join("missing.nnue")).unwrap_err().contains("cannot read"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = from_bytes(&bytes);
+            let mut with_magic = MAGIC.to_vec();
+            with_magic.extend_from_slice(&bytes);
+            prop_assert!(from_bytes(&with_magic).is_err());
+        }
+
+        #[test]
+        fn mutated_files_load_or_fail_cleanly(
+            seed in 0u64..1000,
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+            cut in proptest::option::of(any::<prop::sample::Index>()),
+        ) {
+            let net = small_net(seed);
+            let mut bytes = to_bytes(&net);
+            for (at, value) in edits {
+                let i = at.index(bytes.len());
+                bytes[i] = value;
+            }
+            if let Some(cut) = cut {
+                bytes.truncate(cut.index(bytes.len()));
+            }
+            match from_bytes(&bytes) {
+                // Only edits that changed nothing can load, and then they load the same net.
+                Ok(loaded) => prop_assert_eq!(loaded, net),
+                Err(e) => prop_assert!(e.offset <= bytes.len() as u64 && !e.message.is_empty()),
+            }
+        }
+
+        #[test]
+        fn save_load_round_trips(seed in any::<u64>(), buckets in 0u8..3, mirror: bool,
+                                 activation in 0u8..2, outputs in 1usize..5) {
+            let arch = Architecture {
+                features: FeatureSet { king_buckets: KingBuckets::from_code(buckets).unwrap(), mirror },
+                width: 16,
+                activation: Activation::from_code(activation).unwrap(),
+                output_buckets: outputs,
+                quantisation: Quantisation::DEFAULT,
+            };
+            let net = FloatNetwork::random(arch, seed).quantise().unwrap().with_description("round trip");
+            prop_assert_eq!(from_bytes(&to_bytes(&net)), Ok(net));
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The neural evaluation (NNUE): a one-hidden-layer network over piece-square features from each
+//! side's perspective, evaluated in integers from accumulators kept up to date move by move.
+//!
+//! * `features`: which inputs a position switches on (shared with the trainer);
+//! * `network`: the architecture, the float network and its quantised form;
+//! * `format`: the versioned, checksummed net file;
+//! * `accumulator`: the per-ply accumulator stack the search updates incrementally;
+//! * `simd`: the vectorised inner loops.
+//!
+//! `docs/nnue.md` describes the whole design, the file byte by byte, and the quantisation.
+
+pub mod accumulator;
+pub mod features;
+pub mod format;
+pub mod network;
+pub mod simd;
+
+pub use accumulator::{AccumulatorStack, SCORE_LIMIT};
+pub use features::{FeatureSet, KingBuckets};
+pub use format::FormatError;
+pub use network::{Activation, Architecture, FloatNetwork, Network, Quantisation};

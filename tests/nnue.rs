@@ -1,0 +1,198 @@
+//! The neural evaluation end to end: the engine searching with a net (random weights the tests
+//! make), and the `nnue`, `eval`, `bench` and `analyze` commands with net files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use chariot::board::{movegen, Position};
+use chariot::eval::nnue::{format, Architecture, FloatNetwork, Network};
+use chariot::eval::EvalChoice;
+use chariot::search::{bench, Engine, EngineOptions, Limits, SearchControl, SearchResult};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chariot");
+
+fn chariot(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("the chariot binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A directory of its own for each test, under the system's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-nnue-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn random_net(width: usize, seed: u64) -> Arc<Network> {
+    let arch = Architecture { width, ..Architecture::DEFAULT };
+    Arc::new(FloatNetwork::random(arch, seed).quantise().unwrap())
+}
+
+fn search_with(net: &Arc<Network>, pos: &Position, depth: i32) -> SearchResult {
+    let mut engine = Engine::new(16);
+    engine.options.eval = EvalChoice::Nnue(net.clone());
+    let control = SearchControl::new();
+    control.start(false);
+    engine.search(pos, &Limits::depth(depth), &control, &mut |_| {})
+}
+
+#[test]
+fn the_engine_plays_legal_moves_with_a_net_and_repeats_itself() {
+    let net = random_net(64, 3);
+    // A short game of the engine against itself: every move legal, every search repeatable.
+    let mut pos = Position::startpos();
+    for ply in 0..16 {
+        let first = search_with(&net, &pos, 4);
+        let again = search_with(&net, &pos, 4);
+        assert_eq!(
+            (first.best, first.score, first.nodes),
+            (again.best, again.score, again.nodes),
+            "ply {ply}"
+        );
+        let Some(mv) = first.best else { break };
+        assert!(movegen::is_legal(&mut pos, mv), "ply {ply}: {mv} is not legal in {pos:?}");
+        pos.make_move(mv);
+    }
+    assert!(pos.game_ply() >= 10);
+}
+
+#[test]
+fn a_net_changes_the_search_and_the_classic_default_does_not() {
+    let classic = bench::run_with(4, 4, &EngineOptions::default());
+    let options = EngineOptions { eval: EvalChoice::Nnue(random_net(32, 1)), ..EngineOptions::default() };
+    let with_net = bench::run_with(4, 4, &options);
+    let again = bench::run_with(4, 4, &options);
+    assert_eq!(with_net.nodes, again.nodes, "deterministic for a given net");
+    assert_ne!(with_net.nodes, classic.nodes, "the net is what evaluates");
+    assert_eq!(EngineOptions::default().eval, EvalChoice::Classic);
+}
+
+#[test]
+fn nnue_random_then_check_prints_the_architecture() {
+    let dir = scratch("check");
+    let file = dir.join("r128.nnue");
+    let path = file.to_str().unwrap();
+    let made =
+        chariot(&["nnue", "random", "--width", "128", "--seed", "5", "--activation", "crelu", "-o", path]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let checked = chariot(&["nnue", "check", file.to_str().unwrap()]);
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+    let out = text(&checked.stdout);
+    for line in [
+        "Inputs: palace king buckets (6), mirrored, 4248 inputs",
+        "Accumulator: 128 per perspective, crelu",
+        "Output buckets: 8",
+        "Description: random weights, seed 5",
+    ] {
+        assert!(out.contains(line), "missing '{line}' in:\n{out}");
+    }
+    // The same seed makes the same file.
+    let net = format::load(&file).unwrap();
+    let arch = Architecture { width: 128, activation: net.arch().activation, ..Architecture::DEFAULT };
+    let expected =
+        FloatNetwork::random(arch, 5).quantise().unwrap().with_description("random weights, seed 5");
+    assert_eq!(net, expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn damaged_nets_are_refused_by_every_command() {
+    let dir = scratch("damaged");
+    let good = dir.join("good.nnue");
+    format::save(&random_net(16, 2), &good).unwrap();
+    let mut bytes = std::fs::read(&good).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = dir.join("damaged.nnue");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let damaged = damaged.to_str().unwrap();
+    for args in [
+        vec!["nnue", "check", damaged],
+        vec!["eval", "--evalfile", damaged],
+        vec!["bench", "--depth", "1", "--evalfile", damaged],
+        vec!["analyze", "--depth", "1", "--evalfile", damaged],
+    ] {
+        let out = chariot(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("damaged.nnue") && err.contains("checksum mismatch"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing is searched or printed with a bad net");
+    }
+    let missing = chariot(&["nnue", "check", dir.join("none.nnue").to_str().unwrap()]);
+    assert!(text(&missing.stderr).contains("cannot read net file"), "{}", text(&missing.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn eval_shows_the_net_beside_the_classic_breakdown() {
+    let dir = scratch("eval");
+    let file = dir.join("net.nnue");
+    let net = random_net(32, 9);
+    format::save(&net, &file).unwrap();
+    let fen = "3akab2/9/4b4/p3p3p/2p6/6P2/P1P1r3P/4C4/4A4/2BAK1B2 w - - 0 30";
+    let out = chariot(&["eval", "--fen", fen, "--evalfile", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = text(&out.stdout);
+    assert!(out.contains("Total: ") && out.contains("Piece shares"), "{out}");
+    let pos = Position::from_fen(fen).unwrap();
+    assert!(out.contains(&format!("NNUE total: {:+} (red to move's view)", net.evaluate(&pos))), "{out}");
+    // One share line per piece but the kings: the rook on e3 is one of 18.
+    let shares: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("Piece shares")).skip(1).collect();
+    assert_eq!(shares.iter().filter(|l| l.starts_with("  ")).count(), 18, "{out}");
+    assert!(shares.iter().any(|l| l.starts_with("  e3 r 車 black rook")), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_and_analyze_search_with_the_net() {
+    let dir = scratch("bench");
+    let file = dir.join("net.nnue");
+    let net = random_net(32, 4);
+    format::save(&net, &file).unwrap();
+    let file = file.to_str().unwrap();
+    let out = chariot(&["bench", "--depth", "3", "--evalfile", file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let options = EngineOptions { eval: EvalChoice::Nnue(net.clone()), ..EngineOptions::default() };
+    let expected = bench::run_with(3, 16, &options).nodes;
+    assert!(text(&out.stdout).contains(&format!("Nodes searched: {expected}\n")), "{}", text(&out.stdout));
+    let out = chariot(&["analyze", "--depth", "3", "--evalfile", file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let best = search_with(&net, &Position::startpos(), 3).best.unwrap();
+    assert!(text(&out.stdout).contains(&format!("bestmove {best} ")), "{}", text(&out.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_protocol_loads_a_net_refuses_a_bad_one_and_searches_with_it() {
+    use std::io::Write;
+    let dir = scratch("protocol");
+    let file = dir.join("net.nnue");
+    let net = random_net(32, 6);
+    format::save(&net, &file).unwrap();
+    let missing = dir.join("missing.nnue");
+    let script = format!(
+        "uci\nsetoption name Use NNUE value true\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {}\nsetoption name Use NNUE value true\n\
+         position startpos\ngo depth 3\nisready\nquit\n",
+        missing.display(),
+        file.display()
+    );
+    let mut child = Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the chariot binary runs");
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    assert!(out.contains("option name EvalFile type string default <empty>"), "{out}");
+    assert!(out.contains("option name Use NNUE type check default false"), "{out}");
+    assert!(out.contains("info string error: Use NNUE: no net is loaded"), "{out}");
+    assert!(out.contains("info string error: EvalFile: cannot read net file"), "{out}");
+    let best = search_with(&net, &Position::startpos(), 3).best.unwrap();
+    assert!(out.contains(&format!("bestmove {best}")), "the search used the net: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -704,6 +704,16 @@ fn the_scored_and_stats_commands_end_to_end() {
         .sum();
     assert_eq!(histogram, records.len() as u64, "{stats}");
 
+    // The file twice over: two shards, flagged as the same games twice.
+    let twice = dir.join("twice.bin");
+    std::fs::write(&twice, [std::fs::read(&data).unwrap(), std::fs::read(&data).unwrap()].concat()).unwrap();
+    let out = chariot(&["datagen", "--stats", twice.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats = String::from_utf8(out.stdout).unwrap();
+    assert!(stats.contains(": format version 1, 2 shards (seed 1, nodes 150, settings "), "{stats}");
+    assert!(stats.contains("\nwarning: 1 shard repeats the seed and settings of an earlier one"), "{stats}");
+    assert!(stats.contains(&format!("\nrecords {}, games 4, ", 2 * records.len())), "{stats}");
+
     // A damaged file: refused with the record and offset, exit status 2.
     let mut bytes = std::fs::read(&data).unwrap();
     bytes[2 * BLOCK + 30] = 9;

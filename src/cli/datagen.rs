@@ -36,7 +36,9 @@ pub struct DatagenArgs {
     #[arg(long)]
     pub scored: bool,
     /// Check a scored data file and print what it holds (records, games, results, scores).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "positions", "scored", "out", "openings"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "games", "positions", "scored", "out", "openings", "nodes", "random_plies", "seed", "concurrency", "hash"
+    ])]
     pub stats: Option<PathBuf>,
     /// With --stats: skip the rules' check of every position and best move (faster).
     #[arg(long, requires = "stats")]
@@ -166,7 +168,6 @@ fn run_scored(
     };
     let bar = bar(len, progress, unit);
     let started = Instant::now();
-    let mut first = true;
     let summary = scored::run(
         path,
         cfg,
@@ -177,14 +178,14 @@ fn run_scored(
             })
         },
         &mut |p: &Progress| {
-            if first {
-                bar.reset_elapsed();
-                first = false;
-            }
             bar.set_position(match target {
                 Target::Games(_) => p.file_games,
                 Target::Positions(_) => p.file_positions,
             });
+            if p.games == 0 {
+                // Before the first game: what the file held already says nothing of the speed.
+                bar.reset_eta();
+            }
             let rate = p.positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "({} games, {} positions, {rate:.0} positions/s)",
@@ -221,11 +222,16 @@ fn percent(part: u64, whole: u64) -> f64 {
 /// `--stats FILE`: checks the file (refusing it with the fault) and prints what it holds.
 fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<(), CliError> {
     let s: DataStats = datastats::collect(path, full).map_err(|e| CliError(e.to_string()))?;
-    let shards: Vec<String> = s
+    let shown = 3;
+    let mut shards: Vec<String> = s
         .shards
         .iter()
+        .take(if s.shards.len() > shown + 1 { shown } else { shown + 1 })
         .map(|h| format!("seed {}, nodes {}, settings {:016x}", h.seed, h.nodes, h.settings))
         .collect();
+    if s.shards.len() > shards.len() {
+        shards.push(format!("… {} more", s.shards.len() - shards.len()));
+    }
     writeln!(
         out,
         "{}: format version {VERSION}, {} shard{} ({})",
@@ -234,6 +240,15 @@ fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<(), CliError> 
         if s.shards.len() == 1 { "" } else { "s" },
         shards.join("; ")
     )?;
+    let mut seen = std::collections::HashSet::new();
+    let repeated = s.shards.iter().filter(|h| !seen.insert(**h)).count();
+    if repeated > 0 {
+        writeln!(
+            out,
+            "warning: {repeated} shard{} the seed and settings of an earlier one: the same games twice",
+            if repeated == 1 { " repeats" } else { "s repeat" }
+        )?;
+    }
     writeln!(
         out,
         "records {}, games {}{}, {:.1} positions a game",

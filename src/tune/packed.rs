@@ -105,7 +105,7 @@ impl Wdl {
 }
 
 /// A data file's header: the settings its games were made with.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Header {
     /// The seed: game `n` of this file is a function of (seed, n) and the settings.
     pub seed: u64,

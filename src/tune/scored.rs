@@ -19,8 +19,8 @@ use crate::board::Color;
 use crate::search::Engine;
 
 use super::datafile::{scan_for_append, AppendPoint};
-use super::datagen::{play, DatagenConfig};
-use super::packed::{Header, Record, MAX_SCORE};
+use super::datagen::{play, DatagenConfig, GameEnd};
+use super::packed::{Header, Record, BLOCK, MAX_SCORE};
 
 /// When a run stops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -102,14 +102,9 @@ pub fn header(cfg: &DatagenConfig) -> Result<Header, String> {
 }
 
 /// The records of a finished game, labelled: its number, end and result, the last one flagged.
-fn finish_game(
-    mut records: Vec<Record>,
-    game: u32,
-    end: super::datagen::GameEnd,
-    winner: Option<Color>,
-) -> Vec<u8> {
+fn finish_game(mut records: Vec<Record>, game: u32, end: GameEnd, winner: Option<Color>) -> Vec<u8> {
     let last = records.len().saturating_sub(1);
-    let mut bytes = Vec::with_capacity(records.len() * super::packed::BLOCK);
+    let mut bytes = Vec::with_capacity(records.len() * BLOCK);
     for (i, rec) in records.iter_mut().enumerate() {
         rec.finish(game, end, winner, i == last);
         bytes.extend_from_slice(rec.as_bytes());
@@ -162,7 +157,7 @@ fn open_for_append(
             point.cut_bytes,
             point.cut_records,
             point.next_game,
-            if point.cut_bytes % super::packed::BLOCK as u64 != 0 { " and a partial record" } else { "" }
+            if point.cut_bytes % BLOCK as u64 != 0 { " and a partial record" } else { "" }
         ));
     }
     note(&format!(
@@ -174,6 +169,18 @@ fn open_for_append(
     Ok((file, Some(point)))
 }
 
+/// Raises the stop flag if the thread holding it panics, so that the other workers stop rather
+/// than play on while the game the panicking one held never comes.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
 fn reached(target: Target, p: &Progress) -> bool {
     match target {
         Target::Games(n) => p.file_games >= n,
@@ -182,13 +189,14 @@ fn reached(target: Target, p: &Progress) -> bool {
 }
 
 /// Plays games and appends their records to `path` until `target` holds, `cfg.concurrency`
-/// games at a time. `note` gets the resume notes; `on_game` the counts after each game written.
+/// games at a time. `note` gets the resume notes; `on_progress` the counts before the first
+/// game and after each game written.
 pub fn run(
     path: &Path,
     cfg: &DatagenConfig,
     target: Target,
     note: &mut dyn FnMut(&str),
-    on_game: &mut dyn FnMut(&Progress),
+    on_progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, String> {
     cfg.validate()?;
     if cfg.keep_below > MAX_SCORE + 1 {
@@ -214,6 +222,7 @@ pub fn run(
         note(&format!("{} already meets the target: nothing to do", path.display()));
         return Ok(Summary { resumed, progress, elapsed: started.elapsed() });
     }
+    on_progress(&progress);
 
     let first = progress.file_games;
     let last = match target {
@@ -229,6 +238,7 @@ pub fn run(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
+                let _guard = StopOnPanic(stop);
                 let mut engine = Engine::new(cfg.hash_mb);
                 loop {
                     let game = next.fetch_add(1, Ordering::SeqCst);
@@ -254,7 +264,7 @@ pub fn run(
                     file.write_all(&bytes)
                         .and_then(|()| file.flush())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-                    let positions = (bytes.len() / super::packed::BLOCK) as u64;
+                    let positions = (bytes.len() / BLOCK) as u64;
                     progress.file_games += 1;
                     progress.file_positions += positions;
                     progress.games += 1;
@@ -264,7 +274,7 @@ pub fn run(
                         Some(Color::Black) => progress.black_wins += 1,
                         None => progress.draws += 1,
                     }
-                    on_game(&progress);
+                    on_progress(&progress);
                     if reached(target, &progress) {
                         return Ok(());
                     }

@@ -1,9 +1,13 @@
-//! `chariot datagen --games N --out FILE [--nodes N] [--random-plies K] [--openings FILE]
-//! [--seed S] [--concurrency C] [--hash MB]`: self-play games whose quiet positions, labelled
-//! with the result, become tuning data (`FEN;result` lines).
+//! `chariot datagen`: self-play games at a fixed node count from randomised openings, in three
+//! modes:
+//! - text (Texel tuning): `--games N --out FILE`, quiet positions as `FEN;result` lines;
+//! - scored (NNUE training): `--scored (--games N | --positions N) --out FILE`, binary records
+//!   labelled with the search score and the result, appended to FILE and resumed after an
+//!   interruption (docs/datagen.md);
+//! - `--stats FILE`: checks a scored data file and prints what it holds.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
@@ -11,27 +15,47 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::CliError;
 use crate::tournament::openings;
-use crate::tune::datagen::{generate, DatagenConfig, GameData};
+use crate::tune::datagen::{generate, DatagenConfig, GameData, GameEnd};
+use crate::tune::datastats::{self, DataStats, SCORE_EDGES};
+use crate::tune::packed::{Wdl, VERSION};
+use crate::tune::scored::{self, Progress, Target};
 use crate::tune::{check_writable, write_atomically};
 
 /// Arguments of `chariot datagen`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct DatagenArgs {
-    /// Games to play.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
-    pub games: u64,
-    /// Nodes searched per move.
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: u64,
+    /// Games to play; with --scored, play until the file holds this many games.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000),
+          required_unless_present_any = ["positions", "stats"], conflicts_with = "positions")]
+    pub games: Option<u64>,
+    /// With --scored: play until the file holds at least this many positions.
+    #[arg(long, requires = "scored", value_parser = clap::value_parser!(u64).range(1..))]
+    pub positions: Option<u64>,
+    /// Write binary records labelled with the search score and the result (NNUE training data),
+    /// appending to --out and resuming it after an interruption.
+    #[arg(long)]
+    pub scored: bool,
+    /// Check a scored data file and print what it holds (records, games, results, scores).
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "games", "positions", "scored", "out", "openings", "nodes", "random_plies", "seed", "concurrency", "hash"
+    ])]
+    pub stats: Option<PathBuf>,
+    /// With --stats: skip the rules' check of every position and best move (faster).
+    #[arg(long, requires = "stats")]
+    pub quick: bool,
+    /// Nodes searched per move [default: 2000, or 5000 with --scored].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub nodes: Option<u64>,
     /// Random legal plies before the engine takes over (after the book line, if any).
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
     /// Start each game from a random line of this file (ICCS moves or a FEN per line).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Where to write the `FEN;result` lines (replaced whole when all games are done).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
+    /// Where to write: text lines (replaced whole when all games are done), or with --scored
+    /// the data file to create or append to.
+    #[arg(long, value_name = "FILE", required_unless_present = "stats")]
+    pub out: Option<PathBuf>,
     /// Seed of the random plies and book choices: the same seed gives the same file.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -49,28 +73,60 @@ pub fn progress_wanted() -> bool {
     std::io::stderr().is_terminal()
 }
 
-/// Plays the games, writes the data file, and prints a summary to `out`.
+/// Runs the mode the arguments ask for: results on `out`, notes (resuming a file) on stderr.
 pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(), CliError> {
-    let mut cfg = DatagenConfig::new(args.games as usize, args.nodes, args.random_plies, args.seed);
+    if let Some(path) = &args.stats {
+        return stats(path, !args.quick, out);
+    }
+    let path = args.out.as_deref().ok_or_else(|| CliError("--out FILE is required".to_string()))?;
+    let mut cfg = if args.scored {
+        DatagenConfig::scored(args.nodes.unwrap_or(5000), args.random_plies, args.seed)
+    } else {
+        DatagenConfig::new(
+            args.games.unwrap_or(0) as usize,
+            args.nodes.unwrap_or(2000),
+            args.random_plies,
+            args.seed,
+        )
+    };
     cfg.concurrency = args.concurrency as usize;
     cfg.hash_mb = args.hash as usize;
-    if let Some(path) = &args.openings {
-        cfg.openings = openings::load(path).map_err(CliError)?;
+    if let Some(file) = &args.openings {
+        cfg.openings = openings::load(file).map_err(CliError)?;
     }
     cfg.validate().map_err(CliError)?;
-    // Refuse an unwritable destination before playing for minutes.
-    check_writable(&args.out).map_err(CliError)?;
+    if args.scored {
+        let target = match (args.games, args.positions) {
+            (Some(n), _) => Target::Games(n),
+            (None, Some(n)) => Target::Positions(n),
+            (None, None) => return Err(CliError("--scored needs --games N or --positions N".to_string())),
+        };
+        run_scored(path, &cfg, target, out, &mut std::io::stderr(), progress)
+    } else {
+        run_text(path, &cfg, out, progress)
+    }
+}
 
+fn bar(len: u64, progress: bool, unit: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
-        Some(args.games),
+        Some(len),
         if progress { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() },
     );
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} [{elapsed} < {eta}]") {
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} {{msg}} [{{elapsed}} < {{eta}}]");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
+    bar
+}
+
+/// The text mode: plays the games, writes the `FEN;result` file, prints a summary.
+fn run_text(path: &Path, cfg: &DatagenConfig, out: &mut impl Write, progress: bool) -> Result<(), CliError> {
+    // Refuse an unwritable destination before playing for minutes.
+    check_writable(path).map_err(CliError)?;
+    let bar = bar(cfg.games as u64, progress, "games");
     let kept = std::sync::atomic::AtomicUsize::new(0);
     let started = Instant::now();
-    let games = generate(&cfg, &|game: &GameData| {
+    let games = generate(cfg, &|game: &GameData| {
         let total = kept.fetch_add(game.fens.len(), std::sync::atomic::Ordering::SeqCst) + game.fens.len();
         bar.set_message(format!("{total} positions"));
         bar.inc(1);
@@ -79,7 +135,7 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     bar.finish_and_clear();
 
     let text: String = games.iter().map(GameData::lines).collect();
-    write_atomically(&args.out, &text).map_err(CliError)?;
+    write_atomically(path, &text).map_err(CliError)?;
     let count = |r: f64| games.iter().filter(|g| g.result == r).count();
     let positions: usize = games.iter().map(|g| g.fens.len()).sum();
     writeln!(
@@ -89,8 +145,182 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
         count(1.0),
         count(0.5),
         count(0.0),
-        args.out.display(),
+        path.display(),
         started.elapsed().as_secs_f64()
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The scored mode: appends games to the data file until the target holds, then prints games,
+/// positions and positions per second.
+fn run_scored(
+    path: &Path,
+    cfg: &DatagenConfig,
+    target: Target,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    progress: bool,
+) -> Result<(), CliError> {
+    let (len, unit) = match target {
+        Target::Games(n) => (n, "games"),
+        Target::Positions(n) => (n, "positions"),
+    };
+    let bar = bar(len, progress, unit);
+    let started = Instant::now();
+    let summary = scored::run(
+        path,
+        cfg,
+        target,
+        &mut |note| {
+            bar.suspend(|| {
+                let _ = writeln!(err, "{note}");
+            })
+        },
+        &mut |p: &Progress| {
+            bar.set_position(match target {
+                Target::Games(_) => p.file_games,
+                Target::Positions(_) => p.file_positions,
+            });
+            if p.games == 0 {
+                // Before the first game: what the file held already says nothing of the speed.
+                bar.reset_eta();
+            }
+            let rate = p.positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "({} games, {} positions, {rate:.0} positions/s)",
+                p.file_games, p.file_positions
+            ));
+        },
+    )
+    .map_err(CliError)?;
+    bar.finish_and_clear();
+    let p = &summary.progress;
+    let secs = summary.elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "games {} (red wins {}, draws {}, black wins {}), {} positions in {secs:.1} s: {:.1} positions/s; \
+         {} now holds {} games, {} positions",
+        p.games,
+        p.red_wins,
+        p.draws,
+        p.black_wins,
+        p.positions,
+        p.positions as f64 / secs.max(1e-9),
+        path.display(),
+        p.file_games,
+        p.file_positions
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// `--stats FILE`: checks the file (refusing it with the fault) and prints what it holds.
+fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<(), CliError> {
+    let s: DataStats = datastats::collect(path, full).map_err(|e| CliError(e.to_string()))?;
+    let shown = 3;
+    let mut shards: Vec<String> = s
+        .shards
+        .iter()
+        .take(if s.shards.len() > shown + 1 { shown } else { shown + 1 })
+        .map(|h| format!("seed {}, nodes {}, settings {:016x}", h.seed, h.nodes, h.settings))
+        .collect();
+    if s.shards.len() > shards.len() {
+        shards.push(format!("… {} more", s.shards.len() - shards.len()));
+    }
+    writeln!(
+        out,
+        "{}: format version {VERSION}, {} shard{} ({})",
+        path.display(),
+        s.shards.len(),
+        if s.shards.len() == 1 { "" } else { "s" },
+        shards.join("; ")
+    )?;
+    let mut seen = std::collections::HashSet::new();
+    let repeated = s.shards.iter().filter(|h| !seen.insert(**h)).count();
+    if repeated > 0 {
+        writeln!(
+            out,
+            "warning: {repeated} shard{} the seed and settings of an earlier one: the same games twice",
+            if repeated == 1 { " repeats" } else { "s repeat" }
+        )?;
+    }
+    writeln!(
+        out,
+        "records {}, games {}{}, {:.1} positions a game",
+        s.records,
+        s.games,
+        if s.unfinished_games > 0 {
+            format!(" ({} without their last record)", s.unfinished_games)
+        } else {
+            String::new()
+        },
+        s.records as f64 / s.games.max(1) as f64
+    )?;
+    let [black, draw, red] = s.game_results;
+    writeln!(
+        out,
+        "games: red wins {red} ({:.1}%), draws {draw} ({:.1}%), black wins {black} ({:.1}%)",
+        percent(red, s.games),
+        percent(draw, s.games),
+        percent(black, s.games)
+    )?;
+    let ends: Vec<String> = GameEnd::ALL
+        .iter()
+        .filter(|e| s.game_ends[e.code() as usize] > 0)
+        .map(|e| format!("{e} {}", s.game_ends[e.code() as usize]))
+        .collect();
+    writeln!(out, "game ends: {}", if ends.is_empty() { "none".to_string() } else { ends.join(", ") })?;
+    let [loss, draw, win] = s.position_results;
+    writeln!(
+        out,
+        "positions: red to move {:.1}%; result for the side to move: wins {:.1}%, draws {:.1}%, losses {:.1}%",
+        percent(s.red_to_move, s.records),
+        percent(win, s.records),
+        percent(draw, s.records),
+        percent(loss, s.records)
+    )?;
+    let mean = |w| s.mean_score(w).map_or("-".to_string(), |m| format!("{m:+.0}"));
+    writeln!(
+        out,
+        "mean score for the side to move, by its result: win {}, draw {}, loss {}",
+        mean(Wdl::Win),
+        mean(Wdl::Draw),
+        mean(Wdl::Loss)
+    )?;
+    if s.records > 0 {
+        writeln!(
+            out,
+            "plies {}..{}, mean {:.1}; best move a capture in {} records",
+            s.plies.0,
+            s.plies.1,
+            s.plies.2 as f64 / s.records as f64,
+            s.capture_best_moves
+        )?;
+    }
+    writeln!(out, "score for the side to move (centipawns):")?;
+    let most = s.score_histogram.iter().copied().max().unwrap_or(0).max(1);
+    for (i, &n) in s.score_histogram.iter().enumerate() {
+        let label = match i {
+            0 => format!("≤ {}", SCORE_EDGES[0]),
+            i if i == SCORE_EDGES.len() => format!("> {}", SCORE_EDGES[i - 1]),
+            i => format!("{}..{}", SCORE_EDGES[i - 1] + 1, SCORE_EDGES[i]),
+        };
+        let width = (40 * n).div_ceil(most) as usize;
+        writeln!(out, "  {label:>12} {n:>10} {:>5.1}% {}", percent(n, s.records), "#".repeat(width))?;
+    }
+    writeln!(
+        out,
+        "check: every record valid ({})",
+        if full {
+            "board, labels, order; each position legal and each best move legal"
+        } else {
+            "board, labels, order; --quick: positions and moves not checked against the rules"
+        }
     )?;
     out.flush()?;
     Ok(())

@@ -1,25 +1,29 @@
-//! Self-play data: fast games of the engine against itself at a fixed node count, from random
-//! first plies (or a random book line), keeping quiet positions labelled with the game's result.
+//! Self-play games for training data: the engine against itself at a fixed node count, from
+//! random first plies (or a random book line then random plies), each searched position offered
+//! to a keep filter, the game ended by the rules module or by score adjudication.
 //!
-//! Each game draws its randomness from `seed` and its own index and starts with an empty hash, so
-//! the output does not depend on how many games run at once.
+//! Two modes share the games: the text mode (`generate`, `FEN;result` lines for Texel tuning)
+//! and the scored mode (`tune::scored`, binary records with the search score for the NNUE
+//! trainer). Each game draws its randomness from `seed` and its own number and starts with an
+//! empty hash, so the games do not depend on how many run at once.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use crate::board::{movegen, Color, Position};
-use crate::rules::game_result;
+use crate::board::{movegen, Color, Move, Position};
+use crate::rules::{game_result, Termination};
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tournament::Opening;
 
 /// How to generate the data.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
-    /// Games to play.
+    /// Games to play (the text mode; the scored mode takes its target separately).
     pub games: usize,
     /// Nodes per move.
     pub nodes: u64,
@@ -41,12 +45,18 @@ pub struct DatagenConfig {
     pub adjudicate_score: i32,
     /// … for this many plies in a row.
     pub adjudicate_plies: usize,
+    /// From this game ply on, a game is drawn once the score stays within ±`draw_score` …
+    pub draw_after_ply: usize,
+    /// … (this many centipawns) …
+    pub draw_score: i32,
+    /// … for this many plies in a row (0: never adjudicate a draw).
+    pub draw_plies: usize,
     /// Positions scored beyond ±this are not kept (nearly decided, often mates).
     pub keep_below: i32,
 }
 
 impl DatagenConfig {
-    /// The usual settings for `games` games at `nodes` nodes per move.
+    /// The text mode's settings for `games` games at `nodes` nodes per move.
     pub fn new(games: usize, nodes: u64, random_plies: usize, seed: u64) -> DatagenConfig {
         DatagenConfig {
             games,
@@ -60,12 +70,138 @@ impl DatagenConfig {
             max_plies: 200,
             adjudicate_score: 1000,
             adjudicate_plies: 4,
+            draw_after_ply: 0,
+            draw_score: 0,
+            draw_plies: 0,
             keep_below: 2000,
+        }
+    }
+
+    /// The scored mode's settings (docs/datagen.md gives the reasons for each).
+    pub fn scored(nodes: u64, random_plies: usize, seed: u64) -> DatagenConfig {
+        DatagenConfig {
+            games: 0,
+            nodes,
+            random_plies,
+            openings: Vec::new(),
+            seed,
+            concurrency: 1,
+            hash_mb: 16,
+            skip_plies: 8,
+            max_plies: 400,
+            adjudicate_score: 1000,
+            adjudicate_plies: 6,
+            draw_after_ply: 80,
+            draw_score: 10,
+            draw_plies: 12,
+            keep_below: 3000,
+        }
+    }
+
+    /// Refuses settings that cannot make games: no nodes, no thread, or a book line whose
+    /// position is already decided.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.nodes == 0 || self.concurrency == 0 {
+            return Err("games, nodes and concurrency must be at least 1".to_string());
+        }
+        for (i, opening) in self.openings.iter().enumerate() {
+            if let Some(result) = game_result(&opening_end(opening)) {
+                return Err(format!("opening {} is already over: {result}", i + 1));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a searched position is worth keeping: far enough into the game, not in check,
+    /// its best move not a capture (the score is then about the position, not a pending
+    /// exchange), and its score short of `keep_below` (no mates, no rule wins).
+    pub fn keeps(&self, pos: &Position, score: i32, best: Move) -> bool {
+        pos.game_ply() >= self.skip_plies
+            && !pos.is_check()
+            && !pos.piece_at(best.to()).is_piece()
+            && score.abs() < self.keep_below
+    }
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// The rules module ended it (`rules::game_result`).
+    Rules(Termination),
+    /// The score stayed beyond ±`adjudicate_score` for `adjudicate_plies` plies: the side it
+    /// favours wins.
+    Resigned,
+    /// The score stayed near zero late in the game: a draw.
+    DrawAdjudicated,
+    /// `max_plies` plies were played: a draw.
+    PlyLimit,
+}
+
+impl GameEnd {
+    /// Every way a game ends, in code order.
+    pub const ALL: [GameEnd; 10] = [
+        GameEnd::Rules(Termination::Checkmate),
+        GameEnd::Rules(Termination::Stalemate),
+        GameEnd::Rules(Termination::PerpetualCheck),
+        GameEnd::Rules(Termination::PerpetualChase),
+        GameEnd::Rules(Termination::Repetition),
+        GameEnd::Rules(Termination::MoveLimit),
+        GameEnd::Rules(Termination::InsufficientMaterial),
+        GameEnd::Resigned,
+        GameEnd::DrawAdjudicated,
+        GameEnd::PlyLimit,
+    ];
+
+    /// The code the data format stores (the index in `ALL`).
+    pub fn code(self) -> u8 {
+        GameEnd::ALL.iter().position(|&e| e == self).unwrap_or(0) as u8
+    }
+
+    /// The end a stored code names, if any.
+    pub fn from_code(code: u8) -> Option<GameEnd> {
+        GameEnd::ALL.get(code as usize).copied()
+    }
+
+    /// Whether a game that ends this way is a draw (otherwise somebody won).
+    pub fn is_draw(self) -> bool {
+        match self {
+            GameEnd::Rules(t) => {
+                matches!(
+                    t,
+                    Termination::Repetition | Termination::MoveLimit | Termination::InsufficientMaterial
+                )
+            }
+            GameEnd::Resigned => false,
+            GameEnd::DrawAdjudicated | GameEnd::PlyLimit => true,
         }
     }
 }
 
-/// One finished game.
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameEnd::Rules(t) => t.fmt(f),
+            GameEnd::Resigned => f.write_str("adjudicated win"),
+            GameEnd::DrawAdjudicated => f.write_str("adjudicated draw"),
+            GameEnd::PlyLimit => f.write_str("ply limit"),
+        }
+    }
+}
+
+/// A finished game: what the keep filter took from it and how it ended.
+#[derive(Clone, Debug)]
+pub struct Played<T> {
+    /// One item per kept position, in game order.
+    pub kept: Vec<T>,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// How it ended.
+    pub end: GameEnd,
+    /// The last position, with the game's whole history.
+    pub end_position: Position,
+}
+
+/// One finished game of the text mode.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameData {
     /// The quiet positions kept, as FEN.
@@ -93,24 +229,13 @@ fn red_result(winner: Option<Color>) -> f64 {
     }
 }
 
-impl DatagenConfig {
-    /// Refuses settings that cannot make games: no games, no nodes, or a book line whose
-    /// position is already decided.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.games == 0 || self.nodes == 0 || self.concurrency == 0 {
-            return Err("games, nodes and concurrency must be at least 1".to_string());
-        }
-        for (i, opening) in self.openings.iter().enumerate() {
-            let mut pos = opening.start.clone();
-            for &mv in &opening.moves {
-                pos.make_move(mv);
-            }
-            if let Some(result) = game_result(&pos) {
-                return Err(format!("opening {} is already over: {result}", i + 1));
-            }
-        }
-        Ok(())
+/// The position at the end of a book line.
+fn opening_end(opening: &Opening) -> Position {
+    let mut pos = opening.start.clone();
+    for &mv in &opening.moves {
+        pos.make_move(mv);
     }
+    pos
 }
 
 /// Random starts redrawn at most this often when the random plies end the game.
@@ -123,13 +248,7 @@ fn opening_position(cfg: &DatagenConfig, rng: &mut StdRng) -> Position {
     loop {
         attempt += 1;
         let mut pos = match cfg.openings.choose(rng) {
-            Some(opening) => {
-                let mut pos = opening.start.clone();
-                for &mv in &opening.moves {
-                    pos.make_move(mv);
-                }
-                pos
-            }
+            Some(opening) => opening_end(opening),
             None => Position::startpos(),
         };
         let mut ended = game_result(&pos).is_some();
@@ -150,33 +269,50 @@ fn opening_position(cfg: &DatagenConfig, rng: &mut StdRng) -> Position {
     }
 }
 
-/// Plays game `index` with `engine`.
-pub fn play_game(engine: &mut Engine, cfg: &DatagenConfig, index: usize) -> GameData {
-    let mut rng = StdRng::seed_from_u64(cfg.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+/// The random generator of game `game`: a function of the seed and the game number only.
+fn game_rng(seed: u64, game: u64) -> StdRng {
+    StdRng::seed_from_u64(seed ^ (game + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Plays game number `game` with `engine`, offering each searched position that `cfg.keeps`
+/// to `keep` (with its score from the side to move's view and the best move). Returns `None`
+/// when `stop` was raised before the game ended.
+pub fn play<T>(
+    engine: &mut Engine,
+    cfg: &DatagenConfig,
+    game: u64,
+    stop: &AtomicBool,
+    mut keep: impl FnMut(&Position, i32, Move) -> T,
+) -> Option<Played<T>> {
+    let mut rng = game_rng(cfg.seed, game);
     let mut pos = opening_position(cfg, &mut rng);
     engine.clear_hash();
     let control = SearchControl::new();
     let limits = Limits::nodes(cfg.nodes);
-    let mut fens = Vec::new();
-    let mut streak: (i32, usize) = (0, 0); // (sign of the decisive score, plies in a row)
-    let result = loop {
+    let mut kept = Vec::new();
+    let mut decisive: (i32, usize) = (0, 0); // (sign of the decisive score, plies in a row)
+    let mut quiet_plies = 0; // plies in a row scored within ±draw_score, late enough
+    let (winner, end) = loop {
         if let Some(r) = game_result(&pos) {
-            break red_result(r.winner);
+            break (r.winner, GameEnd::Rules(r.termination));
         }
         if pos.game_ply() >= cfg.max_plies {
-            break 0.5;
+            break (None, GameEnd::PlyLimit);
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
         }
         control.start(false);
         let found = engine.search(&pos, &limits, &control, &mut |_| {});
         let Some(best) = found.best else {
-            // No legal move: `game_result` would have said so; the mover loses all the same.
-            break red_result(Some(pos.side_to_move().opponent()));
+            // No legal move: `game_result` said otherwise, but the mover would lose all the same.
+            let termination = if pos.is_check() { Termination::Checkmate } else { Termination::Stalemate };
+            break (Some(pos.side_to_move().opponent()), GameEnd::Rules(termination));
         };
-        let red_score = if pos.side_to_move() == Color::Red { found.score } else { -found.score };
-        let quiet = !pos.is_check() && !pos.piece_at(best.to()).is_piece();
-        if quiet && pos.game_ply() >= cfg.skip_plies && red_score.abs() < cfg.keep_below {
-            fens.push(pos.to_fen());
+        if cfg.keeps(&pos, found.score, best) {
+            kept.push(keep(&pos, found.score, best));
         }
+        let red_score = if pos.side_to_move() == Color::Red { found.score } else { -found.score };
         let sign = if red_score > cfg.adjudicate_score {
             1
         } else if red_score < -cfg.adjudicate_score {
@@ -184,19 +320,35 @@ pub fn play_game(engine: &mut Engine, cfg: &DatagenConfig, index: usize) -> Game
         } else {
             0
         };
-        streak = if sign != 0 && sign == streak.0 { (sign, streak.1 + 1) } else { (sign, 1) };
-        if sign != 0 && streak.1 >= cfg.adjudicate_plies {
-            break if sign > 0 { 1.0 } else { 0.0 };
+        decisive = if sign != 0 && sign == decisive.0 { (sign, decisive.1 + 1) } else { (sign, 1) };
+        if sign != 0 && decisive.1 >= cfg.adjudicate_plies {
+            break (Some(if sign > 0 { Color::Red } else { Color::Black }), GameEnd::Resigned);
+        }
+        let late_and_level = pos.game_ply() >= cfg.draw_after_ply && red_score.abs() <= cfg.draw_score;
+        quiet_plies = if late_and_level { quiet_plies + 1 } else { 0 };
+        if cfg.draw_plies > 0 && quiet_plies >= cfg.draw_plies {
+            break (None, GameEnd::DrawAdjudicated);
         }
         pos.make_move(best);
     };
-    GameData { fens, result, plies: pos.game_ply() }
+    Some(Played { kept, winner, end, end_position: pos })
 }
 
-/// Plays every game, `cfg.concurrency` at a time, calling `on_game` as each finishes; the games
-/// come back in index order. Refuses a configuration `validate` refuses.
+/// Plays game `index` of the text mode with `engine`.
+pub fn play_game(engine: &mut Engine, cfg: &DatagenConfig, index: usize) -> GameData {
+    let never = AtomicBool::new(false);
+    let played =
+        play(engine, cfg, index as u64, &never, |pos, _, _| pos.to_fen()).expect("a game never stopped ends");
+    GameData { fens: played.kept, result: red_result(played.winner), plies: played.end_position.game_ply() }
+}
+
+/// Plays every game of the text mode, `cfg.concurrency` at a time, calling `on_game` as each
+/// finishes; the games come back in index order. Refuses a configuration `validate` refuses.
 pub fn generate(cfg: &DatagenConfig, on_game: &(dyn Fn(&GameData) + Sync)) -> Result<Vec<GameData>, String> {
     cfg.validate()?;
+    if cfg.games == 0 {
+        return Err("games, nodes and concurrency must be at least 1".to_string());
+    }
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<GameData>>> = Mutex::new(vec![None; cfg.games]);
     std::thread::scope(|scope| {
@@ -245,5 +397,23 @@ mod tests {
         assert_eq!(pos.game_ply(), 5);
         assert_eq!(pos.history()[0].mv.to_string(), "h2e2");
         assert_eq!(pos.history()[1].mv.to_string(), "h9g7");
+    }
+
+    #[test]
+    fn game_end_codes_round_trip_and_say_who_can_win() {
+        for (i, end) in GameEnd::ALL.iter().enumerate() {
+            assert_eq!(end.code() as usize, i);
+            assert_eq!(GameEnd::from_code(i as u8), Some(*end));
+        }
+        assert_eq!(GameEnd::from_code(10), None);
+        let draws: Vec<u8> = GameEnd::ALL.iter().filter(|e| e.is_draw()).map(|e| e.code()).collect();
+        assert_eq!(draws, vec![4, 5, 6, 8, 9]);
+    }
+
+    #[test]
+    fn a_raised_stop_abandons_the_game() {
+        let cfg = DatagenConfig::scored(200, 2, 1);
+        let mut engine = Engine::new(1);
+        assert!(play(&mut engine, &cfg, 0, &AtomicBool::new(true), |_, _, _| ()).is_none());
     }
 }

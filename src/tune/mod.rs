@@ -1,7 +1,9 @@
 //! Self-play data generation and Texel tuning of the evaluation weights.
 //!
 //! The pipeline: `datagen` plays fast self-play games and keeps quiet positions labelled with the
-//! game's result; `features` decomposes `eval::evaluate` into a linear function of the weight
+//! game's result (as text for Texel tuning; `scored` writes them with the search score in the
+//! binary `packed` format that `datafile` reads back and `datastats` summarises, for the NNUE
+//! trainer); `features` decomposes `eval::evaluate` into a linear function of the weight
 //! vector that `layout` defines; `optimizer` fits that vector to the results (Texel's method);
 //! `writer` turns it back into `src/eval/weights.rs`.
 //!
@@ -11,11 +13,15 @@
 //! file as `src/eval/weights.rs`, and keep it only if `scripts/sprt.sh OLD NEW` (and
 //! `scripts/strength.sh`) show it stronger.
 
+pub mod datafile;
 pub mod datagen;
 pub mod dataset;
+pub mod datastats;
 pub mod features;
 pub mod layout;
 pub mod optimizer;
+pub mod packed;
+pub mod scored;
 pub mod writer;
 
 use std::io::Write;

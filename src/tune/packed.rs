@@ -1,0 +1,546 @@
+//! The scored training data format: 40-byte blocks, a header block then one record block per
+//! position (docs/datagen.md gives it byte by byte). Shards written with different seeds can be
+//! concatenated: a header block is never a valid record, so a reader recognises each shard's
+//! header where it starts.
+//!
+//! A record holds the board (a 90-bit occupancy map and a 4-bit code per piece), the side to
+//! move, the search score and the game result (both from the side to move's view), how the game
+//! ended, the best move, and the game number and ply it came from. `Record::validate` checks
+//! one record alone and cheaply enough to run on every record read; `Record::to_position`
+//! checks everything the rules require (through the FEN parser) and that the best move is legal.
+
+use std::fmt::Write as _;
+
+use crate::board::fen::reachable;
+use crate::board::{movegen, Color, Move, PieceKind, Position, Square};
+
+use super::datagen::GameEnd;
+
+/// Bytes in a header and in a record.
+pub const BLOCK: usize = 40;
+/// What every header starts with. Its last byte sets bits of the occupancy map past square 89,
+/// so a header is never mistaken for a record.
+pub const MAGIC: [u8; 12] = *b"chariot-data";
+/// The format version this build writes and reads.
+pub const VERSION: u16 = 1;
+/// The largest score a record may hold (larger ones are mates or rule wins, never kept).
+pub const MAX_SCORE: i32 = 10_000;
+/// Squares of the board; the format numbers them `rank * 9 + file` (a0 = 0, i9 = 89).
+pub const SQUARES: usize = 90;
+
+const OCCUPANCY: usize = 0; // 12 bytes
+const PIECES: usize = 12; // 16 bytes, 32 nibbles
+const SCORE: usize = 28; // i16
+const RESULT: usize = 30; // u8
+const FLAGS: usize = 31; // u8
+const PLY: usize = 32; // u16
+const BEST_FROM: usize = 34; // u8
+const BEST_TO: usize = 35; // u8
+const GAME: usize = 36; // u32
+
+const FLAG_BLACK_TO_MOVE: u8 = 1;
+const FLAG_LAST_OF_GAME: u8 = 2;
+const END_SHIFT: u8 = 2;
+const END_MASK: u8 = 0b0011_1100;
+const FLAG_RESERVED: u8 = 0b1100_0000;
+
+/// The format's number of `sq` (0..90).
+pub fn square_index(sq: Square) -> usize {
+    sq.rank() as usize * 9 + sq.file() as usize
+}
+
+/// The square the format numbers `index` (0..90).
+pub fn square_at(index: usize) -> Square {
+    debug_assert!(index < SQUARES);
+    Square::new((index % 9) as u8, (index / 9) as u8)
+}
+
+/// The 4-bit code of a piece: 1..=7 for Red's king, advisor, elephant, horse, rook, cannon and
+/// pawn, 9..=15 for Black's; 0 and 8 are no piece.
+pub fn piece_code(color: Color, kind: PieceKind) -> u8 {
+    kind.index() as u8 + 1 + if color == Color::Black { 8 } else { 0 }
+}
+
+/// The colour and kind a piece code names, if it names one.
+pub fn piece_of_code(code: u8) -> Option<(Color, PieceKind)> {
+    let kind = *PieceKind::ALL.get(((code & 7) as usize).checked_sub(1)?)?;
+    let color = if code & 8 != 0 { Color::Black } else { Color::Red };
+    (code < 16).then_some((color, kind))
+}
+
+/// A game result from one side's view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    /// That side lost.
+    Loss = 0,
+    /// A draw.
+    Draw = 1,
+    /// That side won.
+    Win = 2,
+}
+
+impl Wdl {
+    /// The result for `side` of a game `winner` won (`None`: a draw).
+    pub fn for_side(side: Color, winner: Option<Color>) -> Wdl {
+        match winner {
+            None => Wdl::Draw,
+            Some(w) if w == side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+        }
+    }
+
+    /// 0.0, 0.5 or 1.0: the target of a win-probability loss.
+    pub fn value(self) -> f32 {
+        self as u8 as f32 / 2.0
+    }
+
+    /// The same result from the other side's view.
+    pub fn flipped(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
+/// A data file's header: the settings its games were made with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Header {
+    /// The seed: game `n` of this file is a function of (seed, n) and the settings.
+    pub seed: u64,
+    /// Nodes searched per move.
+    pub nodes: u32,
+    /// A fingerprint of every other setting that changes the games (`scored::fingerprint`).
+    pub settings: u64,
+}
+
+/// FNV-1a, 32 bits: the header's checksum.
+fn fnv32(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811C_9DC5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+}
+
+impl Header {
+    /// The header block.
+    pub fn to_bytes(&self) -> [u8; BLOCK] {
+        let mut b = [0u8; BLOCK];
+        b[..12].copy_from_slice(&MAGIC);
+        b[12..14].copy_from_slice(&VERSION.to_le_bytes());
+        b[14..16].copy_from_slice(&(BLOCK as u16).to_le_bytes());
+        b[16..24].copy_from_slice(&self.seed.to_le_bytes());
+        b[24..28].copy_from_slice(&self.nodes.to_le_bytes());
+        b[28..36].copy_from_slice(&self.settings.to_le_bytes());
+        let sum = fnv32(&b[..36]);
+        b[36..40].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Whether a block starts with the magic (it is then a header, good or damaged).
+    pub fn is_header(block: &[u8; BLOCK]) -> bool {
+        block[..12] == MAGIC
+    }
+
+    /// Reads a header block; an error says what is wrong with it.
+    pub fn from_bytes(b: &[u8; BLOCK]) -> Result<Header, String> {
+        if !Header::is_header(b) {
+            return Err(format!(
+                "bad magic: expected \"chariot-data\", found {} (not a Chariot data file)",
+                crate::quote::quoted(&String::from_utf8_lossy(&b[..12]).escape_debug().to_string())
+            ));
+        }
+        let version = u16::from_le_bytes([b[12], b[13]]);
+        if version != VERSION {
+            return Err(format!("unknown format version {version} (this build reads version {VERSION})"));
+        }
+        let size = u16::from_le_bytes([b[14], b[15]]);
+        if size as usize != BLOCK {
+            return Err(format!("record size {size} in the header (version {VERSION} has {BLOCK})"));
+        }
+        let stored = u32::from_le_bytes([b[36], b[37], b[38], b[39]]);
+        if stored != fnv32(&b[..36]) {
+            return Err("header checksum mismatch (the header is damaged)".to_string());
+        }
+        let header = Header {
+            seed: u64::from_le_bytes(b[16..24].try_into().expect("8 bytes")),
+            nodes: u32::from_le_bytes(b[24..28].try_into().expect("4 bytes")),
+            settings: u64::from_le_bytes(b[28..36].try_into().expect("8 bytes")),
+        };
+        Ok(header)
+    }
+}
+
+/// One labelled position: a 40-byte record, stored as it is on disk.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Record([u8; BLOCK]);
+
+impl std::fmt::Debug for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Record({};score {};result {:?};game {};ply {})",
+            self.to_fen(),
+            self.score(),
+            self.result(),
+            self.game(),
+            self.ply()
+        )
+    }
+}
+
+/// The pieces of a record, in square order: (square number, colour, kind).
+pub struct Pieces<'a> {
+    record: &'a Record,
+    occupancy: u128,
+    next: usize,
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = (usize, Color, PieceKind);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.occupancy != 0 {
+            let sq = self.occupancy.trailing_zeros() as usize;
+            self.occupancy &= self.occupancy - 1;
+            let code = self.record.nibble(self.next);
+            self.next += 1;
+            if let Some((color, kind)) = piece_of_code(code) {
+                return Some((sq, color, kind));
+            }
+        }
+        None
+    }
+}
+
+impl Record {
+    /// The record of `pos` (with no history needed) searched to `score` (side to move's view,
+    /// clamped to ±`MAX_SCORE`) with best move `best`; the game fields are set by `finish`.
+    pub fn new(pos: &Position, score: i32, best: Move) -> Record {
+        let mut b = [0u8; BLOCK];
+        let mut occupancy: u128 = 0;
+        let mut n = 0;
+        for index in 0..SQUARES {
+            let p = pos.piece_at(square_at(index));
+            if p.is_piece() {
+                occupancy |= 1 << index;
+                let code = piece_code(p.color(), p.kind());
+                b[PIECES + n / 2] |= if n.is_multiple_of(2) { code } else { code << 4 };
+                n += 1;
+            }
+        }
+        b[OCCUPANCY..OCCUPANCY + 12].copy_from_slice(&occupancy.to_le_bytes()[..12]);
+        let score = score.clamp(-MAX_SCORE, MAX_SCORE) as i16;
+        b[SCORE..SCORE + 2].copy_from_slice(&score.to_le_bytes());
+        b[RESULT] = Wdl::Draw as u8;
+        b[FLAGS] = if pos.side_to_move() == Color::Black { FLAG_BLACK_TO_MOVE } else { 0 };
+        let ply = pos.game_ply().min(u16::MAX as usize) as u16;
+        b[PLY..PLY + 2].copy_from_slice(&ply.to_le_bytes());
+        b[BEST_FROM] = square_index(best.from()) as u8;
+        b[BEST_TO] = square_index(best.to()) as u8;
+        Record(b)
+    }
+
+    /// Sets what is known when the game is over: its number, how it ended, the winner (the
+    /// result is stored from the side to move's view), and whether this is its last record.
+    pub fn finish(&mut self, game: u32, end: GameEnd, winner: Option<Color>, last_of_game: bool) {
+        self.0[GAME..GAME + 4].copy_from_slice(&game.to_le_bytes());
+        self.0[RESULT] = Wdl::for_side(self.side_to_move(), winner) as u8;
+        let side = self.0[FLAGS] & FLAG_BLACK_TO_MOVE;
+        let last = if last_of_game { FLAG_LAST_OF_GAME } else { 0 };
+        self.0[FLAGS] = side | last | (end.code() << END_SHIFT);
+    }
+
+    /// A record from its bytes, unchecked (see `validate`).
+    pub fn from_bytes(bytes: [u8; BLOCK]) -> Record {
+        Record(bytes)
+    }
+
+    /// The record's bytes.
+    pub fn as_bytes(&self) -> &[u8; BLOCK] {
+        &self.0
+    }
+
+    /// The 90-bit occupancy map: bit `i` set when square `i` holds a piece.
+    #[inline]
+    pub fn occupancy(&self) -> u128 {
+        let mut b = [0u8; 16];
+        b[..12].copy_from_slice(&self.0[OCCUPANCY..OCCUPANCY + 12]);
+        u128::from_le_bytes(b)
+    }
+
+    #[inline]
+    fn nibble(&self, n: usize) -> u8 {
+        let byte = self.0[PIECES + n / 2];
+        if n.is_multiple_of(2) {
+            byte & 15
+        } else {
+            byte >> 4
+        }
+    }
+
+    /// The pieces, in square order.
+    #[inline]
+    pub fn pieces(&self) -> Pieces<'_> {
+        Pieces { record: self, occupancy: self.occupancy(), next: 0 }
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        if self.0[FLAGS] & FLAG_BLACK_TO_MOVE != 0 {
+            Color::Black
+        } else {
+            Color::Red
+        }
+    }
+
+    /// The search score, centipawns, from the side to move's view.
+    #[inline]
+    pub fn score(&self) -> i16 {
+        i16::from_le_bytes([self.0[SCORE], self.0[SCORE + 1]])
+    }
+
+    /// The search score from Red's view.
+    pub fn red_score(&self) -> i32 {
+        match self.side_to_move() {
+            Color::Red => self.score() as i32,
+            Color::Black => -(self.score() as i32),
+        }
+    }
+
+    /// The game result from the side to move's view (`Draw` if the stored code is invalid;
+    /// `validate` refuses such a record).
+    #[inline]
+    pub fn result(&self) -> Wdl {
+        match self.0[RESULT] {
+            0 => Wdl::Loss,
+            2 => Wdl::Win,
+            _ => Wdl::Draw,
+        }
+    }
+
+    /// The game result from Red's view.
+    pub fn red_result(&self) -> Wdl {
+        match self.side_to_move() {
+            Color::Red => self.result(),
+            Color::Black => self.result().flipped(),
+        }
+    }
+
+    /// The game ply of the position (0 = where the game started, book and random plies counted).
+    #[inline]
+    pub fn ply(&self) -> u16 {
+        u16::from_le_bytes([self.0[PLY], self.0[PLY + 1]])
+    }
+
+    /// The number of the game the position comes from (games of one file count from 0).
+    #[inline]
+    pub fn game(&self) -> u32 {
+        u32::from_le_bytes(self.0[GAME..GAME + 4].try_into().expect("4 bytes"))
+    }
+
+    /// How the game ended (`None` for an unknown code, which `validate` refuses).
+    pub fn game_end(&self) -> Option<GameEnd> {
+        GameEnd::from_code((self.0[FLAGS] & END_MASK) >> END_SHIFT)
+    }
+
+    /// Whether this is the last record of its game.
+    pub fn last_of_game(&self) -> bool {
+        self.0[FLAGS] & FLAG_LAST_OF_GAME != 0
+    }
+
+    /// The best move found, as square numbers (from, to).
+    pub fn best_squares(&self) -> (usize, usize) {
+        (self.0[BEST_FROM] as usize, self.0[BEST_TO] as usize)
+    }
+
+    /// The best move found (garbage if the squares are out of range; `validate` refuses that).
+    pub fn best_move(&self) -> Move {
+        let (from, to) = self.best_squares();
+        Move::new(square_at(from.min(SQUARES - 1)), square_at(to.min(SQUARES - 1)))
+    }
+
+    /// Checks everything one record can be checked for without move generation: the board
+    /// (piece codes, at most 32 pieces, one king a side, no more of a kind than the set holds,
+    /// each piece on a square it can reach, kings not facing on an open file), the score range,
+    /// the result and flag codes, a result a drawn ending allows, and a best move from a piece of
+    /// the side to move to a square not its own. The error says what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let occupancy = self.occupancy();
+        if occupancy >> SQUARES != 0 {
+            return Err("occupancy bits past square 89 are set".to_string());
+        }
+        let n = occupancy.count_ones() as usize;
+        if n > 32 {
+            return Err(format!("{n} pieces on the board (at most 32)"));
+        }
+        let mut board = [0u8; SQUARES];
+        let mut counts = [[0usize; 7]; 2];
+        let mut occ = occupancy;
+        for k in 0..n {
+            let index = occ.trailing_zeros() as usize;
+            occ &= occ - 1;
+            let code = self.nibble(k);
+            let Some((color, kind)) = piece_of_code(code) else {
+                return Err(format!("piece code {code} on {} is no piece", square_at(index)));
+            };
+            counts[color.index()][kind.index()] += 1;
+            board[index] = code;
+        }
+        if (n..32).any(|k| self.nibble(k) != 0) {
+            return Err(format!("piece codes past the {n} pieces are not zero"));
+        }
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                let count = counts[color.index()][kind.index()];
+                if kind == PieceKind::King && count != 1 {
+                    return Err(match count {
+                        0 => format!("no {} king", color.name()),
+                        2 => format!("two {} kings", color.name()),
+                        _ => format!("{count} {} kings", color.name()),
+                    });
+                }
+                if count > kind.max_count() {
+                    return Err(format!(
+                        "{} has {count} {}s (at most {})",
+                        color.name(),
+                        kind.name(),
+                        kind.max_count()
+                    ));
+                }
+            }
+        }
+        for (index, &code) in board.iter().enumerate() {
+            if let Some((color, kind)) = piece_of_code(code) {
+                if !reachable(color, kind, square_at(index)) {
+                    return Err(format!(
+                        "{} {} on {} is off its squares",
+                        color.name(),
+                        kind.name(),
+                        square_at(index)
+                    ));
+                }
+            }
+        }
+        let king = |color| board.iter().position(|&c| c == piece_code(color, PieceKind::King)).unwrap_or(0);
+        let (red, black) = (king(Color::Red), king(Color::Black));
+        if red % 9 == black % 9 && ((red + 9)..black).step_by(9).all(|i| board[i] == 0) {
+            return Err("the kings face each other".to_string());
+        }
+        let score = self.score() as i32;
+        if score.abs() > MAX_SCORE {
+            return Err(format!("score {score} is beyond ±{MAX_SCORE}"));
+        }
+        let result = self.0[RESULT];
+        if result > 2 {
+            return Err(format!("result code {result} is not 0 (loss), 1 (draw) or 2 (win)"));
+        }
+        let flags = self.0[FLAGS];
+        if flags & FLAG_RESERVED != 0 {
+            return Err(format!("reserved flag bits are set (flags {flags:#04x})"));
+        }
+        let Some(end) = self.game_end() else {
+            return Err(format!("game end code {} is unknown", (flags & END_MASK) >> END_SHIFT));
+        };
+        if end.is_draw() != (result == Wdl::Draw as u8) {
+            let said = ["a loss", "a draw", "a win"][result as usize];
+            return Err(format!("result {said} contradicts the game's end ({end})"));
+        }
+        let (from, to) = self.best_squares();
+        if from >= SQUARES || to >= SQUARES || from == to {
+            return Err(format!("best move squares {from} -> {to} are not a move"));
+        }
+        let own = |code: u8| code != 0 && piece_of_code(code).map(|(c, _)| c) == Some(self.side_to_move());
+        if !own(board[from]) {
+            return Err(format!(
+                "best move {} does not start from a piece of the side to move",
+                self.best_move()
+            ));
+        }
+        if own(board[to]) {
+            return Err(format!("best move {} lands on a piece of the side to move", self.best_move()));
+        }
+        Ok(())
+    }
+
+    /// The position as FEN (clocks `0 1`: the format does not keep them).
+    pub fn to_fen(&self) -> String {
+        let mut board = [None; SQUARES];
+        for (index, color, kind) in self.pieces() {
+            board[index] = Some((color, kind));
+        }
+        let mut fen = String::with_capacity(96);
+        for rank in (0..10).rev() {
+            let mut empty = 0;
+            for file in 0..9 {
+                match board[rank * 9 + file] {
+                    None => empty += 1,
+                    Some((color, kind)) => {
+                        if empty > 0 {
+                            let _ = write!(fen, "{empty}");
+                            empty = 0;
+                        }
+                        let c = kind.letter();
+                        fen.push(if color == Color::Red { c } else { c.to_ascii_lowercase() });
+                    }
+                }
+            }
+            if empty > 0 {
+                let _ = write!(fen, "{empty}");
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if self.side_to_move() == Color::Red { " w - - 0 1" } else { " b - - 0 1" });
+        fen
+    }
+
+    /// The position, checked by every rule the FEN parser applies (for instance the side not
+    /// to move may not be in check), and with the best move checked legal. Slower than
+    /// `validate`: for inspection, not for every record a trainer reads.
+    pub fn to_position(&self) -> Result<Position, String> {
+        self.validate()?;
+        let mut pos = Position::from_fen(&self.to_fen()).map_err(|e| e.0)?;
+        if !movegen::is_legal(&mut pos, self.best_move()) {
+            return Err(format!("best move {} is illegal", self.best_move()));
+        }
+        Ok(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_codes_round_trip_and_zero_and_eight_are_empty() {
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                assert_eq!(piece_of_code(piece_code(color, kind)), Some((color, kind)));
+            }
+        }
+        assert_eq!(piece_of_code(0), None);
+        assert_eq!(piece_of_code(8), None);
+        assert_eq!(piece_of_code(16), None);
+    }
+
+    #[test]
+    fn square_numbers_follow_ranks_from_reds_side() {
+        assert_eq!(square_at(0).to_string(), "a0");
+        assert_eq!(square_at(8).to_string(), "i0");
+        assert_eq!(square_at(9).to_string(), "a1");
+        assert_eq!(square_at(89).to_string(), "i9");
+        for i in 0..SQUARES {
+            assert_eq!(square_index(square_at(i)), i);
+        }
+    }
+
+    #[test]
+    fn a_header_is_never_a_valid_record() {
+        let header = Header { seed: 7, nodes: 5000, settings: 1 }.to_bytes();
+        assert!(Record::from_bytes(header).validate().unwrap_err().contains("past square 89"));
+        assert_eq!(Header::from_bytes(&header), Ok(Header { seed: 7, nodes: 5000, settings: 1 }));
+    }
+}

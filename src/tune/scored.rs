@@ -1,0 +1,290 @@
+//! The scored mode of datagen: self-play games whose kept positions become `packed` records
+//! (search score and result), appended to a data file one whole game at a time.
+//!
+//! Games are numbered from 0 in each file; game `n` depends only on the seed, `n` and the
+//! settings (recorded in the header), never on how many games run at once: finished games wait
+//! for the ones numbered before them and are written in order. A run appends to the file it is
+//! given: it first cuts off what an interrupted run left half written (a partial game or
+//! record) and carries on with the next game number. The target (`--games`, `--positions`)
+//! counts everything in the file.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::Color;
+use crate::search::Engine;
+
+use super::datafile::{scan_for_append, AppendPoint};
+use super::datagen::{play, DatagenConfig, GameEnd};
+use super::packed::{Header, Record, BLOCK, MAX_SCORE};
+
+/// When a run stops.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Once the file holds games 0..N.
+    Games(u64),
+    /// Once the file holds at least N positions (after the game that reaches it).
+    Positions(u64),
+}
+
+/// Where a run stands, after each game it writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Games in the file (the next game's number).
+    pub file_games: u64,
+    /// Positions in the file.
+    pub file_positions: u64,
+    /// Games this run wrote.
+    pub games: u64,
+    /// Positions this run wrote.
+    pub positions: u64,
+    /// This run's games won by Red, drawn, won by Black.
+    pub red_wins: u64,
+    /// See `red_wins`.
+    pub draws: u64,
+    /// See `red_wins`.
+    pub black_wins: u64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// What was in the file before (`None`: a new file).
+    pub resumed: Option<AppendPoint>,
+    /// The counts at the end.
+    pub progress: Progress,
+    /// Time spent playing and writing.
+    pub elapsed: Duration,
+}
+
+/// FNV-1a, 64 bits.
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
+/// A fingerprint of every setting besides the seed and the nodes that changes the games or the
+/// records kept: appending with other settings would mix two different sequences in one file.
+pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
+    let openings: Vec<String> = cfg
+        .openings
+        .iter()
+        .map(|o| {
+            let moves: Vec<String> = o.moves.iter().map(|m| m.to_string()).collect();
+            format!("{} moves {}", o.start.to_fen(), moves.join(" "))
+        })
+        .collect();
+    let text = format!(
+        "random_plies={};openings=[{}];hash_mb={};skip_plies={};max_plies={};resign={}/{};draw={}/{}/{};keep_below={}",
+        cfg.random_plies,
+        openings.join(","),
+        cfg.hash_mb,
+        cfg.skip_plies,
+        cfg.max_plies,
+        cfg.adjudicate_score,
+        cfg.adjudicate_plies,
+        cfg.draw_after_ply,
+        cfg.draw_score,
+        cfg.draw_plies,
+        cfg.keep_below
+    );
+    fnv64(text.as_bytes())
+}
+
+/// The header of a file `cfg` makes.
+pub fn header(cfg: &DatagenConfig) -> Result<Header, String> {
+    let nodes =
+        u32::try_from(cfg.nodes).map_err(|_| format!("nodes {} is beyond {}", cfg.nodes, u32::MAX))?;
+    Ok(Header { seed: cfg.seed, nodes, settings: fingerprint(cfg) })
+}
+
+/// The records of a finished game, labelled: its number, end and result, the last one flagged.
+fn finish_game(mut records: Vec<Record>, game: u32, end: GameEnd, winner: Option<Color>) -> Vec<u8> {
+    let last = records.len().saturating_sub(1);
+    let mut bytes = Vec::with_capacity(records.len() * BLOCK);
+    for (i, rec) in records.iter_mut().enumerate() {
+        rec.finish(game, end, winner, i == last);
+        bytes.extend_from_slice(rec.as_bytes());
+    }
+    bytes
+}
+
+/// Opens `path` for appending: a new file gets its header; an existing one is checked against
+/// `expected`, and what an interrupted run left half written is cut off (a note says so).
+fn open_for_append(
+    path: &Path,
+    expected: &Header,
+    note: &mut dyn FnMut(&str),
+) -> Result<(File, Option<AppendPoint>), String> {
+    let existing = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if existing == 0 {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file.write_all(&expected.to_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        return Ok((file, None));
+    }
+    let point = scan_for_append(path).map_err(|e| format!("{e}; refusing to append to it"))?;
+    let found = point.header;
+    if found != *expected {
+        return Err(format!(
+            "{} was made with other settings (seed {}, nodes {}, settings {:016x}; this run: seed {}, nodes {}, \
+             settings {:016x}): resume it with the options it was made with, or write to another file",
+            path.display(),
+            found.seed,
+            found.nodes,
+            found.settings,
+            expected.seed,
+            expected.nodes,
+            expected.settings
+        ));
+    }
+    let file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if point.cut_bytes > 0 {
+        file.set_len(point.keep_bytes).map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+        note(&format!(
+            "note: {}: cut off {} bytes an interrupted run left ({} records of unfinished game {}{}); it is played again",
+            path.display(),
+            point.cut_bytes,
+            point.cut_records,
+            point.next_game,
+            if point.cut_bytes % BLOCK as u64 != 0 { " and a partial record" } else { "" }
+        ));
+    }
+    note(&format!(
+        "resuming {}: {} games and {} positions already there",
+        path.display(),
+        point.next_game,
+        point.positions
+    ));
+    Ok((file, Some(point)))
+}
+
+/// Raises the stop flag if the thread holding it panics, so that the other workers stop rather
+/// than play on while the game the panicking one held never comes.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+fn reached(target: Target, p: &Progress) -> bool {
+    match target {
+        Target::Games(n) => p.file_games >= n,
+        Target::Positions(n) => p.file_positions >= n,
+    }
+}
+
+/// Plays games and appends their records to `path` until `target` holds, `cfg.concurrency`
+/// games at a time. `note` gets the resume notes; `on_progress` the counts before the first
+/// game and after each game written.
+pub fn run(
+    path: &Path,
+    cfg: &DatagenConfig,
+    target: Target,
+    note: &mut dyn FnMut(&str),
+    on_progress: &mut dyn FnMut(&Progress),
+) -> Result<Summary, String> {
+    cfg.validate()?;
+    if cfg.keep_below > MAX_SCORE + 1 {
+        return Err(format!(
+            "positions scored up to ±{} cannot be stored (at most ±{MAX_SCORE})",
+            cfg.keep_below
+        ));
+    }
+    match target {
+        Target::Games(0) | Target::Positions(0) => return Err("the target must be at least 1".to_string()),
+        Target::Games(n) if n > u32::MAX as u64 => return Err(format!("at most {} games a file", u32::MAX)),
+        _ => {}
+    }
+    let expected = header(cfg)?;
+    let started = Instant::now();
+    let (mut file, resumed) = open_for_append(path, &expected, note)?;
+    let mut progress = Progress::default();
+    if let Some(point) = &resumed {
+        progress.file_games = point.next_game;
+        progress.file_positions = point.positions;
+    }
+    if reached(target, &progress) {
+        note(&format!("{} already meets the target: nothing to do", path.display()));
+        return Ok(Summary { resumed, progress, elapsed: started.elapsed() });
+    }
+    on_progress(&progress);
+
+    let first = progress.file_games;
+    let last = match target {
+        Target::Games(n) => n,
+        Target::Positions(_) => u32::MAX as u64 + 1,
+    };
+    let next = AtomicU64::new(first);
+    let stop = AtomicBool::new(false);
+    let workers = (cfg.concurrency as u64).clamp(1, last - first);
+    let (tx, rx) = crossbeam_channel::unbounded::<(u64, Vec<u8>, Option<Color>)>();
+    let result = std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                let _guard = StopOnPanic(stop);
+                let mut engine = Engine::new(cfg.hash_mb);
+                loop {
+                    let game = next.fetch_add(1, Ordering::SeqCst);
+                    if game >= last || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(played) = play(&mut engine, cfg, game, stop, Record::new) else { break };
+                    let bytes = finish_game(played.kept, game as u32, played.end, played.winner);
+                    if tx.send((game, bytes, played.winner)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let outcome = (|| -> Result<(), String> {
+            for (game, bytes, winner) in rx.iter() {
+                waiting.insert(game, (bytes, winner));
+                while let Some((bytes, winner)) = waiting.remove(&progress.file_games) {
+                    // One write per game: an interruption leaves whole games and at most one
+                    // partial game, which the next run cuts off.
+                    file.write_all(&bytes)
+                        .and_then(|()| file.flush())
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    let positions = (bytes.len() / BLOCK) as u64;
+                    progress.file_games += 1;
+                    progress.file_positions += positions;
+                    progress.games += 1;
+                    progress.positions += positions;
+                    match winner {
+                        Some(Color::Red) => progress.red_wins += 1,
+                        Some(Color::Black) => progress.black_wins += 1,
+                        None => progress.draws += 1,
+                    }
+                    on_progress(&progress);
+                    if reached(target, &progress) {
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        })();
+        stop.store(true, Ordering::SeqCst);
+        outcome
+    });
+    result?;
+    Ok(Summary { resumed, progress, elapsed: started.elapsed() })
+}

@@ -344,8 +344,8 @@ pub enum Mutation {
     Overwrite(Index, Vec<u8>),
     /// Insert bytes that are not UTF-8.
     NotUtf8(Index, Vec<u8>),
-    /// Insert one byte repeated this many times (a line of up to a megabyte).
-    LongRun(Index, u8, usize),
+    /// Insert a byte or a short pattern repeated this many times (up to a megabyte).
+    LongRun(Index, Vec<u8>, usize),
 }
 
 /// Numbers that overflow 32-bit, 64-bit or any fields, negative ones, and exponent forms.
@@ -368,6 +368,17 @@ fn huge_number() -> impl Strategy<Value = String> {
     ]
 }
 
+/// What a long run repeats: one byte (a megabyte line), or a short pattern that makes many tokens,
+/// records or games.
+fn run_pattern() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        any::<u8>().prop_map(|b| vec![b; 8]),
+        prop::sample::select(vec!["* ", "(", "{", "[A \"\"]\n", "h2e2 ", "\n", "1. ", "$1 ", "/9"])
+            .prop_map(|p| p.as_bytes().to_vec()),
+        prop::collection::vec(any::<u8>(), 1..=8),
+    ]
+}
+
 fn mutation() -> impl Strategy<Value = Mutation> {
     let extreme = prop::sample::select(vec![
         vec![0xff, 0xff, 0xff, 0xff],
@@ -386,7 +397,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         2 => (any::<Index>(), huge_number()).prop_map(|(i, s)| Mutation::HugeNumber(i, s)),
         1 => (any::<Index>(), extreme).prop_map(|(i, b)| Mutation::Overwrite(i, b)),
         1 => (any::<Index>(), prop::collection::vec(0x80u8..=0xff, 1..4)).prop_map(|(i, b)| Mutation::NotUtf8(i, b)),
-        1 => (any::<Index>(), any::<u8>(), prop_oneof![9 => 1usize..2000, 1 => 100_000usize..(1 << 20)])
+        1 => (any::<Index>(), run_pattern(), prop_oneof![9 => 1usize..2000, 1 => 20_000usize..(1 << 17)])
             .prop_map(|(i, b, n)| Mutation::LongRun(i, b, n)),
     ]
 }
@@ -438,9 +449,9 @@ pub fn mutate(input: &[u8], mutations: &[Mutation]) -> Vec<u8> {
                     *o = *b;
                 }
             }
-            Mutation::LongRun(i, byte, n) => {
+            Mutation::LongRun(i, pattern, n) => {
                 let k = at(i, out.len());
-                out.splice(k..k, std::iter::repeat_n(*byte, *n));
+                out.splice(k..k, pattern.iter().copied().cycle().take(n * pattern.len()));
             }
         }
     }

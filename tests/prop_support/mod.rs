@@ -18,6 +18,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::io::Write;
 use std::sync::{Mutex, OnceLock};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
@@ -73,7 +74,10 @@ fn watch() {
         let reads = in_flight().lock().unwrap_or_else(|e| e.into_inner());
         for (reader, since, input) in reads.values() {
             if since.elapsed() > HANG_LIMIT {
-                eprintln!(
+                // Straight to stderr: `eprintln!` here would go to the test harness's capture,
+                // which the exit below throws away.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "HANG: the {reader} reader ran for more than {HANG_LIMIT:?} on this input ({} bytes): {:?}",
                     input.len(),
                     String::from_utf8_lossy(&input[..input.len().min(4096)])

@@ -7,6 +7,7 @@
 
 mod prop_support;
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -59,8 +60,8 @@ fn book_dat_of(plies: &[Ply]) -> (Vec<u8>, HashMap<(u32, u16), u16>) {
     let mut weights = HashMap::new();
     for (pos, mv, weight) in plies {
         let key = (lock(pos), mv.bits());
-        if !weights.contains_key(&key) {
-            weights.insert(key, *weight);
+        if let Entry::Vacant(slot) = weights.entry(key) {
+            slot.insert(*weight);
             records.push((key.0, key.1, *weight));
         }
     }

@@ -13,6 +13,9 @@ use prop_support::{
 };
 use proptest::prelude::*;
 
+/// A move reader: `parse_move` or one notation's own.
+type Reader = fn(&Position, &str) -> Result<Move, NotationError>;
+
 /// The reader of one notation alone.
 fn parse_in(notation: MoveNotation, pos: &Position, text: &str) -> Result<Move, NotationError> {
     match notation {
@@ -49,7 +52,7 @@ fn check_text(pos: &Position, text: &str) -> Result<(), TestCaseError> {
 }
 
 fn check_text_unquoted(pos: &Position, text: &str) -> Result<(), TestCaseError> {
-    let readers: [(&'static str, fn(&Position, &str) -> Result<Move, NotationError>); 4] =
+    let readers: [(&'static str, Reader); 4] =
         [("parse_move", parse_move), ("ICCS", iccs::parse), ("WXF", wxf::parse), ("Chinese", chinese::parse)];
     for (name, read) in readers {
         let g = read_guarded(name, text.as_bytes(), || read(pos, text));

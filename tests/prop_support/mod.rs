@@ -256,8 +256,11 @@ fn spot(kind: char) -> BoxedStrategy<(u8, u8)> {
     }
 }
 
+/// Pieces as FEN letters with squares (ICCS file, rank) in their side's own frame.
+type Pieces = Vec<(char, (u8, u8))>;
+
 /// One side's pieces: letters with squares in that side's own frame.
-fn army() -> impl Strategy<Value = Vec<(char, (u8, u8))>> {
+fn army() -> impl Strategy<Value = Pieces> {
     let kinds = [
         ('k', 1..=1usize),
         ('a', 0..=2),
@@ -267,7 +270,7 @@ fn army() -> impl Strategy<Value = Vec<(char, (u8, u8))>> {
         ('c', 0..=2),
         ('p', 0..=5),
     ];
-    let parts: Vec<BoxedStrategy<Vec<(char, (u8, u8))>>> = kinds
+    let parts: Vec<BoxedStrategy<Pieces>> = kinds
         .into_iter()
         .map(|(k, n)| {
             prop::collection::vec(spot(k), n)

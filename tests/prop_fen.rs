@@ -8,8 +8,8 @@ mod prop_support;
 use chariot::board::fen::MAX_CLOCK;
 use chariot::board::{movegen, Color, Position, START_FEN};
 use prop_support::{
-    any_position, as_text, config, memory_bound, mutate, mutations, random_bytes, read_guarded,
-    MAX_MESSAGE_LEN,
+    any_position, as_text, char_edits, config, edit_chars, memory_bound, mutate, mutations, random_bytes,
+    read_guarded, MAX_MESSAGE_LEN,
 };
 use proptest::prelude::*;
 
@@ -143,6 +143,14 @@ proptest! {
     fn mutated_fens_are_read_or_refused(pos in any_position(), changes in mutations()) {
         let text = as_text(&mutate(pos.to_fen().as_bytes(), &changes));
         check_fen(&text)?;
+    }
+
+    /// Valid FENs with one to three characters replaced by others of the FEN alphabet (a piece
+    /// moved, a letter changed, a digit off by some, the side swapped) are read or refused; what
+    /// is read prints back.
+    #[test]
+    fn edited_fens_are_read_or_refused(pos in any_position(), edits in char_edits("rnbakcpehRNBAKCPEH0123456789/ wb-")) {
+        check_fen(&edit_chars(&pos.to_fen(), &edits))?;
     }
 
     /// Every position of random games and random placements prints as a FEN that re-reads to it.

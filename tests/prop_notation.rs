@@ -8,7 +8,7 @@ mod prop_support;
 use chariot::board::{movegen, Move, Position};
 use chariot::notation::{chinese, format_move, iccs, parse_move, wxf, MoveNotation, NotationError};
 use prop_support::{
-    any_position, as_text, config, memory_bound, mutate, mutations, random_bytes, read_guarded,
+    any_position, as_text, config, edit_chars, memory_bound, mutate, mutations, random_bytes, read_guarded,
     MAX_MESSAGE_LEN,
 };
 use proptest::prelude::*;
@@ -165,6 +165,30 @@ proptest! {
         let mv = moves.as_slice()[pick.index(moves.len())];
         let text = as_text(&mutate(format_move(&pos, mv, notation).as_bytes(), &changes));
         check_text(&pos, &text)?;
+    }
+
+    /// A legal move's text with one or two characters replaced by others of its notation's
+    /// alphabet (another piece, file, mark, direction or distance: often another legal move, an
+    /// ambiguous one or none) is read as a legal move or refused.
+    #[test]
+    fn edited_moves_are_read_or_refused(
+        pos in any_position(),
+        pick in any::<prop::sample::Index>(),
+        notation in prop::sample::select(MoveNotation::ALL.to_vec()),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..=2),
+    ) {
+        let moves = movegen::legal_moves(&mut pos.clone());
+        prop_assume!(!moves.is_empty());
+        let mv = moves.as_slice()[pick.index(moves.len())];
+        let alphabet: Vec<char> = match notation {
+            MoveNotation::Iccs => "abcdefghi0123456789-",
+            MoveNotation::Wxf => "KAEHRCPkaehrcp123456789+-=.",
+            MoveNotation::Chinese => "帅将仕士相象马车炮兵卒前后中一二三四五六七八九１２３４５６７８９进退平",
+        }
+        .chars()
+        .collect();
+        let edits: Vec<_> = edits.into_iter().map(|(at, c)| (at, alphabet[c.index(alphabet.len())])).collect();
+        check_text(&pos, &edit_chars(&format_move(&pos, mv, notation), &edits))?;
     }
 }
 

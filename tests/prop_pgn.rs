@@ -176,61 +176,85 @@ fn game() -> impl Strategy<Value = PgnGame> {
     )
 }
 
-/// A game's moves written one by one in random notations, with noise between them: comments,
-/// variations, move numbers, NAGs, suffixes, escape lines, results, tags, stray brackets.
+/// Tokens that leave a game readable wherever they stand between its moves.
+const HARMLESS: [&str; 15] = [
+    "{a comment}",
+    "{多 行\n注释}",
+    "(h2e2 h9g7)",
+    "((1. h0g2) (c3c4))",
+    ";rest of line\n",
+    "\n%escape line\n",
+    "$1",
+    "$123",
+    "1.",
+    "12...",
+    "...",
+    "\u{feff}",
+    "\n",
+    "\r\n",
+    "\t",
+];
+
+/// Tokens that end a game or make it unreadable in the middle of its moves.
+const FATAL: [&str; 21] = [
+    "{",
+    "}",
+    "(",
+    ")",
+    "$",
+    "$x",
+    "[Bad",
+    "[A \"",
+    "]",
+    "炮",
+    "二平",
+    "h2",
+    "e2",
+    "C2=",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "[Event \"x\"]",
+    "\n[Red \"a \\\"b\\\"\"]\n",
+    "[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w\"]",
+];
+
+/// A game's FEN tag and moves written one by one in random notations, with harmless noise between them
+/// (comments, variations, move numbers, NAGs, escape lines, and suffixes after a move), and
+/// sometimes one token that ends the game or breaks it (a result, a tag, a stray bracket, half a
+/// move).
 fn token_soup() -> impl Strategy<Value = String> {
-    let noise = prop::sample::select(vec![
-        "{a comment}",
-        "{",
-        "}",
-        "(",
-        ")",
-        "(h2e2 h9g7)",
-        "((1. h0g2))",
-        ";rest of line\n",
-        "\n%escape\n",
-        "$1",
-        "$",
-        "$x",
-        "!?",
-        "??",
-        "1.",
-        "12...",
-        "...",
-        "1-0",
-        "0-1",
-        "1/2-1/2",
-        "*",
-        "[Event \"x\"]",
-        "\n[Red \"a \\\"b\\\"\"]\n",
-        "[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w\"]",
-        "[Bad",
-        "[A \"",
-        "]",
-        "\u{feff}",
-        "炮",
-        "二平",
-        "h2",
-        "e2",
-        "C2=",
-        "\n",
-        "\r\n",
-        "\t",
-    ]);
+    let harmless = prop::sample::select(HARMLESS.to_vec());
+    let suffix = prop::sample::select(vec!["!", "?", "!?", "??"]);
     (
         game(),
         prop::collection::vec(prop::sample::select(MoveNotation::ALL.to_vec()), 100),
-        prop::collection::vec(prop::option::weighted(0.2, noise), 101),
+        prop::collection::vec(
+            (prop::option::weighted(0.2, harmless), prop::option::weighted(0.05, suffix)),
+            101,
+        ),
+        prop::option::weighted(0.3, (0usize..=100, prop::sample::select(FATAL.to_vec()))),
     )
-        .prop_map(|(game, notations, noise)| {
+        .prop_map(|(game, notations, noise, fatal)| {
             let mut pos = game.start.clone();
-            let mut words: Vec<String> = Vec::new();
-            for (i, m) in game.moves.iter().enumerate() {
-                words.extend(noise[i].map(str::to_string));
-                words.push(format_move(&pos, m.mv, notations[i]));
-                pos.make_move(m.mv);
+            let mut words: Vec<String> = vec![format!("[FEN \"{}\"]\n", game.start.to_fen())];
+            for i in 0..=game.moves.len() {
+                if let Some((at, token)) = fatal {
+                    if at == i {
+                        words.push(token.to_string());
+                    }
+                }
+                let (harmless, suffix) = noise[i];
+                if i > 0 {
+                    words.extend(suffix.map(str::to_string));
+                }
+                words.extend(harmless.map(str::to_string));
+                if let Some(m) = game.moves.get(i) {
+                    words.push(format_move(&pos, m.mv, notations[i]));
+                    pos.make_move(m.mv);
+                }
             }
-            words.extend(noise[100].map(str::to_string));
             words.join(" ")
         })
 }

@@ -474,3 +474,22 @@ pub fn random_bytes(max: usize) -> impl Strategy<Value = Vec<u8>> {
 pub fn as_text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// One to three characters of a text to replace, each with a character of `alphabet`: near misses
+/// of a valid input, which a reader accepts far more often than bytes mutated at random.
+pub fn char_edits(alphabet: &str) -> impl Strategy<Value = Vec<(Index, char)>> {
+    let chars: Vec<char> = alphabet.chars().collect();
+    prop::collection::vec((any::<Index>(), prop::sample::select(chars)), 1..=3)
+}
+
+/// `text` with the characters `edits` name replaced.
+pub fn edit_chars(text: &str, edits: &[(Index, char)]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for (at, c) in edits {
+        if !chars.is_empty() {
+            let k = at.index(chars.len());
+            chars[k] = *c;
+        }
+    }
+    chars.into_iter().collect()
+}

@@ -241,7 +241,7 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(config(400))]
+    #![proptest_config(config(2000))]
 
     /// A Chariot book of random games, written and read back, holds the same entries and offers in
     /// each position the moves stored for it, with their weights.
@@ -304,7 +304,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(1500))]
+    #![proptest_config(config(6000))]
 
     /// Arbitrary bytes are read or refused by both readers and by `Book::open`.
     #[test]

@@ -113,7 +113,7 @@ fn clock_value() -> impl Strategy<Value = u32> {
 }
 
 proptest! {
-    #![proptest_config(config(2000))]
+    #![proptest_config(config(10000))]
 
     /// Arbitrary bytes (decoded as a caller would, invalid UTF-8 replaced) are read or refused.
     #[test]
@@ -135,7 +135,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(1500))]
+    #![proptest_config(config(5000))]
 
     /// Valid FENs of random positions, truncated, flipped, stretched and padded with huge numbers,
     /// are read or refused; what is read prints back.

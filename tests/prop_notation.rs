@@ -110,7 +110,7 @@ fn move_shaped_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config(1500))]
+    #![proptest_config(config(5000))]
 
     /// Every legal move of positions from random games reads back from each notation.
     #[test]
@@ -131,7 +131,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(3000))]
+    #![proptest_config(config(10000))]
 
     /// Arbitrary bytes (invalid UTF-8 replaced) are read as a legal move or refused.
     #[test]

@@ -260,7 +260,7 @@ fn token_soup() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config(300))]
+    #![proptest_config(config(1500))]
 
     /// Random annotated games, written in each notation, read back the same.
     #[test]
@@ -291,7 +291,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(2000))]
+    #![proptest_config(config(10000))]
 
     /// Arbitrary bytes (invalid UTF-8 replaced) are read or refused.
     #[test]

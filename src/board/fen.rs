@@ -5,9 +5,14 @@ use std::fmt;
 use super::piece::{Color, PieceKind};
 use super::position::Position;
 use super::square::Square;
+use crate::quote::quoted;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// The largest halfmove clock or move number a FEN may give: far beyond any game, and far enough
+/// below `u32::MAX` that playing on from it cannot overflow the counters.
+pub const MAX_CLOCK: u32 = 999_999_999;
 
 /// Why a FEN was refused; the message names the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,26 +125,16 @@ impl Position {
         let side = match fields.next() {
             Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
             Some("b") | Some("B") => Color::Black,
-            Some(other) => return err(format!("side to move '{other}' is not w or b")),
+            Some(other) => return err(format!("side to move {} is not w or b", quoted(other))),
             None => return err("side to move is missing"),
         };
         pos.set_side(side);
         let _castling = fields.next();
         let _en_passant = fields.next();
-        let halfmove = match fields.next() {
-            None => 0,
-            Some(t) => {
-                t.parse::<u32>().map_err(|_| FenError(format!("halfmove clock '{t}' is not a number")))?
-            }
-        };
-        let fullmove = match fields.next() {
-            None => 1,
-            Some(t) => {
-                t.parse::<u32>().map_err(|_| FenError(format!("move number '{t}' is not a number")))?
-            }
-        };
+        let halfmove = fields.next().map_or(Ok(0), |t| clock(t, "halfmove clock"))?;
+        let fullmove = fields.next().map_or(Ok(1), |t| clock(t, "move number"))?;
         if let Some(extra) = fields.next() {
-            return err(format!("unexpected '{extra}' after the move number"));
+            return err(format!("unexpected {} after the move number", quoted(extra)));
         }
         pos.set_clocks(halfmove, fullmove);
         let (rk, bk) = (pos.king_square(Color::Red), pos.king_square(Color::Black));
@@ -187,6 +182,14 @@ impl Position {
             Color::Black => 'b',
         };
         format!("{out} {side} - - {} {}", self.halfmove_clock(), self.fullmove_number())
+    }
+}
+
+/// The value of clock field `what`, a whole number from 0 to `MAX_CLOCK`.
+fn clock(text: &str, what: &str) -> Result<u32, FenError> {
+    match text.parse::<u32>() {
+        Ok(n) if n <= MAX_CLOCK => Ok(n),
+        _ => err(format!("{what} {} is not a number from 0 to {MAX_CLOCK}", quoted(text))),
     }
 }
 

@@ -3,9 +3,10 @@
 use std::fmt;
 
 use crate::board::Move;
+use crate::quote::quoted;
 
 /// Why a move in ICCS, WXF or Chinese notation was refused; every variant keeps the text it was
-/// given so the message can quote it.
+/// given so the message can quote it (its start, when it is long).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
     /// The text does not read as a move in any notation tried; `reason` says where it went wrong.
@@ -47,12 +48,14 @@ pub enum NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotationError::Unreadable { text, reason } => write!(f, "'{text}' is not a move: {reason}"),
-            NotationError::NoSuchPiece { text, reason } => write!(f, "'{text}': {reason}"),
-            NotationError::NoLegalMatch { text } => write!(f, "no legal move matches '{text}'"),
+            NotationError::Unreadable { text, reason } => {
+                write!(f, "{} is not a move: {reason}", quoted(text))
+            }
+            NotationError::NoSuchPiece { text, reason } => write!(f, "{}: {reason}", quoted(text)),
+            NotationError::NoLegalMatch { text } => write!(f, "no legal move matches {}", quoted(text)),
             NotationError::Ambiguous { text, matches } => {
                 let names: Vec<String> = matches.iter().map(|m| m.to_string()).collect();
-                write!(f, "'{text}' is ambiguous: it fits {}", names.join(", "))
+                write!(f, "{} is ambiguous: it fits {}", quoted(text), names.join(", "))
             }
             NotationError::IllegalMove { mv, ply } => {
                 write!(f, "move {mv} at ply {ply} is not legal in its position")

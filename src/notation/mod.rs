@@ -61,7 +61,7 @@ impl FromStr for MoveNotation {
             "iccs" => Ok(MoveNotation::Iccs),
             "wxf" => Ok(MoveNotation::Wxf),
             "chinese" | "cn" | "zh" => Ok(MoveNotation::Chinese),
-            _ => Err(format!("unknown notation '{s}' (expected iccs, wxf or chinese)")),
+            _ => Err(format!("unknown notation {} (expected iccs, wxf or chinese)", crate::quote::quoted(s))),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Splits PGN text into tags, words, comments and variation brackets, each with its line.
 
 use super::PgnError;
+use crate::quote::quoted;
 
 /// One lexical element of a PGN text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,14 +153,14 @@ impl Lexer {
         }
         self.skip_blanks();
         if self.peek() != Some('"') {
-            return Err(bad(format!("the value of tag '{name}' must be in double quotes")));
+            return Err(bad(format!("the value of tag {} must be in double quotes", quoted(&name))));
         }
         self.bump();
         let mut value = String::new();
         loop {
             match self.peek() {
                 None | Some('\n') => {
-                    return Err(bad(format!("the value of tag '{name}' has no closing quote")));
+                    return Err(bad(format!("the value of tag {} has no closing quote", quoted(&name))));
                 }
                 Some('"') => {
                     self.bump();
@@ -183,7 +184,7 @@ impl Lexer {
         }
         self.skip_blanks();
         if self.peek() != Some(']') {
-            return Err(bad(format!("tag '{name}' has no closing ']'")));
+            return Err(bad(format!("tag {} has no closing ']'", quoted(&name))));
         }
         self.bump();
         Ok(Token::Tag { name, value })

@@ -2,6 +2,7 @@
 
 use crate::board::Position;
 use crate::notation::{parse_move, NotationError};
+use crate::quote::quoted;
 
 use super::lexer::{lex, Lexeme, Token};
 use super::{PgnError, PgnGame, PgnMove, RESULTS};
@@ -80,8 +81,11 @@ struct GameReader {
 
 impl GameReader {
     fn new() -> GameReader {
-        let start = Position::startpos();
-        GameReader { tags: Vec::new(), pos: start.clone(), start, moves: Vec::new(), result: None }
+        let pos = Position::startpos();
+        // `start` is a clone because a clone reserves no room for history: a game then costs its
+        // position, not the kilobytes a fresh one reserves for a search, and a text of a million
+        // `*` results (a million games) does not take gigabytes.
+        GameReader { tags: Vec::new(), start: pos.clone(), pos, moves: Vec::new(), result: None }
     }
 
     fn in_movetext(&self) -> bool {
@@ -91,9 +95,9 @@ impl GameReader {
     fn tag(&mut self, name: &str, value: &str, line: usize) -> Result<(), PgnError> {
         if name.eq_ignore_ascii_case("FEN") {
             let start = Position::from_fen(value)
-                .map_err(|e| PgnError::new(line, format!("bad FEN tag \"{value}\": {}", e.0)))?;
-            self.pos = start.clone();
-            self.start = start;
+                .map_err(|e| PgnError::new(line, format!("bad FEN tag {}: {}", quoted(value), e.0)))?;
+            self.start = start.clone();
+            self.pos = start;
         }
         self.tags.push((name.to_string(), value.to_string()));
         Ok(())
@@ -123,13 +127,13 @@ impl GameReader {
         }
         if let Some(number) = word.strip_prefix('$') {
             if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit()) {
-                return Err(PgnError::new(line, format!("'{word}' is not a NAG ($ and a number)")));
+                return Err(PgnError::new(line, format!("{} is not a NAG ($ and a number)", quoted(word))));
             }
             return Ok(1);
         }
         if is_suffix(word) {
             let Some(last) = self.moves.last_mut() else {
-                return Err(PgnError::new(line, format!("'{word}' follows no move")));
+                return Err(PgnError::new(line, format!("{} follows no move", quoted(word))));
             };
             last.suffix = Some(word.clone());
             return Ok(1);
@@ -153,9 +157,9 @@ impl GameReader {
             PgnError::new(
                 line,
                 match e {
-                    NotationError::NoLegalMatch { .. } => format!("'{text}' is not a legal move"),
+                    NotationError::NoLegalMatch { .. } => format!("{} is not a legal move", quoted(text)),
                     NotationError::NoSuchPiece { reason, .. } => {
-                        format!("'{text}' is not a legal move: {reason}")
+                        format!("{} is not a legal move: {reason}", quoted(text))
                     }
                     other => other.to_string(),
                 },

@@ -41,7 +41,7 @@ pub struct AnalyzeArgs {
     /// Report the K best lines.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub multipv: u16,
-    /// Search threads.
+    /// Search threads (at most one per core is used).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
     /// Hash table size in megabytes.
@@ -171,7 +171,7 @@ pub fn run(
     out: &mut (impl Write + Send),
     diag: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut engine = Engine::new(args.hash as usize);
+    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
     engine.options.threads = args.threads as usize;
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {

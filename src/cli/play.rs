@@ -280,7 +280,7 @@ pub fn run(
         None => Limits::movetime(args.movetime),
     };
     limits.multipv = 1;
-    let mut engine = Engine::new(args.hash as usize);
+    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
     // A person waits for the engine; the overhead meant for GUIs and pipes is not needed here.
     engine.options.move_overhead_ms = 0;
     let mut session = Session {

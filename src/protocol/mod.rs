@@ -255,7 +255,10 @@ impl Session {
                 }
                 if self.options.hash_mb != before {
                     // A running search keeps its own handle on the old table.
-                    self.engine.resize_hash(self.options.hash_mb);
+                    if let Err(e) = self.engine.resize_hash(self.options.hash_mb) {
+                        self.options.hash_mb = before;
+                        return report_error(&self.out, &format!("{e}; the {before} MB table stays"));
+                    }
                 }
                 Ok(())
             }

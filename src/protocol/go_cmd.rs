@@ -117,8 +117,15 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
     let mut uc_time = None;
     let mut uc_inc = 0;
     let mut i = 0;
+    let mut seen: Vec<&str> = Vec::new();
     while i < args.len() {
         let word = args[i];
+        if KEYWORDS.contains(&word) {
+            if seen.contains(&word) {
+                warnings.push(format!("'{word}' is given more than once: the last one counts"));
+            }
+            seen.push(word);
+        }
         match word {
             "ponder" => limits.ponder = true,
             "draw" => draw_offered = true,
@@ -155,7 +162,7 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
             "binc" => binc = time(args, &mut i, "binc", TimeUnit::Milliseconds)?,
             "searchmoves" => {
                 let mut p = pos.clone();
-                let before = limits.search_moves.len();
+                limits.search_moves.clear();
                 while let Some(&text) = args.get(i + 1) {
                     if KEYWORDS.contains(&text) {
                         break;
@@ -166,7 +173,7 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
                         .ok_or_else(|| format!("searchmoves: {} is not a legal move here", quoted(text)))?;
                     limits.search_moves.push(mv);
                 }
-                if limits.search_moves.len() == before {
+                if limits.search_moves.is_empty() {
                     warnings.push("searchmoves names no move: all moves are searched".to_string());
                 }
             }
@@ -320,6 +327,19 @@ mod tests {
         assert!(err.len() < 200 && err.contains("(1048576 bytes)"), "{err}");
         let err = go(&[&junk], TimeUnit::Milliseconds).unwrap_err();
         assert!(err.len() < 200 && err.starts_with("unknown go parameter 'zzz"), "{err}");
+    }
+
+    #[test]
+    fn a_keyword_given_twice_is_reported_and_the_last_counts() {
+        let s = go(&["depth", "5", "ponder", "depth", "7", "ponder"], TimeUnit::Milliseconds).unwrap();
+        assert_eq!(s.limits.depth, Some(7));
+        assert_eq!(
+            s.warnings,
+            [
+                "'depth' is given more than once: the last one counts",
+                "'ponder' is given more than once: the last one counts"
+            ]
+        );
     }
 
     #[test]

@@ -145,3 +145,25 @@ fn more_threads_than_cores_are_capped_and_said_so() {
     e.send("go depth 5");
     assert!(legal_at_start(&e.expect("bestmove")));
 }
+
+#[test]
+fn under_a_tight_limit_the_engine_starts_with_the_smallest_table() {
+    // About 60 MB of address space: no room for the default 64 MB table and a search beside it.
+    let mut e = EngineProcess::start_limited(60_000);
+    e.send("uci");
+    e.expect("uciok");
+    assert!(
+        e.transcript.iter().any(|l| l == "option name Hash type spin default 1 min 1 max 65536"),
+        "{:?}",
+        e.transcript
+    );
+    e.send("setoption name OwnBook value false");
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go depth 5");
+    assert!(legal_at_start(&e.expect("bestmove")));
+    // And a table that would leave the search no room is refused.
+    e.send("setoption name Hash value 48");
+    let line = e.expect("info string");
+    assert!(line.contains("the address-space limit (ulimit -v) leaves"), "{line}");
+}

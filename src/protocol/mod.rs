@@ -99,13 +99,23 @@ fn send(out: &Output, line: &str) -> io::Result<()> {
 /// catches a reader's message that repeats a long token whole (a FEN field, say).
 const MAX_ERROR_CHARS: usize = 1000;
 
-/// One `info string error: …` line: the protocols' way to refuse a command.
+/// One `info string error: …` line: the protocols' way to refuse a command. Control characters
+/// the input carried (NUL, escape sequences, a lone carriage return) are written escaped, so the
+/// line stays one harmless line for a GUI or a terminal.
 fn report_error(out: &Output, message: &str) -> io::Result<()> {
     let message = match message.char_indices().nth(MAX_ERROR_CHARS) {
         None => Cow::Borrowed(message),
         Some((cut, _)) => Cow::Owned(format!("{}… ({} bytes)", &message[..cut], message.len())),
     };
-    send(out, &format!("info string error: {message}"))
+    let mut line = String::from("info string error: ");
+    for c in message.chars() {
+        if c.is_control() {
+            line.extend(c.escape_debug());
+        } else {
+            line.push(c);
+        }
+    }
+    send(out, &line)
 }
 
 /// A search for the engine thread: with these limits, reporting in `dialect`.
@@ -215,11 +225,17 @@ impl Session {
         let (done_tx, done) = unbounded();
         let engine_out = out.clone();
         thread::spawn(move || engine_thread(job_rx, done_tx, engine_out));
-        let options = Options::default();
+        let mut options = Options::default();
+        // Under a tight memory limit the default table may not fit: start with the smallest one
+        // (the announcement then says 1) rather than not at all.
+        let engine = Engine::try_new(options.hash_mb).unwrap_or_else(|_| {
+            options.hash_mb = 1;
+            Engine::try_new(1).unwrap_or_else(|e| panic!("not even the smallest table fits: {e}"))
+        });
         Session {
             dialect: None,
             position: Position::startpos(),
-            engine: Engine::new(options.hash_mb),
+            engine,
             options,
             ban_moves: Vec::new(),
             control: Arc::new(SearchControl::new()),
@@ -997,6 +1013,17 @@ mod tests {
         }
         assert!(lines.iter().filter(|l| l.contains("(1048576 bytes)")).count() >= 6, "{lines:?}");
         assert_eq!(lines[6], "readyok");
+    }
+
+    #[test]
+    fn control_characters_in_an_error_are_escaped() {
+        let (mut session, capture) = new_session();
+        session.handle_line("\u{1b}[2J\0go").unwrap();
+        // The FEN reader's own message repeats the field, bell and all.
+        session.handle_line("position fen 4k4/9/9/9/9/9/9/9/9/4K4 \u{7}").unwrap();
+        let lines = capture.lines();
+        assert_eq!(lines[0], "info string error: unknown command '\\u{1b}[2J\\0go'");
+        assert!(lines[1].contains("'\\u{7}'") && !lines[1].contains('\u{7}'), "{}", lines[1]);
     }
 
     #[test]

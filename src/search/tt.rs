@@ -107,8 +107,16 @@ pub enum HashError {
         /// Megabytes free when it was asked.
         available_mb: u64,
     },
-    /// The allocator refused: an address-space limit (`ulimit -v`), the kernel's overcommit
-    /// rules, or a size beyond what the address space can hold.
+    /// The process's address-space limit (`ulimit -v`) leaves less room than the table and
+    /// what the search needs besides it.
+    AddressSpace {
+        /// The size asked for.
+        mb: usize,
+        /// Megabytes of address space left when it was asked.
+        left_mb: u64,
+    },
+    /// The allocator refused: the kernel's overcommit rules, or a size beyond what the address
+    /// space can hold.
     Refused {
         /// The size asked for.
         mb: usize,
@@ -122,16 +130,26 @@ impl std::fmt::Display for HashError {
                 f,
                 "a hash table of {mb} MB cannot be allocated: only {available_mb} MB of memory are free"
             ),
+            HashError::AddressSpace { mb, left_mb } => write!(
+                f,
+                "a hash table of {mb} MB cannot be allocated: the address-space limit (ulimit -v) \
+                 leaves {left_mb} MB"
+            ),
             HashError::Refused { mb } => write!(
                 f,
                 "a hash table of {mb} MB cannot be allocated: the system refused the memory \
-                 (an address-space limit such as ulimit -v, or more than the machine has)"
+                 (more than the machine or the address space can hold)"
             ),
         }
     }
 }
 
 impl std::error::Error for HashError {}
+
+/// Address space kept free of the table under a `ulimit -v`: each search thread's stack and
+/// move-ordering tables (about 8 MB a thread), and the rest of the engine's allocations. Under a
+/// very tight limit, half of what is left.
+const SEARCH_RESERVE_BYTES: u64 = 32 << 20;
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
@@ -152,6 +170,11 @@ impl TranspositionTable {
         if let Some(free) = super::memory::available_bytes() {
             if bytes as u64 > free / 10 * 9 {
                 return Err(HashError::NotAvailable { mb, available_mb: free >> 20 });
+            }
+        }
+        if let Some(left) = super::memory::address_space_left() {
+            if bytes as u64 + SEARCH_RESERVE_BYTES.min(left / 2) > left {
+                return Err(HashError::AddressSpace { mb, left_mb: left >> 20 });
             }
         }
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);

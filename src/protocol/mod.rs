@@ -62,23 +62,46 @@ pub enum Flow {
     Quit,
 }
 
-/// The commands of both dialects. Only these pick the dialect: junk first (a byte-order mark, a
-/// stray word) must not lock a UCCI GUI out with UCI.
-const COMMANDS: &[&str] = &[
-    "ucci",
-    "uci",
-    "isready",
-    "position",
-    "banmoves",
-    "setoption",
-    "go",
-    "stop",
-    "ponderhit",
-    "probe",
-    "ucinewgame",
-    "debug",
-    "quit",
-];
+/// The commands of both dialects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Ucci,
+    Uci,
+    IsReady,
+    Position,
+    BanMoves,
+    SetOption,
+    Go,
+    Stop,
+    PonderHit,
+    Probe,
+    UciNewGame,
+    Debug,
+    Quit,
+}
+
+impl Command {
+    /// The command a word names, if any. Only commands pick the dialect: junk first (a
+    /// byte-order mark, a stray word) must not lock a UCCI GUI out with UCI.
+    fn parse(word: &str) -> Option<Command> {
+        Some(match word {
+            "ucci" => Command::Ucci,
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "position" => Command::Position,
+            "banmoves" => Command::BanMoves,
+            "setoption" => Command::SetOption,
+            "go" => Command::Go,
+            "stop" => Command::Stop,
+            "ponderhit" => Command::PonderHit,
+            "probe" => Command::Probe,
+            "ucinewgame" => Command::UciNewGame,
+            "debug" => Command::Debug,
+            "quit" => Command::Quit,
+            _ => return None,
+        })
+    }
+}
 
 /// Where replies go: shared by the dispatcher and the engine thread, one whole line at a time.
 pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -287,32 +310,32 @@ impl Session {
             return Ok(Flow::Continue);
         };
         let args: Vec<&str> = words.collect();
-        if !COMMANDS.contains(&command) {
+        let Some(parsed) = Command::parse(command) else {
             report_error(&self.out, &format!("unknown command {}", quoted(command)))?;
             return Ok(Flow::Continue);
-        }
+        };
         let dialect =
-            *self.dialect.get_or_insert(if command == "ucci" { Dialect::Ucci } else { Dialect::Uci });
-        match command {
-            "ucci" | "uci" => {
+            *self.dialect.get_or_insert(if parsed == Command::Ucci { Dialect::Ucci } else { Dialect::Uci });
+        match parsed {
+            Command::Ucci | Command::Uci => {
                 self.no_arguments(command, &args)?;
                 self.handshake(command, dialect)?
             }
-            "isready" => {
+            Command::IsReady => {
                 self.no_arguments(command, &args)?;
                 send(&self.out, "readyok")?
             }
-            "position" => match parse_position(&args.join(" ")) {
+            Command::Position => match parse_position(&args.join(" ")) {
                 Ok(position) => {
                     self.position = position;
                     self.ban_moves.clear();
                 }
                 Err(e) => report_error(&self.out, &e.to_string())?,
             },
-            "banmoves" => self.banmoves(&args)?,
-            "setoption" => self.setoption(dialect, &args)?,
-            "go" => self.go(dialect, &args)?,
-            "stop" => {
+            Command::BanMoves => self.banmoves(&args)?,
+            Command::SetOption => self.setoption(dialect, &args)?,
+            Command::Go => self.go(dialect, &args)?,
+            Command::Stop => {
                 self.no_arguments(command, &args)?;
                 if self.thinking.is_some() {
                     self.control.request_stop();
@@ -320,15 +343,14 @@ impl Session {
                     send(&self.out, "nobestmove")?;
                 }
             }
-            "ponderhit" => self.ponderhit(&args)?,
-            "probe" => self.probe(&args)?,
-            "ucinewgame" => {
+            Command::PonderHit => self.ponderhit(&args)?,
+            Command::Probe => self.probe(&args)?,
+            Command::UciNewGame => {
                 self.no_arguments(command, &args)?;
                 self.new_game()
             }
-            "debug" => self.debug(&args)?,
-            _ => {
-                // quit
+            Command::Debug => self.debug(&args)?,
+            Command::Quit => {
                 self.no_arguments(command, &args)?;
                 self.stop_and_answer()?;
                 if dialect == Dialect::Ucci {

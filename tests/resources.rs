@@ -97,14 +97,17 @@ fn subcommands_refuse_a_hash_they_cannot_have() {
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("game.pgn");
     std::fs::write(&pgn, "[Event \"t\"]\n\n1. h2e2 h9g7 *\n").unwrap();
-    let book = dir.join("out.cbk");
+    let (book, data, text) = (dir.join("out.cbk"), dir.join("out.bin"), dir.join("out.txt"));
     let (pgn, book) = (pgn.to_str().unwrap(), book.to_str().unwrap());
-    let cases: [(&[&str], &str); 5] = [
+    let (data, text) = (data.to_str().unwrap(), text.to_str().unwrap());
+    let cases: [(&[&str], &str); 7] = [
         (&["analyze", "--depth", "3", "--hash", "4096"], ""),
         (&["bench", "--depth", "1", "--hash", "4096"], ""),
         (&["play", "--depth", "1", "--hash", "4096"], "quit\n"),
         (&["annotate", pgn, "--depth", "1", "--hash", "4096"], ""),
         (&["book", "build", "--search", "-o", book, "--depth", "1", "--max-ply", "1", "--hash", "4096"], ""),
+        (&["datagen", "--scored", "--games", "1", "--nodes", "100", "--out", data, "--hash", "4096"], ""),
+        (&["datagen", "--games", "1", "--nodes", "100", "--out", text, "--hash", "4096"], ""),
     ];
     for (args, stdin) in cases {
         let stderr = refused_under_the_limit(args, stdin);
@@ -114,6 +117,7 @@ fn subcommands_refuse_a_hash_they_cannot_have() {
         );
     }
     assert!(!std::path::Path::new(book).exists(), "no book is written");
+    assert!(!std::path::Path::new(text).exists(), "no text data is written");
     // And without a limit, beyond what the machine has.
     if more_than_free(65536) {
         let output = common::run_chariot(&["bench", "--depth", "1", "--hash", "65536"], "");

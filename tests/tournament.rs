@@ -484,7 +484,13 @@ fn flooding_or_stalling_the_handshake_is_refused_up_front_or_loses_the_game() {
     );
     assert_eq!(run.output.status.code(), Some(2), "{}", stderr(&run.output));
     let message = stderr(&run.output);
-    assert!(message.starts_with("error: engine 'y' failed during the handshake: output flood"), "{message}");
+    // Which comes first on a loaded machine, the output limit or the handshake deadline, depends
+    // on how fast the pipe is read: either refuses the engine.
+    assert!(
+        message.starts_with("error: engine 'y' failed during the handshake: output flood")
+            || message.starts_with("error: engine 'y' did not answer the handshake in time"),
+        "{message}"
+    );
     assert!(message.len() < 300, "{message}");
     // Silence: refused when --handshake-timeout runs out.
     let silent = faulty("silent", "stall-hello", None);

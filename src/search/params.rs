@@ -72,6 +72,33 @@ search_params! {
     time_soft: 60 in 1..=1000,
     /// Time use: the hard budget (abort), percent of a move's share.
     time_hard: 300 in 1..=2000,
+    /// Time use: percent of the increment added to a move's share.
+    time_increment: 75 in 0..=200,
+    /// Time use: no budget exceeds this percent of the usable clock (`time_cap_last` on the
+    /// last move before the time control).
+    time_cap: 50 in 1..=100,
+    /// Time use: no budget exceeds this percent of the usable clock on the last move before
+    /// the time control.
+    time_cap_last: 90 in 1..=100,
+    /// Time use: when an iteration's best move differs from the last one's, the soft budget's
+    /// scale grows to this percent of itself (up to `time_scale_max`).
+    time_best_changed: 150 in 100..=1000,
+    /// Time use: when an iteration's best move is the last one's, the soft budget's scale
+    /// shrinks to this percent of itself (never below 100%).
+    time_best_stable: 85 in 1..=100,
+    /// Time use: when the score drops by more than `time_drop_margin` centipawns in an
+    /// iteration, the soft budget's scale grows to this percent of itself (up to `time_scale_max`).
+    time_score_dropped: 130 in 100..=1000,
+    /// See `time_score_dropped`.
+    time_drop_margin: 30 in 0..=1000,
+    /// Time use: the soft budget stretches to at most this percent of itself (and never past
+    /// the hard budget).
+    time_scale_max: 300 in 100..=1000,
+    /// Time use: no new iteration starts once the time used, times this percent, reaches the
+    /// hard budget (the next iteration would take longer than all before it and be cut off).
+    time_next_iteration: 250 in 100..=1000,
+    /// Time use: on a clock, a mate is not searched more than this many plies past its distance.
+    time_mate_plies: 4 in 0..=64,
 }
 
 impl Default for SearchParams {

@@ -1,5 +1,5 @@
 //! State shared by the threads of one search: the table, the control, limits, node counts, and
-//! the reporter (only the main thread reports).
+//! the reporter (only the main thread reports). The clock is the main thread's `TimeManager`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -9,7 +9,6 @@ use crate::board::Move;
 use super::control::SearchControl;
 use super::info::Info;
 use super::limits::Limits;
-use super::timeman::TimeBudget;
 use super::tt::TranspositionTable;
 
 /// The caller's sink for search output.
@@ -22,7 +21,6 @@ pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     pub limits: &'a Limits,
-    pub budget: Option<TimeBudget>,
     pub features: super::SearchFeatures,
     /// The evaluation terms in use.
     pub terms: crate::eval::TermSet,
@@ -42,7 +40,6 @@ impl<'a> Shared<'a> {
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
         limits: &'a Limits,
-        budget: Option<TimeBudget>,
         options: &super::EngineOptions,
         reporter: Reporter<'a>,
     ) -> Shared<'a> {
@@ -51,7 +48,6 @@ impl<'a> Shared<'a> {
             tt,
             control,
             limits,
-            budget,
             features: options.features,
             terms: options.terms,
             params: options.params,
@@ -94,14 +90,9 @@ impl<'a> Shared<'a> {
         self.control.elapsed_ms()
     }
 
-    /// The main thread's periodic duties: the hard time limit, the total node limit, progress.
-    pub fn poll(&self) {
-        let elapsed = self.elapsed_ms();
-        if let Some(budget) = self.budget {
-            if !self.control.is_pondering() && elapsed >= budget.hard_ms {
-                self.control.request_stop();
-            }
-        }
+    /// The main thread's periodic duties besides the clock, `elapsed` milliseconds into the
+    /// search: the total node limit, progress lines.
+    pub fn poll(&self, elapsed: u64) {
         if let Some(limit) = self.limits.nodes {
             if self.total_nodes() >= limit {
                 self.control.request_stop();

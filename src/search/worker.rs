@@ -9,8 +9,13 @@ use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see_non_negative, value_on};
 use super::shared::Shared;
+use super::timeman::{ClockReading, TimeManager};
 use super::tt::Bound;
 use super::RootMove;
+
+/// Nodes between two looks at the stop flag (and, on the main thread, at the clock and the
+/// total node count).
+const POLL_INTERVAL: u64 = 1024;
 
 /// Search a node as a principal-variation node (full window) or not.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -29,6 +34,8 @@ pub(crate) struct Worker<'a> {
     pub tables: OrderingTables,
     /// The evaluation, following the line as moves are made and taken back.
     pub eval: Evaluator,
+    /// The main thread's clock keeper (`None` on helpers, which stop when the main thread is done).
+    pub time: Option<TimeManager>,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     static_evals: [i32; MAX_PLY],
@@ -45,6 +52,7 @@ impl<'a> Worker<'a> {
         id: usize,
         tables: OrderingTables,
         eval: &EvalChoice,
+        time: Option<TimeManager>,
     ) -> Worker<'a> {
         let eval = Evaluator::new(eval, shared.terms, &pos);
         Worker {
@@ -55,6 +63,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             tables,
             eval,
+            time,
             pv: Box::new([[Move::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             static_evals: [0; MAX_PLY],
@@ -68,7 +77,8 @@ impl<'a> Worker<'a> {
         self.pv[0][..self.pv_len[0]].to_vec()
     }
 
-    /// Counts a node and, every so often, polls the stop flag, the clock and the node limit.
+    /// Counts a node and, every `POLL_INTERVAL` nodes, polls the stop flag, the clock and the
+    /// node limit.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -78,10 +88,14 @@ impl<'a> Worker<'a> {
                 self.shared.control.request_stop();
             }
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.shared.publish_nodes(self.id, self.nodes);
-            if self.id == 0 {
-                self.shared.poll();
+            if let Some(time) = &self.time {
+                let clock = ClockReading::of(self.shared.control);
+                if time.must_abort(clock) {
+                    self.shared.control.request_stop();
+                }
+                self.shared.poll(clock.elapsed_ms);
             }
             if self.shared.must_stop() {
                 self.stopped = true;

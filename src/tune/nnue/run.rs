@@ -74,10 +74,13 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
     let started = Instant::now();
     let io = |e: std::io::Error| format!("cannot write the log: {e}");
     check_writable(&job.out)?;
-    std::fs::create_dir_all(&job.checkpoint_dir).map_err(|e| {
-        format!("cannot create the checkpoint directory '{}': {e}", job.checkpoint_dir.display())
-    })?;
     let checkpoint_path = job.checkpoint_dir.join(checkpoint::FILE_NAME);
+    // Refuse an unwritable checkpoint place now, but create the directory only to train.
+    if job.checkpoint_dir.is_dir() {
+        check_writable(&checkpoint_path)?;
+    } else {
+        check_writable(&job.checkpoint_dir)?;
+    }
     let resumed = if job.resume {
         let state = TrainState::load(&checkpoint_path)?;
         let conflicts = job.request.conflicts(&state.settings);
@@ -187,6 +190,9 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
         writeln!(log, "resuming after epoch {} of {}", state.epochs_done, settings.epochs).map_err(io)?;
     }
 
+    std::fs::create_dir_all(&job.checkpoint_dir).map_err(|e| {
+        format!("cannot create the checkpoint directory '{}': {e}", job.checkpoint_dir.display())
+    })?;
     let mut work = Workspace::new(&state);
     let mut ran = 0;
     while state.epochs_done < settings.epochs && job.stop_after.is_none_or(|n| ran < n) {

@@ -54,7 +54,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub resume: bool,
     /// Stop after this many epochs in this invocation (export, keep the checkpoint; --resume goes on).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub stop_after: Option<u32>,
     /// The epoch to export: best (lowest validation loss) or last.
     #[arg(long, default_value = "best", value_parser = Export::parse)]

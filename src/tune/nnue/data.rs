@@ -28,9 +28,9 @@ pub struct DataSet {
     pub training: Vec<Record>,
     /// Positions held out, in file order.
     pub validation: Vec<Record>,
-    /// Games in each part.
+    /// Games in the training part.
     pub training_games: u64,
-    /// Games in each part.
+    /// Games held out.
     pub validation_games: u64,
     /// What was left out of incomplete file ends, one note a file that had one.
     pub notes: Vec<String>,

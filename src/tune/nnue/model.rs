@@ -437,6 +437,34 @@ mod tests {
         }
     }
 
+    /// The AVX2 build of the gradient loop computes the portable build's bits, both activations.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_gradient_is_the_portable_gradient_bit_for_bit() {
+        if !crate::eval::nnue::simd::has_avx2() {
+            eprintln!("no AVX2 on this CPU: nothing to compare");
+            return;
+        }
+        let records = random_records(300, 9);
+        for activation in Activation::ALL {
+            let arch = Architecture { width: 64, activation, ..Architecture::DEFAULT };
+            let net = FloatNetwork::random(arch, 8);
+            let samples = Samples::from_records(&records, arch.features, arch.output_buckets, 1);
+            let blend = Blend { lambda: 0.75, k: 90.0 };
+            let order: Vec<u32> = (0..samples.len() as u32).rev().collect();
+            let (mut a, mut b) = (Gradients::zeros(&arch), Gradients::zeros(&arch));
+            let mut scratch = Scratch::new(arch.width);
+            let loss_a = batch_gradient_portable(&net, &samples, &order, blend, &mut a, &mut scratch);
+            // SAFETY: the CPU has AVX2, checked at the top of the test.
+            let loss_b = unsafe { batch_gradient_avx2(&net, &samples, &order, blend, &mut b, &mut scratch) };
+            assert_eq!(loss_a.to_bits(), loss_b.to_bits());
+            for (x, y) in a.tensors_mut().into_iter().zip(b.tensors_mut()) {
+                assert!(x.iter().zip(y.iter()).all(|(p, q)| p.to_bits() == q.to_bits()), "{activation:?}");
+                assert!(x.iter().any(|&g| g != 0.0));
+            }
+        }
+    }
+
     /// Weights at the clipping limits quantise, for every activation and for narrow and wide nets;
     /// a little beyond them, they do not.
     #[test]

@@ -145,8 +145,18 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
     }
     let convert_started = Instant::now();
     let arch = settings.arch;
-    let training = Samples::from_records(&data.training, arch.features, arch.output_buckets, threads);
-    let validation = Samples::from_records(&data.validation, arch.features, arch.output_buckets, threads);
+    let DataSet {
+        training: training_records,
+        validation: validation_records,
+        training_games,
+        validation_games,
+        fingerprint,
+        ..
+    } = data;
+    let training = Samples::from_records(&training_records, arch.features, arch.output_buckets, threads);
+    // The records take 40 bytes a position: free them now that the features are made.
+    drop(training_records);
+    let validation = Samples::from_records(&validation_records, arch.features, arch.output_buckets, threads);
     writeln!(
         log,
         "features: converted in {:.1} s ({} MB)",
@@ -154,7 +164,6 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
         (training.memory() + validation.memory()) >> 20
     )
     .map_err(io)?;
-    let DataSet { validation: validation_records, training_games, validation_games, fingerprint, .. } = data;
     let mut state = match resumed {
         Some(state) => state,
         None => trainer::fresh_state(settings, data_identity(&training, &validation, fingerprint), &training),
@@ -172,7 +181,7 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
     .map_err(io)?;
     writeln!(
         log,
-        "optimiser: Adam, lr {} ({}), batch {}, {} epochs, {} threads, seed {}",
+        "optimiser: Adam, lr {} ({}), batch {}, epochs {}, threads {}, seed {}",
         settings.lr, settings.schedule, settings.batch_size, settings.epochs, settings.threads, settings.seed
     )
     .map_err(io)?;
@@ -180,8 +189,9 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
         let b = trainer::baselines(&validation_records, blend);
         writeln!(
             log,
-            "validation loss of a constant prediction {:.6}, of the classic evaluation {:.6}",
-            b.constant, b.classic
+            "validation loss of a constant prediction {:.6}, of the classic evaluation {:.6}, \
+             of the search score itself {:.6}",
+            b.constant, b.classic, b.search
         )
         .map_err(io)?;
     }
@@ -228,10 +238,10 @@ pub fn train(job: &TrainJob, log: &mut dyn Write, progress: ProgressFn) -> Resul
     }
 
     let (float, epoch, why) = match job.export {
-        Export::Best if !validation.is_empty() => {
+        Export::Best if !validation.is_empty() && state.best_epoch > 0 => {
             (&state.best_net, state.best_epoch, "the lowest validation loss")
         }
-        Export::Best => (&state.net, state.epochs_done, "the last (no validation set)"),
+        Export::Best => (&state.net, state.epochs_done, "the last (no validation loss to choose by)"),
         Export::Last => (&state.net, state.epochs_done, "the last"),
     };
     let net = quantise(float, &state, &job.data, training_games, validation_games, epoch, why)?;

@@ -220,6 +220,9 @@ pub struct Baselines {
     pub constant: f64,
     /// Predicting with the classic (hand-tuned) evaluation's score.
     pub classic: f64,
+    /// Predicting with the search score itself: about the best a static evaluation can hope for
+    /// (only the result's share of the target is left to miss).
+    pub search: f64,
 }
 
 /// The reference losses over `records` (the validation positions).
@@ -239,5 +242,11 @@ pub fn baselines(records: &[Record], blend: Blend) -> Baselines {
         })
         .sum::<f64>()
         / n;
-    Baselines { constant, classic }
+    let search = records
+        .iter()
+        .zip(&targets)
+        .map(|(r, &t)| blend.loss(r.score() as f32, t as f32) as f64)
+        .sum::<f64>()
+        / n;
+    Baselines { constant, classic, search }
 }

@@ -16,6 +16,7 @@ mod rules_hook;
 pub mod score;
 pub mod see;
 mod shared;
+mod stack;
 pub mod timeman;
 pub mod tt;
 mod worker;

@@ -3,6 +3,9 @@
 //! `chariot bench --tune` take `name=value` pairs, and `scripts/sprt.sh` tests a candidate
 //! against the defaults without a rebuild.
 
+/// Depths and move numbers the late-move reduction table has rows and columns for.
+pub const REDUCTION_TABLE: usize = 64;
+
 /// Declares the parameters once: the struct, its defaults, and each one's name and range.
 macro_rules! search_params {
     ($($(#[doc = $doc:literal])* $field:ident: $default:literal in $min:literal..=$max:literal,)*) => {
@@ -56,6 +59,11 @@ search_params! {
     null_depth_div: 4 in 1..=64,
     /// Null move: one more ply of reduction per this much static eval above beta (at most two).
     null_eval_div: 200 in 1..=5000,
+    /// Null move: a cut stands unverified below this depth when the side to move has more than
+    /// `null_verify_pieces` big pieces; otherwise a reduced normal search must confirm it.
+    null_verify_depth: 10 in 0..=128,
+    /// Null move: see `null_verify_depth`; rooks count two, horses and cannons one.
+    null_verify_pieces: 2 in 0..=20,
     /// Late move reductions: `base/100 + ln(depth) ln(move number) / (divisor/100)` plies.
     lmr_base: 80 in -300..=500,
     /// See `lmr_base`.
@@ -130,8 +138,8 @@ impl SearchParams {
     }
 
     /// The late-move reduction table, by depth and move number, from `lmr_base` and `lmr_divisor`.
-    pub fn reductions(&self) -> Box<[[i32; 64]; 64]> {
-        let mut t = Box::new([[0; 64]; 64]);
+    pub fn reductions(&self) -> Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]> {
+        let mut t = Box::new([[0; REDUCTION_TABLE]; REDUCTION_TABLE]);
         let base = self.lmr_base as f64 / 100.0;
         let divisor = self.lmr_divisor as f64 / 100.0;
         for (d, row) in t.iter_mut().enumerate().skip(1) {

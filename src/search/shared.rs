@@ -9,6 +9,7 @@ use crate::board::Move;
 use super::control::SearchControl;
 use super::info::Info;
 use super::limits::Limits;
+use super::params::REDUCTION_TABLE;
 use super::tt::TranspositionTable;
 
 /// The caller's sink for search output.
@@ -26,8 +27,8 @@ pub(crate) struct Shared<'a> {
     pub terms: crate::eval::TermSet,
     /// Margins, depth limits and the reduction formula.
     pub params: super::SearchParams,
-    /// Late-move reductions by depth and move number, from `params`.
-    pub reductions: Box<[[i32; 64]; 64]>,
+    /// Late-move reductions by depth and move number, from `params` (see `reduction`).
+    reductions: Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]>,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -83,6 +84,14 @@ impl<'a> Shared<'a> {
     #[inline]
     pub fn must_stop(&self) -> bool {
         self.control.stop_requested() || self.finished.load(Ordering::Relaxed)
+    }
+
+    /// The late-move reduction for the `move_number`th move at `depth`, both at least 1 (the
+    /// table's last row and column serve beyond it).
+    #[inline]
+    pub fn reduction(&self, depth: i32, move_number: i32) -> i32 {
+        let last = REDUCTION_TABLE as i32 - 1;
+        self.reductions[depth.min(last) as usize][move_number.min(last) as usize]
     }
 
     /// Milliseconds on the clock (0 while pondering: the clock has not started).

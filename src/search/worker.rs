@@ -21,13 +21,6 @@ const POLL_INTERVAL: u64 = 1024;
 /// Nodes this deep return their static evaluation: the per-ply stacks end at `MAX_PLY`.
 const PLY_LIMIT: usize = MAX_PLY - 4;
 
-/// A null-move cut stands unverified when the side to move has more than this many big pieces
-/// (rooks counting two) and the depth is below `NULL_VERIFY_DEPTH`; otherwise a reduced normal
-/// search must confirm it, as zugzwang is real in xiangqi endgames.
-const NULL_TRUST_PIECES: i32 = 2;
-/// See `NULL_TRUST_PIECES`.
-const NULL_VERIFY_DEPTH: i32 = 10;
-
 /// Search a node as a principal-variation node (full window) or not.
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub(crate) enum NodeKind {
@@ -252,10 +245,11 @@ impl<'a> Worker<'a> {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    if pieces > NULL_TRUST_PIECES && depth < NULL_VERIFY_DEPTH {
+                    if pieces > params.null_verify_pieces && depth < params.null_verify_depth {
                         return score;
                     }
-                    // Zugzwang is likely: verify with a reduced normal search.
+                    // Zugzwang is real in xiangqi endgames, and deep cuts cost the most when
+                    // wrong: verify with a reduced normal search.
                     let v = self.search(beta - 1, beta, depth - r, ply, NodeKind::NonPv, false);
                     if v >= beta {
                         return score;
@@ -313,7 +307,7 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if may_reduce && quiet {
-                    r = self.shared.reductions[depth.min(63) as usize][legal.min(63) as usize];
+                    r = self.shared.reduction(depth, legal);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     if order_score >= REFUTATION {

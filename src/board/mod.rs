@@ -1,6 +1,7 @@
 //! The board: squares, pieces, moves, `Position` with its incremental state, FEN, move generation.
 
 pub mod fen;
+pub mod mailbox;
 pub mod movegen;
 pub mod moves;
 pub mod piece;
@@ -9,6 +10,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use fen::{FenError, START_FEN};
+pub use mailbox::Mailbox;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::Position;

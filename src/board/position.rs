@@ -1,6 +1,7 @@
 //! `Position`: the mailbox, piece lists, side to move, incremental Zobrist key and piece-square
 //! score, and the history that `unmake_move` and repetition detection need.
 
+use super::mailbox::Mailbox;
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::{delta, Square};
@@ -25,7 +26,7 @@ pub struct Undo {
 /// A xiangqi position with its history since it was set up.
 #[derive(Clone)]
 pub struct Position {
-    board: [Piece; 256],
+    board: Mailbox,
     /// Where each piece stands, by colour and slot; `Square::NONE` once captured.
     squares: [[Square; 16]; 2],
     side: Color,
@@ -39,19 +40,6 @@ pub struct Position {
     history: Vec<Undo>,
 }
 
-const fn initial_board() -> [Piece; 256] {
-    let mut b = [Piece::OFFBOARD; 256];
-    let mut i = 0;
-    while i < 256 {
-        let (row, col) = (i / 16, i % 16);
-        if row >= 3 && row <= 12 && col >= 3 && col <= 11 {
-            b[i] = Piece::EMPTY;
-        }
-        i += 1;
-    }
-    b
-}
-
 /// Horse steps as (leg, two destinations) relative to the horse.
 pub(crate) const HORSE_STEPS: [(i8, [i8; 2]); 4] =
     [(-16, [-33, -31]), (16, [31, 33]), (-1, [-18, 14]), (1, [-14, 18])];
@@ -60,7 +48,7 @@ impl Position {
     /// An empty board, Red to move (for building positions piece by piece; see `fen`).
     pub(crate) fn empty() -> Position {
         Position {
-            board: initial_board(),
+            board: Mailbox::empty(),
             squares: [[Square::NONE; 16]; 2],
             side: Color::Red,
             key: 0,
@@ -80,14 +68,14 @@ impl Position {
     /// Puts a piece of `color` and `kind` on an empty square, taking the first free slot of its
     /// kind. Returns false when every slot of that kind is taken.
     pub(crate) fn put(&mut self, color: Color, kind: PieceKind, sq: Square) -> bool {
-        debug_assert!(self.board[sq.index()].is_empty());
+        debug_assert!(self.board[sq].is_empty());
         let (first, end) = kind.slots();
         let Some(slot) = (first..end).find(|&s| self.squares[color.index()][s as usize] == Square::NONE)
         else {
             return false;
         };
         let piece = Piece::from_slot(color, slot);
-        self.board[sq.index()] = piece;
+        self.board[sq] = piece;
         self.squares[color.index()][slot as usize] = sq;
         self.add_features(piece, sq);
         true
@@ -132,7 +120,13 @@ impl Position {
     /// What stands on `sq` (`Piece::OFFBOARD` in the guard band).
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Piece {
-        self.board[sq.index()]
+        self.board[sq]
+    }
+
+    /// The whole board, as the geometry reads it.
+    #[inline]
+    pub fn mailbox(&self) -> &Mailbox {
+        &self.board
     }
 
     /// The side to move.
@@ -221,7 +215,7 @@ impl Position {
 
     #[inline]
     fn is(&self, sq: Square, color: Color, kind: PieceKind) -> bool {
-        let p = self.board[sq.index()];
+        let p = self.board[sq];
         p.is_color(color) && p.kind() == kind
     }
 
@@ -257,7 +251,7 @@ impl Position {
         // Horses: the leg of a horse attacking `target` is diagonal to the target.
         for d in delta::DIAGONAL {
             let leg = target.offset(d);
-            if !self.board[leg.index()].is_empty() {
+            if !self.board[leg].is_empty() {
                 continue;
             }
             let vertical = if d < -8 { delta::UP } else { delta::DOWN };
@@ -271,10 +265,10 @@ impl Position {
         // Lines: rook (or flying king) as the first piece, cannon as the second.
         for d in delta::ORTHOGONAL {
             let mut s = target.offset(d);
-            while self.board[s.index()].is_empty() {
+            while self.board[s].is_empty() {
                 s = s.offset(d);
             }
-            let first = self.board[s.index()];
+            let first = self.board[s];
             if !first.is_piece() {
                 continue;
             }
@@ -286,7 +280,7 @@ impl Position {
                 }
             }
             s = s.offset(d);
-            while self.board[s.index()].is_empty() {
+            while self.board[s].is_empty() {
                 s = s.offset(d);
             }
             if self.is(s, attacker, PieceKind::Cannon) {
@@ -303,8 +297,8 @@ impl Position {
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
-        let piece = self.board[from.index()];
-        let captured = self.board[to.index()];
+        let piece = self.board[from];
+        let captured = self.board[to];
         debug_assert!(piece.is_color(self.side), "{mv} moves no piece of the side to move");
         self.history.push(Undo { mv, captured, key: self.key, halfmove_clock: self.halfmove_clock });
         if captured.is_piece() {
@@ -315,8 +309,8 @@ impl Position {
             self.halfmove_clock += 1;
         }
         self.remove_features(piece, from);
-        self.board[from.index()] = Piece::EMPTY;
-        self.board[to.index()] = piece;
+        self.board[from] = Piece::EMPTY;
+        self.board[to] = piece;
         self.squares[piece.color().index()][piece.slot() as usize] = to;
         self.add_features(piece, to);
         if self.side == Color::Black {
@@ -335,10 +329,10 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        let piece = self.board[to.index()];
-        self.board[from.index()] = piece;
+        let piece = self.board[to];
+        self.board[from] = piece;
         self.squares[piece.color().index()][piece.slot() as usize] = from;
-        self.board[to.index()] = undo.captured;
+        self.board[to] = undo.captured;
         if undo.captured.is_piece() {
             self.squares[undo.captured.color().index()][undo.captured.slot() as usize] = to;
             self.add_features(undo.captured, to);
@@ -381,10 +375,10 @@ impl Position {
     #[inline]
     fn with_board_move<R>(&mut self, mv: Move, f: impl FnOnce(&Self) -> R) -> R {
         let (from, to) = (mv.from(), mv.to());
-        let piece = self.board[from.index()];
-        let captured = self.board[to.index()];
-        self.board[from.index()] = Piece::EMPTY;
-        self.board[to.index()] = piece;
+        let piece = self.board[from];
+        let captured = self.board[to];
+        self.board[from] = Piece::EMPTY;
+        self.board[to] = piece;
         let (pc, ps) = (piece.color().index(), piece.slot() as usize);
         self.squares[pc][ps] = to;
         if captured.is_piece() {
@@ -395,22 +389,22 @@ impl Position {
         if captured.is_piece() {
             self.squares[captured.color().index()][captured.slot() as usize] = to;
         }
-        self.board[from.index()] = piece;
-        self.board[to.index()] = captured;
+        self.board[from] = piece;
+        self.board[to] = captured;
         result
     }
 
     /// Whether the pseudo-legal `mv` leaves the mover's own king safe (the move is legal).
     #[inline]
     pub fn leaves_king_safe(&mut self, mv: Move) -> bool {
-        let mover = self.board[mv.from().index()].color();
+        let mover = self.board[mv.from()].color();
         self.with_board_move(mv, |p| !p.in_check(mover))
     }
 
     /// Whether the pseudo-legal `mv` attacks the opponent's king.
     #[inline]
     pub fn gives_check(&mut self, mv: Move) -> bool {
-        let mover = self.board[mv.from().index()].color();
+        let mover = self.board[mv.from()].color();
         self.with_board_move(mv, |p| p.in_check(mover.opponent()))
     }
 
@@ -418,7 +412,7 @@ impl Position {
     pub fn recomputed_features(&self) -> (u64, Score, i32) {
         let mut fresh = Position::empty();
         for sq in Square::all() {
-            let p = self.board[sq.index()];
+            let p = self.board[sq];
             if p.is_piece() {
                 fresh.put(p.color(), p.kind(), sq);
             }
@@ -441,7 +435,7 @@ impl Position {
     fn transformed(&self, map: impl Fn(Square) -> Square, swap_colors: bool) -> Position {
         let mut out = Position::empty();
         for sq in Square::all() {
-            let p = self.board[sq.index()];
+            let p = self.board[sq];
             if p.is_piece() {
                 let color = if swap_colors { p.color().opponent() } else { p.color() };
                 out.put(color, p.kind(), map(sq));

@@ -29,12 +29,18 @@ pub mod delta {
     pub const DIAGONAL: [i8; 4] = [UP + LEFT, UP + RIGHT, DOWN + LEFT, DOWN + RIGHT];
 }
 
+/// Whether mailbox index `index` lies on the 9×10 playing area: worked out, for building tables
+/// (`Square::on_board` looks the answer up).
+pub(crate) const fn in_playing_area(index: usize) -> bool {
+    let (row, col) = (index / 16, index % 16);
+    row >= 3 && row <= 12 && col >= 3 && col <= 11
+}
+
 const fn build_on_board() -> [bool; 256] {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 256 {
-        let (row, col) = (i / 16, i % 16);
-        t[i] = row >= 3 && row <= 12 && col >= 3 && col <= 11;
+        t[i] = in_playing_area(i);
         i += 1;
     }
     t

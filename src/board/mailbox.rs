@@ -1,6 +1,6 @@
 //! The mailbox: what stands on each of the 256 cells of the 16×16 board, guard band included.
 //!
-//! This is the board as the geometry reads it. `Position` owns one and keeps it in
+//! This is the board as the geometry in `attacks` reads it. `Position` owns one and keeps it in
 //! step with its piece lists; everything else sees it through `Position::mailbox`.
 
 use std::ops::{Index, IndexMut};

@@ -1,5 +1,7 @@
-//! The board: squares, pieces, moves, `Position` with its incremental state, FEN, move generation.
+//! The board: squares, pieces, the mailbox and the pieces' geometry on it (`attacks`), moves,
+//! `Position` with its incremental state, FEN, move generation.
 
+pub mod attacks;
 pub mod fen;
 pub mod mailbox;
 pub mod movegen;

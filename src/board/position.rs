@@ -1,10 +1,11 @@
 //! `Position`: the mailbox, piece lists, side to move, incremental Zobrist key and piece-square
 //! score, and the history that `unmake_move` and repetition detection need.
 
+use super::attacks;
 use super::mailbox::Mailbox;
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
-use super::square::{delta, Square};
+use super::square::Square;
 use super::zobrist;
 use crate::eval::psq::PSQ;
 use crate::eval::weights::PHASE;
@@ -39,10 +40,6 @@ pub struct Position {
     fullmove: u32,
     history: Vec<Undo>,
 }
-
-/// Horse steps as (leg, two destinations) relative to the horse.
-pub(crate) const HORSE_STEPS: [(i8, [i8; 2]); 4] =
-    [(-16, [-33, -31]), (16, [31, 33]), (-1, [-18, 14]), (1, [-14, 18])];
 
 impl Position {
     /// An empty board, Red to move (for building positions piece by piece; see `fen`).
@@ -123,7 +120,7 @@ impl Position {
         self.board[sq]
     }
 
-    /// The whole board, as the geometry reads it.
+    /// The whole board, as the geometry in `attacks` reads it.
     #[inline]
     pub fn mailbox(&self) -> &Mailbox {
         &self.board
@@ -213,81 +210,18 @@ impl Position {
         self.history.clear();
     }
 
-    #[inline]
-    fn is(&self, sq: Square, color: Color, kind: PieceKind) -> bool {
-        let p = self.board[sq];
-        p.is_color(color) && p.kind() == kind
-    }
-
     /// Whether `color`'s king is attacked: by a rook, cannon, horse or pawn, or by the other king
     /// on an open file (the flying-general rule).
     #[inline]
     pub fn in_check(&self, color: Color) -> bool {
         let k = self.king_square(color);
-        k != Square::NONE && self.king_square_attacked(k, color.opponent())
+        k != Square::NONE && attacks::king_attacked(&self.board, k, color.opponent())
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
         self.in_check(self.side)
-    }
-
-    /// Whether a king standing on `target` would be attacked by `attacker`: by the pieces that can
-    /// reach a palace (rook, cannon, horse, pawn) or by the attacker's king on an open file.
-    /// Advisors and elephants never leave their own half, so they are not looked at.
-    fn king_square_attacked(&self, target: Square, attacker: Color) -> bool {
-        let defender = attacker.opponent();
-        // Pawns: in front of the target (from the defender's side) or beside it, if crossed.
-        if self.is(target.offset(defender.forward()), attacker, PieceKind::Pawn) {
-            return true;
-        }
-        for side in [delta::LEFT, delta::RIGHT] {
-            let s = target.offset(side);
-            if self.is(s, attacker, PieceKind::Pawn) && !s.on_home_side(attacker) {
-                return true;
-            }
-        }
-        // Horses: the leg of a horse attacking `target` is diagonal to the target.
-        for d in delta::DIAGONAL {
-            let leg = target.offset(d);
-            if !self.board[leg].is_empty() {
-                continue;
-            }
-            let vertical = if d < -8 { delta::UP } else { delta::DOWN };
-            let horizontal = d - vertical;
-            if self.is(leg.offset(vertical), attacker, PieceKind::Horse)
-                || self.is(leg.offset(horizontal), attacker, PieceKind::Horse)
-            {
-                return true;
-            }
-        }
-        // Lines: rook (or flying king) as the first piece, cannon as the second.
-        for d in delta::ORTHOGONAL {
-            let mut s = target.offset(d);
-            while self.board[s].is_empty() {
-                s = s.offset(d);
-            }
-            let first = self.board[s];
-            if !first.is_piece() {
-                continue;
-            }
-            if first.is_color(attacker) {
-                match first.kind() {
-                    PieceKind::Rook => return true,
-                    PieceKind::King if d == delta::UP || d == delta::DOWN => return true,
-                    _ => {}
-                }
-            }
-            s = s.offset(d);
-            while self.board[s].is_empty() {
-                s = s.offset(d);
-            }
-            if self.is(s, attacker, PieceKind::Cannon) {
-                return true;
-            }
-        }
-        false
     }
 
     // ----- making moves -----

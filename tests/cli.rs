@@ -122,62 +122,6 @@ fn bad_fen_and_bad_moves_exit_with_status_2() {
 }
 
 #[test]
-fn protocol_loop_in_ucci() {
-    let bad_fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P1/1C5C1/9/RNBAKABNR w";
-    let script = [
-        "ucci".to_string(),
-        "isready".to_string(),
-        "go perft 3".to_string(),
-        format!("position fen {BARE_KINGS}"),
-        "go perft 1".to_string(),
-        format!("position fen {bad_fen}"),
-        "go perft 1".to_string(),
-        "position startpos moves h2e2 h9h2".to_string(),
-        "go perft 1".to_string(),
-        "frobnicate now".to_string(),
-        "isready".to_string(),
-        "quit".to_string(),
-        "isready".to_string(),
-    ]
-    .join("\n");
-    let output = protocol(&script);
-    assert_eq!(output.status.code(), Some(0));
-    let lines = stdout_lines(&output);
-    let ok = lines.iter().position(|l| l == "ucciok").expect("ucciok");
-    assert!(lines[..ok].iter().any(|l| l.starts_with("id name Chariot")), "{lines:?}");
-    let after: Vec<&str> = lines[ok + 1..].iter().map(String::as_str).collect();
-    assert_eq!(after.len(), 10, "{after:?}");
-    assert_eq!(after[0], "readyok");
-    assert_eq!(after[1], "Nodes searched: 79666");
-    assert_eq!(after[2], "Nodes searched: 2");
-    // A bad FEN and an illegal move each get one error and keep the bare kings.
-    assert!(after[3].starts_with("info string error: bad FEN: rank 3 has 10 files"), "{}", after[3]);
-    assert_eq!(after[4], "Nodes searched: 2");
-    assert!(after[5].starts_with("info string error: move 2 'h9h2' is illegal"), "{}", after[5]);
-    assert_eq!(after[6], "Nodes searched: 2");
-    assert_eq!(after[7], "info string error: unknown command 'frobnicate'");
-    assert_eq!(after[8], "readyok");
-    assert_eq!(after[9], "bye");
-}
-
-#[test]
-fn protocol_loop_in_uci() {
-    let output = protocol("uci\nposition startpos moves h2e2\ngo perft 1\ngo depth 5\nisready\nquit\n");
-    assert_eq!(output.status.code(), Some(0));
-    let lines = stdout_lines(&output);
-    let ok = lines.iter().position(|l| l == "uciok").expect("uciok");
-    assert!(lines[..ok].iter().any(|l| l.starts_with("id author ")), "{lines:?}");
-    let after: Vec<&String> = lines[ok + 1..].iter().filter(|l| !l.starts_with("info ")).collect();
-    assert_eq!(after.len(), 3, "no 'bye' in UCI: {after:?}");
-    // Black's 44 start moves, less the h7 cannon's capture on h0 (its screen on h2 left), plus
-    // h7h2 and h7h1 onto the emptied file: 45.
-    assert_eq!(after[0], "Nodes searched: 45");
-    // The search answers isready at once and quit stops it with a legal move.
-    assert_eq!(after[1], "readyok");
-    assert!(after[2].starts_with("bestmove "), "{}", after[2]);
-}
-
-#[test]
 fn end_of_input_ends_the_loop_cleanly() {
     let output = protocol("isready\n");
     assert_eq!(output.status.code(), Some(0));

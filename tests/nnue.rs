@@ -62,10 +62,10 @@ fn the_engine_plays_legal_moves_with_a_net_and_repeats_itself() {
 
 #[test]
 fn a_net_changes_the_search_and_the_classic_default_does_not() {
-    let classic = bench::run_with(4, 4, &EngineOptions::default());
+    let classic = bench::run_with(4, 4, &EngineOptions::default()).unwrap();
     let options = EngineOptions { eval: EvalChoice::Nnue(random_net(32, 1)), ..EngineOptions::default() };
-    let with_net = bench::run_with(4, 4, &options);
-    let again = bench::run_with(4, 4, &options);
+    let with_net = bench::run_with(4, 4, &options).unwrap();
+    let again = bench::run_with(4, 4, &options).unwrap();
     assert_eq!(with_net.nodes, again.nodes, "deterministic for a given net");
     assert_ne!(with_net.nodes, classic.nodes, "the net is what evaluates");
     assert_eq!(EngineOptions::default().eval, EvalChoice::Classic);
@@ -157,7 +157,7 @@ fn bench_and_analyze_search_with_the_net() {
     let out = chariot(&["bench", "--depth", "3", "--evalfile", file]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let options = EngineOptions { eval: EvalChoice::Nnue(net.clone()), ..EngineOptions::default() };
-    let expected = bench::run_with(3, 16, &options).nodes;
+    let expected = bench::run_with(3, 16, &options).unwrap().nodes;
     assert!(text(&out.stdout).contains(&format!("Nodes searched: {expected}\n")), "{}", text(&out.stdout));
     let out = chariot(&["analyze", "--depth", "3", "--evalfile", file]);
     assert!(out.status.success(), "{}", text(&out.stderr));

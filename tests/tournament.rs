@@ -425,8 +425,9 @@ fn faulty(name: &str, mode: &str, marker: Option<&Path>) -> String {
     spec
 }
 
-/// How long a match with one faulty engine may take (a few seconds when all goes well).
-const FAULT_LIMIT: Duration = Duration::from_secs(30);
+/// How long a match with one faulty engine may take: a few seconds when all goes well, more on
+/// a loaded machine; the old runner never finished at all.
+const FAULT_LIMIT: Duration = Duration::from_secs(120);
 
 /// Two games of `bad` (a spec named "bad") against `faulty.sh good`, within `FAULT_LIMIT` and
 /// `MAX_RSS_KB`: the match must finish and print its table, and `bad` lose both games with
@@ -460,7 +461,7 @@ fn flooding_after_go_loses_the_game_in_bounded_time_and_memory() {
     let (run, _) = faulty_loses_both("flood", &flood, &["--depth", "1", "--timeout", "30"], |t| {
         t.starts_with("output flood")
     });
-    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(60), "{:?}", run.elapsed);
     eprintln!("flood: {:?}, {} kB resident at most", run.elapsed, run.peak_rss_kb);
     // Under a short clock, the flag or the output limit, whichever comes first.
     faulty_loses_both("flood-tc", &flood, &["--tc", "0.3"], |t| {
@@ -471,7 +472,7 @@ fn flooding_after_go_loses_the_game_in_bounded_time_and_memory() {
     let (run, _) = faulty_loses_both("endless", &endless, &["--depth", "1", "--timeout", "30"], |t| {
         t.starts_with("output flood")
     });
-    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(60), "{:?}", run.elapsed);
 }
 
 #[test]
@@ -484,7 +485,13 @@ fn flooding_or_stalling_the_handshake_is_refused_up_front_or_loses_the_game() {
     );
     assert_eq!(run.output.status.code(), Some(2), "{}", stderr(&run.output));
     let message = stderr(&run.output);
-    assert!(message.starts_with("error: engine 'y' failed during the handshake: output flood"), "{message}");
+    // Which comes first on a loaded machine, the output limit or the handshake deadline, depends
+    // on how fast the pipe is read: either refuses the engine.
+    assert!(
+        message.starts_with("error: engine 'y' failed during the handshake: output flood")
+            || message.starts_with("error: engine 'y' did not answer the handshake in time"),
+        "{message}"
+    );
     assert!(message.len() < 300, "{message}");
     // Silence: refused when --handshake-timeout runs out.
     let silent = faulty("silent", "stall-hello", None);

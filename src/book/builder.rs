@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::board::{Color, Move, Position};
 use crate::notation::pgn::{read_pgn, PgnGame};
 use crate::rules;
-use crate::search::{Engine, Info, Limits, ScoreBound, SearchControl};
+use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl};
 
 use super::chariot_format::{canonical, canonical_move};
 use super::{legal_sorted, BookError, ChariotBook, EleeyeBook};
@@ -157,13 +157,14 @@ pub fn near_best_moves(engine: &mut Engine, pos: &Position, opts: &SearchBuildOp
 
 /// A book from Chariot's own analysis: from the start position, breadth first, every position up
 /// to `max_ply` gets the moves within `margin` of the best, and each of those is followed in turn.
-/// `progress(searched, total_so_far)` is called after each position.
+/// `progress(searched, total_so_far)` is called after each position. Fails only when the hash
+/// table of `opts.hash_mb` cannot be allocated.
 pub fn from_search(
     opts: &SearchBuildOptions,
     name: &str,
     progress: &mut dyn FnMut(usize, usize),
-) -> ChariotBook {
-    let mut engine = Engine::new(opts.hash_mb.max(1));
+) -> Result<ChariotBook, HashError> {
+    let mut engine = Engine::try_new(opts.hash_mb.max(1))?;
     engine.options.threads = opts.threads.max(1);
     let mut queue: VecDeque<(Position, usize)> = VecDeque::from([(Position::startpos(), 0)]);
     let mut visited: HashSet<u64> = HashSet::new();
@@ -195,7 +196,7 @@ pub fn from_search(
         searched += 1;
         progress(searched, searched + queue.len());
     }
-    ChariotBook::from_entries(name, entries)
+    Ok(ChariotBook::from_entries(name, entries))
 }
 
 /// Converts a BOOK.DAT into a Chariot book. BOOK.DAT keeps only position locks, so the positions

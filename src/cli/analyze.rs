@@ -11,6 +11,8 @@ use super::show::setup_position;
 use super::CliError;
 use crate::board::{Move, Position};
 use crate::notation::{format_line, MoveNotation};
+use crate::protocol::input::{read_line, MAX_LINE_BYTES};
+use crate::quote::quoted;
 use crate::search::score::mate_in_moves;
 use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl};
 
@@ -41,7 +43,7 @@ pub struct AnalyzeArgs {
     /// Report the K best lines.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub multipv: u16,
-    /// Search threads.
+    /// Search threads (at most one per core is used).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
     /// Hash table size in megabytes.
@@ -167,6 +169,19 @@ pub fn analyze_position(
     Ok(())
 }
 
+/// The longest line echoed whole in an error record: longer than any FEN.
+const MAX_FEN_ECHO: usize = 256;
+
+/// A refused line as its error record repeats it: whole if it could be a FEN, else quoted short
+/// (a megabyte of junk must not come back whole).
+fn echo_line(line: &str) -> String {
+    if line.len() <= MAX_FEN_ECHO {
+        line.to_string()
+    } else {
+        quoted(line)
+    }
+}
+
 /// Runs `chariot analyze`; `input` is read only for `--fen -`.
 pub fn run(
     args: &AnalyzeArgs,
@@ -174,7 +189,7 @@ pub fn run(
     out: &mut (impl Write + Send),
     diag: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut engine = Engine::new(args.hash as usize);
+    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
     engine.options.threads = args.threads as usize;
     engine.options.eval = super::nnue::eval_choice(args.evalfile.as_deref())?;
     let limits = args.limits();
@@ -183,25 +198,37 @@ pub fn run(
         return analyze_position(&mut engine, &pos, &limits, args.json, out);
     }
     let (mut lines_read, mut failed) = (0, 0);
-    for (number, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| CliError(format!("cannot read stdin: {e}")))?;
-        let fen = line.trim();
-        if fen.is_empty() || fen.starts_with('#') {
-            continue;
-        }
+    let mut number = 0;
+    while let Some(line) =
+        read_line(input, MAX_LINE_BYTES).map_err(|e| CliError(format!("cannot read stdin: {e}")))?
+    {
+        number += 1;
+        // A line that is not text is one failed position, like a bad FEN; the rest still count.
+        let (fen, outcome) = match line.into_text() {
+            Ok(text) => {
+                let fen = text.trim().to_string();
+                if fen.is_empty() || fen.starts_with('#') {
+                    continue;
+                }
+                let outcome = setup_position(Some(&fen), &args.moves);
+                (fen, outcome)
+            }
+            Err(why) => (String::new(), Err(CliError(why))),
+        };
         lines_read += 1;
         // Each position is analysed on its own, as if it were the only one.
         engine.clear_hash();
-        match setup_position(Some(fen), &args.moves) {
+        match outcome {
             Ok(pos) => analyze_position(&mut engine, &pos, &limits, args.json, out)?,
             Err(e) => {
                 failed += 1;
+                let echo = echo_line(&fen);
                 if args.json {
-                    writeln!(out, "{}", json!({"fen": fen, "error": e.0}))?;
+                    writeln!(out, "{}", json!({"fen": echo, "error": e.0}))?;
                 } else {
-                    writeln!(out, "position {fen}\nerror: {}", e.0)?;
+                    writeln!(out, "position {echo}\nerror: {}", e.0)?;
                 }
-                writeln!(diag, "error: stdin line {}: {}", number + 1, e.0)?;
+                writeln!(diag, "error: stdin line {number}: {}", e.0)?;
             }
         }
     }

@@ -260,7 +260,7 @@ pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<
         Some(ms) => Limits::movetime(ms),
         None => Limits::depth(args.depth.unwrap_or(DEFAULT_DEPTH)),
     };
-    let mut engine = Engine::new(args.hash as usize);
+    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
     let total: usize = games.iter().map(|g| g.moves.len()).sum();
     let bar = if progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} moves {elapsed}") {

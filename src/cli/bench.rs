@@ -16,7 +16,8 @@ pub struct BenchArgs {
     /// Depth of every search, in plies.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(1..=64))]
     pub depth: i32,
-    /// Search threads (more than one makes the node count vary from run to run).
+    /// Search threads, at most one per core (more than one makes the node count vary from run to
+    /// run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
     /// Hash table size in megabytes.
@@ -61,7 +62,8 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         eval: super::nnue::eval_choice(args.evalfile.as_deref())?,
         ..EngineOptions::default()
     };
-    let report = bench::run_with(args.depth, args.hash as usize, &options);
+    let report =
+        bench::run_with(args.depth, args.hash as usize, &options).map_err(|e| CliError(e.to_string()))?;
     for (i, (best, nodes)) in report.per_position.iter().enumerate() {
         writeln!(out, "{:>3} {best:<6} {nodes}", i + 1)?;
     }

@@ -77,11 +77,11 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 4)]
     pub max_moves: usize,
     /// --search: hash table size in MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
-    /// --search: search threads (1 gives the same book on every run).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// --search: search threads, at most one per core is used (1 gives the same book on every run).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
 }
 
 /// Arguments of `chariot book import`.
@@ -169,8 +169,8 @@ fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<(), CliError> {
             max_ply: args.max_ply.unwrap_or(8),
             margin: args.margin,
             max_moves: args.max_moves,
-            hash_mb: args.hash,
-            threads: args.threads,
+            hash_mb: args.hash as usize,
+            threads: args.threads as usize,
         };
         let bar = ProgressBar::new(1);
         bar.set_style(
@@ -188,7 +188,7 @@ fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<(), CliError> {
             }
         });
         bar.finish_and_clear();
-        book
+        book.map_err(|e| CliError(e.to_string()))?
     } else {
         let files = builder::pgn_files(&args.pgn)?;
         let games = builder::read_games(&files)?;

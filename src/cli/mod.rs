@@ -64,7 +64,7 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel's method) and write a new weights.rs.
     Tune(tune::TuneArgs),
-    /// Neural evaluation nets: check a net file, make one with random weights.
+    /// Neural evaluation nets: check a net file, make one with random weights, train one.
     Nnue(nnue::NnueArgs),
 }
 

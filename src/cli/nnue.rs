@@ -1,21 +1,25 @@
 //! `chariot nnue …`: the neural evaluation's tools. `check FILE` verifies a net file and prints its
 //! architecture; `random` writes a net with random weights of a chosen architecture (for tests and
-//! speed measurements before a trained net exists).
+//! speed measurements before a trained net exists); `train` fits a net to scored self-play data
+//! (docs/nnue-training.md).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::CliError;
 use crate::board::Position;
 use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
 use crate::eval::nnue::{features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
+use crate::tune::nnue::run::{self, Export, TrainJob};
+use crate::tune::nnue::{Schedule, SettingsRequest};
 
 /// Arguments of `chariot nnue`.
-#[derive(Args, Debug, Clone, PartialEq, Eq)]
+#[derive(Args, Debug, Clone, PartialEq)]
 pub struct NnueArgs {
     /// What to do with nets.
     #[command(subcommand)]
@@ -23,12 +27,115 @@ pub struct NnueArgs {
 }
 
 /// The `nnue` subcommands.
-#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
+#[derive(Subcommand, Debug, Clone, PartialEq)]
 pub enum NnueCommand {
     /// Verify a net file (header, length, checksum, weight ranges) and print its architecture.
     Check(CheckArgs),
     /// Write a net with random weights (reproducible from its seed).
     Random(RandomArgs),
+    /// Train a net on scored data (`datagen --scored`), with a checkpoint each epoch.
+    Train(TrainArgs),
+}
+
+/// Arguments of `chariot nnue train`. Options left out take their defaults on a fresh run and
+/// the checkpoint's values with `--resume` (where given ones must agree with the checkpoint).
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct TrainArgs {
+    /// A scored data file; repeat for several (each may end in an unfinished game, left out).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the trained net.
+    #[arg(short, long, value_name = "NET")]
+    pub out: PathBuf,
+    /// Where the checkpoint and each epoch's net go [default: NET.ckpt beside the net].
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Continue the run whose checkpoint is in the checkpoint directory.
+    #[arg(long)]
+    pub resume: bool,
+    /// Stop after this many epochs in this invocation (export, keep the checkpoint; --resume goes on).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub stop_after: Option<u32>,
+    /// The epoch to export: best (lowest validation loss) or last.
+    #[arg(long, default_value = "best", value_parser = Export::parse)]
+    pub export: Export,
+    /// Accumulator width per perspective (a multiple of 16) [default: 256].
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// King buckets: single, rank (3) or palace (9, or 6 mirrored) [default: palace].
+    #[arg(long, value_parser = KingBuckets::from_name)]
+    pub king_buckets: Option<KingBuckets>,
+    /// Do not mirror the board when the king stands right of centre.
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// Hidden activation: crelu or screlu [default: screlu].
+    #[arg(long, value_parser = Activation::from_name)]
+    pub activation: Option<Activation>,
+    /// Output buckets by material, 1 to 31 [default: 8].
+    #[arg(long)]
+    pub output_buckets: Option<usize>,
+    /// Passes over the training positions [default: 20].
+    #[arg(long)]
+    pub epochs: Option<u32>,
+    /// Positions per optimiser step [default: 16384].
+    #[arg(long)]
+    pub batch_size: Option<u32>,
+    /// Adam's step size at the first epoch [default: 0.001].
+    #[arg(long)]
+    pub lr: Option<f64>,
+    /// Learning-rate schedule: constant, cosine[:FINAL] (down to lr × FINAL, default 0.01) or
+    /// step:EPOCHS[:FACTOR] (times FACTOR, default 0.3, every EPOCHS) [default: cosine:0.01].
+    #[arg(long, value_parser = Schedule::parse)]
+    pub schedule: Option<Schedule>,
+    /// The search score's share of the target; the game result has the rest [default: 0.75].
+    #[arg(long)]
+    pub lambda: Option<f64>,
+    /// The sigmoid's scale in centipawns (win probability σ(cp/K)) [default: fitted to the data].
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Share of the games held out for validation [default: 0.05].
+    #[arg(long)]
+    pub validation: Option<f64>,
+    /// Seed of the initial weights and the shuffles [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Threads (part of the recipe: the same data, seed and threads give the same net)
+    /// [default: the machine's cores].
+    #[arg(long)]
+    pub threads: Option<u32>,
+}
+
+impl TrainArgs {
+    /// The job these arguments describe.
+    pub fn job(&self) -> TrainJob {
+        TrainJob {
+            data: self.data.clone(),
+            out: self.out.clone(),
+            checkpoint_dir: self
+                .checkpoint_dir
+                .clone()
+                .unwrap_or_else(|| run::default_checkpoint_dir(&self.out)),
+            resume: self.resume,
+            stop_after: self.stop_after,
+            export: self.export,
+            request: SettingsRequest {
+                width: self.width,
+                king_buckets: self.king_buckets,
+                no_mirror: self.no_mirror,
+                activation: self.activation,
+                output_buckets: self.output_buckets,
+                epochs: self.epochs,
+                batch_size: self.batch_size,
+                lr: self.lr,
+                schedule: self.schedule,
+                lambda: self.lambda,
+                k: self.k,
+                validation: self.validation,
+                seed: self.seed,
+                threads: self.threads,
+            },
+        }
+    }
 }
 
 /// Arguments of `chariot nnue check`.
@@ -111,6 +218,24 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Whether stderr is a terminal (and so gets a progress bar).
+fn progress_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
+}
+
+/// The training progress bar: positions of the current epoch (hidden unless `shown`).
+fn progress_bar(shown: bool) -> ProgressBar {
+    let target = if shown { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
+    let bar = ProgressBar::with_draw_target(Some(0), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} positions [{elapsed} < {eta}]")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// Runs `chariot nnue …`.
 pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<(), CliError> {
     match &args.command {
@@ -127,6 +252,21 @@ pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<(), CliError> {
             format::save(&net, &random.out).map_err(CliError)?;
             writeln!(out, "Wrote {}", random.out.display())?;
             describe(&net, out)?;
+        }
+        NnueCommand::Train(train) => {
+            let bar = progress_bar(progress_wanted());
+            let mut shown_epoch = 0;
+            let result = crate::tune::nnue::train(&train.job(), out, &mut |epoch, done, total| {
+                if epoch != shown_epoch {
+                    shown_epoch = epoch;
+                    bar.reset();
+                    bar.set_length(total as u64);
+                    bar.set_message(format!("epoch {epoch}"));
+                }
+                bar.set_position(done as u64);
+            });
+            bar.finish_and_clear();
+            result.map_err(CliError)?;
         }
     }
     out.flush()?;

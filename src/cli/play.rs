@@ -12,6 +12,8 @@ use super::show::{describe_position, draw_board};
 use super::CliError;
 use crate::board::{Color, Move, Position};
 use crate::notation::{format_move, parse_move, write_pgn, MoveNotation, PgnGame, PgnMove};
+use crate::protocol::input::{read_line, MAX_LINE_BYTES};
+use crate::quote::quoted;
 use crate::rules::game_result;
 use crate::search::{Engine, Limits, SearchControl};
 
@@ -59,6 +61,10 @@ load FILE.pgn  read a game and go to its start (then next/prev)
 fen            print the current FEN
 new            start again
 quit           leave";
+
+/// More characters than any move in any notation has (`炮二平五`, `C2=5`, `h2e2`, with room
+/// for spaces and marks): a longer line is refused without repeating it whole.
+const LONGEST_MOVE_TEXT: usize = 40;
 
 /// A game in progress: where it started, the moves (some perhaps undone) and who plays.
 struct Session {
@@ -165,7 +171,7 @@ impl Session {
             if rest.is_empty() {
                 Ok(())
             } else {
-                Err(CliError(format!("'{name}' takes no argument, not '{rest}'")))
+                Err(CliError(format!("'{name}' takes no argument, not {}", quoted(rest))))
             }
         };
         match word.to_ascii_lowercase().as_str() {
@@ -247,6 +253,9 @@ impl Session {
                 if let Some(result) = game_result(&pos) {
                     return Err(CliError(format!("the game is over: {result}; undo, new or quit")));
                 }
+                if line.chars().count() > LONGEST_MOVE_TEXT {
+                    return Err(CliError(format!("{} is neither a command nor a move", quoted(line))));
+                }
                 let mv = parse_move(&pos, line).map_err(|e| CliError(e.to_string()))?;
                 self.play(mv);
                 self.show(out)?;
@@ -280,7 +289,7 @@ pub fn run(
         None => Limits::movetime(args.movetime),
     };
     limits.multipv = 1;
-    let mut engine = Engine::new(args.hash as usize);
+    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
     // A person waits for the engine; the overhead meant for GUIs and pipes is not needed here.
     engine.options.move_overhead_ms = 0;
     let mut session = Session {
@@ -296,16 +305,24 @@ pub fn run(
     };
     session.show(out)?;
     session.engine_turns(out)?;
-    let mut line = String::new();
     loop {
         if prompt {
             write!(out, "> ")?;
         }
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line).map_err(|e| CliError(format!("cannot read stdin: {e}")))? == 0 {
+        let Some(line) =
+            read_line(input, MAX_LINE_BYTES).map_err(|e| CliError(format!("cannot read stdin: {e}")))?
+        else {
             return Ok(());
-        }
+        };
+        // A line that is not text is one mistyped command: the game goes on.
+        let line = match line.into_text() {
+            Ok(text) => text,
+            Err(why) => {
+                writeln!(diag, "error: {why}")?;
+                continue;
+            }
+        };
         let command = line.trim();
         if command.is_empty() {
             continue;

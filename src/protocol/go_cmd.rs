@@ -1,6 +1,10 @@
 //! The `go` command in both dialects: perft, or a search with its limits.
 
+use std::num::IntErrorKind;
+
+use super::perft::MAX_PERFT_DEPTH;
 use crate::board::{movegen, Color, Move, Position};
+use crate::quote::quoted;
 use crate::search::Limits;
 
 /// What a `go` command asks for.
@@ -21,6 +25,8 @@ pub struct GoSearch {
     pub draw_offered: bool,
     /// `go depth 0`: answer without searching.
     pub depth_zero: bool,
+    /// What was wrong with a command whose meaning is still clear (it is searched anyway).
+    pub warnings: Vec<String>,
 }
 
 /// How times in a `go` are written.
@@ -54,13 +60,41 @@ const KEYWORDS: &[&str] = &[
     "perft",
 ];
 
+/// Clock values (milliseconds) above this, about 35 years, are taken as this: a clock that long
+/// is as good as none, and the time manager's arithmetic stays far from overflowing.
+pub const MAX_CLOCK_MS: u64 = 1 << 40;
+
+/// `text` as a whole number from 0 to `max`, or an error naming `what` and the range.
+fn bounded_number(text: &str, what: &str, max: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        Err(e) if *e.kind() != IntErrorKind::PosOverflow => {
+            Err(format!("{what} {} is not a whole number from 0 to {max}", quoted(text)))
+        }
+        _ => Err(format!("{what} {} is too large: at most {max}", quoted(text))),
+    }
+}
+
 /// The number after keyword `what` at `args[*i]`, advancing `i` over it.
 fn number(args: &[&str], i: &mut usize, what: &str) -> Result<u64, String> {
     *i += 1;
     let Some(text) = args.get(*i) else {
         return Err(format!("'{what}' needs a number"));
     };
-    text.parse::<u64>().map_err(|_| format!("{what} '{text}' is not a non-negative whole number"))
+    bounded_number(text, what, u64::MAX)
+}
+
+/// A time after keyword `what`, in milliseconds: UCCI writes seconds unless `usemillisec` is on.
+fn time(args: &[&str], i: &mut usize, what: &str, unit: TimeUnit) -> Result<u64, String> {
+    let ms = match unit {
+        TimeUnit::Milliseconds => number(args, i, what)?,
+        TimeUnit::Seconds => {
+            *i += 1;
+            let text = args.get(*i).ok_or_else(|| format!("'{what}' needs a number"))?;
+            bounded_number(text, &format!("{what} (seconds)"), u64::MAX / 1000)? * 1000
+        }
+    };
+    Ok(ms.min(MAX_CLOCK_MS))
 }
 
 /// Parses the words after `go`. `unit` applies to UCCI's `time`/`increment`/`opptime`; UCI's
@@ -69,27 +103,29 @@ fn number(args: &[&str], i: &mut usize, what: &str) -> Result<u64, String> {
 pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -> Result<GoCommand, String> {
     if let Some(&"perft") = args.first() {
         return match args {
-            [_, depth] => depth
-                .parse::<u32>()
-                .map(GoCommand::Perft)
-                .map_err(|_| format!("perft depth '{depth}' is not a number")),
-            [_, depth, extra, ..] => Err(format!("unexpected '{extra}' after go perft {depth}")),
+            [_, depth] => bounded_number(depth, "perft depth", MAX_PERFT_DEPTH as u64)
+                .map(|d| GoCommand::Perft(d as u32)),
+            [_, depth, extra, ..] => Err(format!("unexpected {} after go perft {depth}", quoted(extra))),
             _ => Err("go perft needs a depth".to_string()),
         };
     }
     let mut limits = Limits { multipv: multipv.max(1), ..Limits::default() };
     let mut draw_offered = false;
     let mut depth_zero = false;
+    let mut warnings = Vec::new();
     let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0, 0);
     let mut uc_time = None;
     let mut uc_inc = 0;
-    let scale = match unit {
-        TimeUnit::Seconds => 1000,
-        TimeUnit::Milliseconds => 1,
-    };
     let mut i = 0;
+    let mut seen: Vec<&str> = Vec::new();
     while i < args.len() {
         let word = args[i];
+        if KEYWORDS.contains(&word) {
+            if seen.contains(&word) {
+                warnings.push(format!("'{word}' is given more than once: the last one counts"));
+            }
+            seen.push(word);
+        }
         match word {
             "ponder" => limits.ponder = true,
             "draw" => draw_offered = true,
@@ -108,21 +144,25 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
             }
             "nodes" => limits.nodes = Some(number(args, &mut i, "nodes")?),
             "mate" => limits.mate = Some(number(args, &mut i, "mate")?.clamp(1, 50) as i32),
-            "movetime" => limits.movetime = Some(number(args, &mut i, "movetime")?),
-            "time" => uc_time = Some(number(args, &mut i, "time")? * scale),
-            "increment" => uc_inc = number(args, &mut i, "increment")? * scale,
+            "movetime" => limits.movetime = Some(number(args, &mut i, "movetime")?.min(MAX_CLOCK_MS)),
+            "time" => uc_time = Some(time(args, &mut i, "time", unit)?),
+            "increment" => uc_inc = time(args, &mut i, "increment", unit)?,
             "movestogo" => {
                 limits.moves_to_go = Some(number(args, &mut i, "movestogo")?.min(u32::MAX as u64) as u32)
             }
-            "opptime" | "oppincrement" | "oppmovestogo" => {
+            "opptime" | "oppincrement" => {
+                time(args, &mut i, word, unit)?;
+            }
+            "oppmovestogo" => {
                 number(args, &mut i, word)?;
             }
-            "wtime" => wtime = Some(number(args, &mut i, "wtime")?),
-            "btime" => btime = Some(number(args, &mut i, "btime")?),
-            "winc" => winc = number(args, &mut i, "winc")?,
-            "binc" => binc = number(args, &mut i, "binc")?,
+            "wtime" => wtime = Some(time(args, &mut i, "wtime", TimeUnit::Milliseconds)?),
+            "btime" => btime = Some(time(args, &mut i, "btime", TimeUnit::Milliseconds)?),
+            "winc" => winc = time(args, &mut i, "winc", TimeUnit::Milliseconds)?,
+            "binc" => binc = time(args, &mut i, "binc", TimeUnit::Milliseconds)?,
             "searchmoves" => {
                 let mut p = pos.clone();
+                limits.search_moves.clear();
                 while let Some(&text) = args.get(i + 1) {
                     if KEYWORDS.contains(&text) {
                         break;
@@ -130,11 +170,14 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
                     i += 1;
                     let mv = Move::parse_iccs(text)
                         .filter(|&m| movegen::is_legal(&mut p, m))
-                        .ok_or_else(|| format!("searchmoves: '{text}' is not a legal move here"))?;
+                        .ok_or_else(|| format!("searchmoves: {} is not a legal move here", quoted(text)))?;
                     limits.search_moves.push(mv);
                 }
+                if limits.search_moves.is_empty() {
+                    warnings.push("searchmoves names no move: all moves are searched".to_string());
+                }
             }
-            other => return Err(format!("unknown go parameter '{other}'")),
+            other => return Err(format!("unknown go parameter {}", quoted(other))),
         }
         i += 1;
     }
@@ -160,7 +203,7 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
     {
         limits.infinite = true;
     }
-    Ok(GoCommand::Search(GoSearch { limits, draw_offered, depth_zero }))
+    Ok(GoCommand::Search(GoSearch { limits, draw_offered, depth_zero, warnings }))
 }
 
 #[cfg(test)]
@@ -180,6 +223,9 @@ mod tests {
         assert_eq!(parse_go(&["perft", "3"], TimeUnit::Seconds, &p, 1), Ok(GoCommand::Perft(3)));
         assert!(parse_go(&["perft", "x"], TimeUnit::Seconds, &p, 1).unwrap_err().contains("'x'"));
         assert!(parse_go(&["perft"], TimeUnit::Seconds, &p, 1).unwrap_err().contains("needs a depth"));
+        assert_eq!(parse_go(&["perft", "64"], TimeUnit::Seconds, &p, 1), Ok(GoCommand::Perft(64)));
+        let err = parse_go(&["perft", "2971"], TimeUnit::Seconds, &p, 1).unwrap_err();
+        assert_eq!(err, "perft depth '2971' is too large: at most 64");
     }
 
     #[test]
@@ -230,5 +276,77 @@ mod tests {
             let err = go(args, TimeUnit::Seconds).unwrap_err();
             assert!(err.contains(wanted), "{args:?}: {err}");
         }
+    }
+
+    #[test]
+    fn numbers_too_large_give_the_range() {
+        let huge = "99999999999999999999";
+        for (args, unit, wanted) in [
+            (
+                ["depth", huge],
+                TimeUnit::Milliseconds,
+                format!("depth '{huge}' is too large: at most 18446744073709551615"),
+            ),
+            (
+                ["nodes", huge],
+                TimeUnit::Milliseconds,
+                format!("nodes '{huge}' is too large: at most 18446744073709551615"),
+            ),
+            (
+                ["wtime", huge],
+                TimeUnit::Milliseconds,
+                format!("wtime '{huge}' is too large: at most 18446744073709551615"),
+            ),
+            // Seconds that would overflow once made milliseconds.
+            (
+                ["time", "18446744073709552"],
+                TimeUnit::Seconds,
+                "time (seconds) '18446744073709552' is too large: at most 18446744073709551".to_string(),
+            ),
+            (
+                ["increment", "-1"],
+                TimeUnit::Seconds,
+                "increment (seconds) '-1' is not a whole number from 0 to 18446744073709551".to_string(),
+            ),
+        ] {
+            assert_eq!(go(&args, unit).unwrap_err(), wanted, "{args:?}");
+        }
+        // The largest number of seconds is taken, as a clock as good as none.
+        let s =
+            go(&["time", "18446744073709551", "increment", "18446744073709551"], TimeUnit::Seconds).unwrap();
+        assert_eq!((s.limits.time_left, s.limits.increment), (Some(MAX_CLOCK_MS), MAX_CLOCK_MS));
+        let s = go(&["movetime", "18446744073709551615"], TimeUnit::Milliseconds).unwrap();
+        assert_eq!(s.limits.movetime, Some(MAX_CLOCK_MS));
+        assert!(crate::search::TimeBudget::new(&s.limits, 30).is_some());
+    }
+
+    #[test]
+    fn long_junk_is_quoted_short() {
+        let junk = "z".repeat(1 << 20);
+        let err = go(&["depth", &junk], TimeUnit::Milliseconds).unwrap_err();
+        assert!(err.len() < 200 && err.contains("(1048576 bytes)"), "{err}");
+        let err = go(&[&junk], TimeUnit::Milliseconds).unwrap_err();
+        assert!(err.len() < 200 && err.starts_with("unknown go parameter 'zzz"), "{err}");
+    }
+
+    #[test]
+    fn a_keyword_given_twice_is_reported_and_the_last_counts() {
+        let s = go(&["depth", "5", "ponder", "depth", "7", "ponder"], TimeUnit::Milliseconds).unwrap();
+        assert_eq!(s.limits.depth, Some(7));
+        assert_eq!(
+            s.warnings,
+            [
+                "'depth' is given more than once: the last one counts",
+                "'ponder' is given more than once: the last one counts"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_searchmoves_is_searched_whole_with_a_warning() {
+        let s = go(&["searchmoves", "depth", "3"], TimeUnit::Milliseconds).unwrap();
+        assert!(s.limits.search_moves.is_empty() && s.limits.depth == Some(3));
+        assert_eq!(s.warnings, ["searchmoves names no move: all moves are searched"]);
+        assert!(go(&["depth", "3"], TimeUnit::Milliseconds).unwrap().warnings.is_empty());
     }
 }

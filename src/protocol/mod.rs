@@ -1,28 +1,36 @@
 //! UCCI and UCI front ends over one engine core.
 //!
 //! A reader thread turns stdin into lines on a crossbeam channel; the dispatcher waits on those
-//! lines and on finished searches at once, so `isready`, `stop`, `ponderhit`, `probe` and `quit`
-//! are answered while the engine thinks. Searches run on their own engine thread (perft, a
-//! diagnostic, runs in order on the dispatcher); the hash table is shared, so `probe` reads it even
-//! mid-search. The first meaningful command picks the dialect (`ucci` → UCCI, anything else → UCI).
+//! lines and on finished jobs at once, so `isready`, `stop`, `ponderhit`, `probe` and `quit` are
+//! answered while the engine thinks. Searches and `go perft` run on their own engine thread; the
+//! hash table is shared, so `probe` reads it even mid-search. The first meaningful command picks
+//! the dialect (`ucci` → UCCI, any other known command → UCI). The end of the input, or an output
+//! nobody reads any more, stops whatever runs and ends the loop: an engine whose GUI died must not
+//! search on for no one.
 
 pub mod go_cmd;
 pub mod handshake;
+pub mod input;
 pub mod options;
+pub mod perft;
 pub mod position_cmd;
 pub mod report;
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use crossbeam_channel::{bounded, select, unbounded, Receiver, RecvError, Sender};
 
 use crate::board::{movegen, Move, Position};
 use crate::book::{self, BookSet};
+use crate::quote::quoted;
 use crate::search::tt::Bound;
-use crate::search::{Engine, Limits, SearchControl, SearchResult};
+use crate::search::{usable_threads, Engine, Limits, SearchControl, SearchResult};
 use go_cmd::{parse_go, GoCommand, TimeUnit};
+use input::{InputLine, MAX_LINE_BYTES};
 use options::{Options, SetOutcome};
 use position_cmd::parse_position;
 
@@ -54,6 +62,47 @@ pub enum Flow {
     Quit,
 }
 
+/// The commands of both dialects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Ucci,
+    Uci,
+    IsReady,
+    Position,
+    BanMoves,
+    SetOption,
+    Go,
+    Stop,
+    PonderHit,
+    Probe,
+    UciNewGame,
+    Debug,
+    Quit,
+}
+
+impl Command {
+    /// The command a word names, if any. Only commands pick the dialect: junk first (a
+    /// byte-order mark, a stray word) must not lock a UCCI GUI out with UCI.
+    fn parse(word: &str) -> Option<Command> {
+        Some(match word {
+            "ucci" => Command::Ucci,
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "position" => Command::Position,
+            "banmoves" => Command::BanMoves,
+            "setoption" => Command::SetOption,
+            "go" => Command::Go,
+            "stop" => Command::Stop,
+            "ponderhit" => Command::PonderHit,
+            "probe" => Command::Probe,
+            "ucinewgame" => Command::UciNewGame,
+            "debug" => Command::Debug,
+            "quit" => Command::Quit,
+            _ => return None,
+        })
+    }
+}
+
 /// Where replies go: shared by the dispatcher and the engine thread, one whole line at a time.
 pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
 
@@ -69,26 +118,65 @@ fn send(out: &Output, line: &str) -> io::Result<()> {
     w.flush()
 }
 
-/// One `info string error: …` line: the protocols' way to refuse a command.
+/// The longest error message sent whole. Messages written here quote input with `quoted`; this
+/// catches a reader's message that repeats a long token whole (a FEN field, say).
+const MAX_ERROR_CHARS: usize = 1000;
+
+/// One `info string error: …` line: the protocols' way to refuse a command. Control characters
+/// the input carried (NUL, escape sequences, a lone carriage return) are written escaped, so the
+/// line stays one harmless line for a GUI or a terminal.
 fn report_error(out: &Output, message: &str) -> io::Result<()> {
-    send(out, &format!("info string error: {message}"))
+    let message = match message.char_indices().nth(MAX_ERROR_CHARS) {
+        None => Cow::Borrowed(message),
+        Some((cut, _)) => Cow::Owned(format!("{}… ({} bytes)", &message[..cut], message.len())),
+    };
+    let mut line = String::from("info string error: ");
+    for c in message.chars() {
+        if c.is_control() {
+            line.extend(c.escape_debug());
+        } else {
+            line.push(c);
+        }
+    }
+    send(out, &line)
 }
 
-/// A search for the engine thread.
-struct Job {
+/// A search for the engine thread: with these limits, reporting in `dialect`.
+struct SearchTask {
     engine: Engine,
-    pos: Position,
     limits: Limits,
-    control: Arc<SearchControl>,
     dialect: Dialect,
 }
 
-/// A search in progress, and what its answer must carry.
+/// What the engine thread is asked to do.
+enum Task {
+    /// Search.
+    Search(Box<SearchTask>),
+    /// Count the leaves this many plies deep.
+    Perft { depth: u32 },
+}
+
+/// A job for the engine thread: a task on a position, steered by a control.
+struct Job {
+    task: Task,
+    pos: Position,
+    control: Arc<SearchControl>,
+}
+
+/// What the engine thread hands back.
+enum Finished {
+    /// A search's result.
+    Search(SearchResult),
+    /// A perft's count, `None` when stopped first.
+    Perft { depth: u32, leaves: Option<u64> },
+    /// The job panicked (a defect): what the panic said.
+    Failed(String),
+}
+
+/// A job in progress, and what its answer must carry.
 struct Thinking {
     draw_offered: bool,
     ponder: bool,
-    /// Searches until `stop`: nothing else ends it.
-    infinite: bool,
     position: Position,
 }
 
@@ -107,7 +195,7 @@ pub struct Session {
     control: Arc<SearchControl>,
     out: Output,
     jobs: Sender<Job>,
-    done: Receiver<SearchResult>,
+    done: Receiver<Finished>,
     thinking: Option<Thinking>,
     losing_streak: u32,
     /// The books `bookfiles` names, loaded on first use (`None` until then or after a change).
@@ -115,16 +203,39 @@ pub struct Session {
     rng: rand::rngs::StdRng,
 }
 
-fn engine_thread(jobs: Receiver<Job>, done: Sender<SearchResult>, out: Output) {
-    for Job { mut engine, pos, limits, control, dialect } in jobs {
-        let sink = out.clone();
-        let mut reporter = move |info: &crate::search::Info| {
-            for line in report::info_lines(dialect, info) {
-                let _ = send(&sink, &line);
+/// What a panic said, as text.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string())
+}
+
+fn engine_thread(jobs: Receiver<Job>, done: Sender<Finished>, out: Output) {
+    for Job { task, mut pos, control } in jobs {
+        let run = panic::catch_unwind(AssertUnwindSafe(|| match task {
+            Task::Perft { depth } => {
+                let leaves = perft::perft(&mut pos, depth, &|| control.stop_requested());
+                Finished::Perft { depth, leaves }
             }
-        };
-        let result = engine.search(&pos, &limits, &control, &mut reporter);
-        if done.send(result).is_err() {
+            Task::Search(search) => {
+                let SearchTask { mut engine, limits, dialect } = *search;
+                let sink = out.clone();
+                let stopper = control.clone();
+                let mut reporter = move |info: &crate::search::Info| {
+                    for line in report::info_lines(dialect, info) {
+                        if send(&sink, &line).is_err() {
+                            // Nobody reads the answer any more: stop rather than search for no one.
+                            stopper.request_stop();
+                        }
+                    }
+                };
+                Finished::Search(engine.search(&pos, &limits, &control, &mut reporter))
+            }
+        }));
+        let finished = run.unwrap_or_else(|payload| Finished::Failed(panic_text(payload.as_ref())));
+        if done.send(finished).is_err() {
             return;
         }
     }
@@ -137,11 +248,17 @@ impl Session {
         let (done_tx, done) = unbounded();
         let engine_out = out.clone();
         thread::spawn(move || engine_thread(job_rx, done_tx, engine_out));
-        let options = Options::default();
+        let mut options = Options::default();
+        // Under a tight memory limit the default table may not fit: start with the smallest one
+        // (the announcement then says 1) rather than not at all.
+        let engine = Engine::try_new(options.hash_mb).unwrap_or_else(|_| {
+            options.hash_mb = 1;
+            Engine::try_new(1).unwrap_or_else(|e| panic!("not even the smallest table fits: {e}"))
+        });
         Session {
             dialect: None,
             position: Position::startpos(),
-            engine: Engine::new(options.hash_mb),
+            engine,
             options,
             ban_moves: Vec::new(),
             control: Arc::new(SearchControl::new()),
@@ -170,9 +287,20 @@ impl Session {
         &self.options
     }
 
-    /// Whether a search is running.
+    /// Whether a search (or a perft) is running.
     pub fn is_thinking(&self) -> bool {
         self.thinking.is_some()
+    }
+
+    /// Handles one line as the reader delivered it: a line that is not text is one error.
+    pub fn handle_input(&mut self, line: InputLine) -> io::Result<Flow> {
+        match line.into_text() {
+            Ok(text) => self.handle_line(&text),
+            Err(why) => {
+                report_error(&self.out, &format!("{why}: ignored"))?;
+                Ok(Flow::Continue)
+            }
+        }
     }
 
     /// Handles one input line.
@@ -182,42 +310,64 @@ impl Session {
             return Ok(Flow::Continue);
         };
         let args: Vec<&str> = words.collect();
+        let Some(parsed) = Command::parse(command) else {
+            report_error(&self.out, &format!("unknown command {}", quoted(command)))?;
+            return Ok(Flow::Continue);
+        };
         let dialect =
-            *self.dialect.get_or_insert(if command == "ucci" { Dialect::Ucci } else { Dialect::Uci });
-        match command {
-            "ucci" | "uci" => self.handshake(command, dialect)?,
-            "isready" => send(&self.out, "readyok")?,
-            "position" => match parse_position(&args.join(" ")) {
+            *self.dialect.get_or_insert(if parsed == Command::Ucci { Dialect::Ucci } else { Dialect::Uci });
+        match parsed {
+            Command::Ucci | Command::Uci => {
+                self.no_arguments(command, &args)?;
+                self.handshake(command, dialect)?
+            }
+            Command::IsReady => {
+                self.no_arguments(command, &args)?;
+                send(&self.out, "readyok")?
+            }
+            Command::Position => match parse_position(&args.join(" ")) {
                 Ok(position) => {
                     self.position = position;
                     self.ban_moves.clear();
                 }
                 Err(e) => report_error(&self.out, &e.to_string())?,
             },
-            "banmoves" => self.banmoves(&args)?,
-            "setoption" => self.setoption(dialect, &args)?,
-            "go" => self.go(dialect, &args)?,
-            "stop" => {
+            Command::BanMoves => self.banmoves(&args)?,
+            Command::SetOption => self.setoption(dialect, &args)?,
+            Command::Go => self.go(dialect, &args)?,
+            Command::Stop => {
+                self.no_arguments(command, &args)?;
                 if self.thinking.is_some() {
                     self.control.request_stop();
                 } else if dialect == Dialect::Ucci {
                     send(&self.out, "nobestmove")?;
                 }
             }
-            "ponderhit" => self.ponderhit(&args)?,
-            "probe" => self.probe(&args)?,
-            "ucinewgame" => self.new_game(),
-            "debug" => {}
-            "quit" => {
-                self.shutdown(true)?;
+            Command::PonderHit => self.ponderhit(&args)?,
+            Command::Probe => self.probe(&args)?,
+            Command::UciNewGame => {
+                self.no_arguments(command, &args)?;
+                self.new_game()
+            }
+            Command::Debug => self.debug(&args)?,
+            Command::Quit => {
+                self.no_arguments(command, &args)?;
+                self.stop_and_answer()?;
                 if dialect == Dialect::Ucci {
                     send(&self.out, "bye")?;
                 }
                 return Ok(Flow::Quit);
             }
-            other => report_error(&self.out, &format!("unknown command '{other}'"))?,
         }
         Ok(Flow::Continue)
+    }
+
+    /// Reports words after a command that takes none; the command is still carried out.
+    fn no_arguments(&self, command: &str, args: &[&str]) -> io::Result<()> {
+        if args.is_empty() {
+            return Ok(());
+        }
+        report_error(&self.out, &format!("{command} takes no arguments: {} ignored", quoted(&args.join(" "))))
     }
 
     fn handshake(&mut self, command: &str, dialect: Dialect) -> io::Result<()> {
@@ -237,8 +387,22 @@ impl Session {
         Ok(())
     }
 
+    /// UCI `debug [on | off]`.
+    fn debug(&mut self, args: &[&str]) -> io::Result<()> {
+        match args {
+            [] | ["on"] => self.options.debug = true,
+            ["off"] => self.options.debug = false,
+            _ => {
+                let msg = format!("debug wants on or off, not {}", quoted(&args.join(" ")));
+                return report_error(&self.out, &msg);
+            }
+        }
+        Ok(())
+    }
+
     fn setoption(&mut self, dialect: Dialect, args: &[&str]) -> io::Result<()> {
-        let before = self.options.hash_mb;
+        let hash_before = self.options.hash_mb;
+        let threads_before = self.options.threads;
         let books_before = self.options.book_files.clone();
         let outcome = match dialect {
             Dialect::Ucci => self.options.set_ucci(args),
@@ -253,18 +417,32 @@ impl Session {
                         self.load_books()?;
                     }
                 }
-                if self.options.hash_mb != before {
+                if self.options.hash_mb != hash_before {
                     // A running search keeps its own handle on the old table.
-                    self.engine.resize_hash(self.options.hash_mb);
+                    if let Err(e) = self.engine.resize_hash(self.options.hash_mb) {
+                        self.options.hash_mb = hash_before;
+                        return report_error(&self.out, &format!("{e}; the {hash_before} MB table stays"));
+                    }
+                }
+                let threads = self.options.threads;
+                if threads != threads_before && usable_threads(threads) < threads {
+                    let used = usable_threads(threads);
+                    let note = format!("info string {threads} threads asked, {used} used: one per core");
+                    send(&self.out, &note)?;
                 }
                 Ok(())
             }
-            Ok(SetOutcome::NewGame) => {
+            Ok(SetOutcome::NewGame { stray_value }) => {
                 self.new_game();
-                Ok(())
+                match stray_value {
+                    Some(v) => {
+                        report_error(&self.out, &format!("a button takes no value: {} ignored", quoted(&v)))
+                    }
+                    None => Ok(()),
+                }
             }
             Ok(SetOutcome::Unknown(name)) => {
-                send(&self.out, &format!("info string unknown option '{name}' ignored"))
+                send(&self.out, &format!("info string unknown option {} ignored", quoted(&name)))
             }
             Err(e) => report_error(&self.out, &e),
         }
@@ -282,11 +460,23 @@ impl Session {
             match Move::parse_iccs(text).filter(|&m| movegen::is_legal(&mut pos, m)) {
                 Some(mv) => banned.push(mv),
                 None => {
-                    return report_error(&self.out, &format!("banmoves: '{text}' is not a legal move here"))
+                    let msg = format!("banmoves: {} is not a legal move here", quoted(text));
+                    return report_error(&self.out, &msg);
                 }
             }
         }
         self.ban_moves = banned;
+        Ok(())
+    }
+
+    /// Hands `task` to the engine thread, on the current position.
+    fn start(&mut self, task: Task, draw_offered: bool, ponder: bool) -> io::Result<()> {
+        self.control.start(ponder);
+        let job = Job { task, pos: self.position.clone(), control: self.control.clone() };
+        if self.jobs.send(job).is_err() {
+            return report_error(&self.out, "the engine thread is gone: nothing can be searched");
+        }
+        self.thinking = Some(Thinking { draw_offered, ponder, position: self.position.clone() });
         Ok(())
     }
 
@@ -304,13 +494,13 @@ impl Session {
             Err(e) => return report_error(&self.out, &e),
         };
         let search = match request {
-            GoCommand::Perft(depth) => {
-                // A diagnostic, answered in order like the commands around it.
-                let nodes = movegen::perft(&mut self.position.clone(), depth);
-                return send(&self.out, &format!("Nodes searched: {nodes}"));
-            }
+            // Counted on the engine thread like a search: the reader stays free for stop and quit.
+            GoCommand::Perft(depth) => return self.start(Task::Perft { depth }, false, false),
             GoCommand::Search(s) => s,
         };
+        for warning in &search.warnings {
+            report_error(&self.out, warning)?;
+        }
         let mut limits = search.limits;
         if search.depth_zero {
             match dialect {
@@ -335,22 +525,9 @@ impl Session {
         self.engine.options.params =
             crate::search::SearchParams::with_list(&self.options.tune).unwrap_or_default();
         self.engine.options.eval = self.options.eval_choice();
-        self.control.start(limits.ponder);
-        self.thinking = Some(Thinking {
-            draw_offered: search.draw_offered,
-            ponder: limits.ponder,
-            infinite: limits.infinite,
-            position: self.position.clone(),
-        });
-        let job = Job {
-            engine: self.engine.clone(),
-            pos: self.position.clone(),
-            limits,
-            control: self.control.clone(),
-            dialect,
-        };
-        let _ = self.jobs.send(job);
-        Ok(())
+        let ponder = limits.ponder;
+        let task = Task::Search(Box::new(SearchTask { engine: self.engine.clone(), limits, dialect }));
+        self.start(task, search.draw_offered, ponder)
     }
 
     /// Book moves answer ordinary game moves, not analysis (infinite, pondering, mate, depth or
@@ -407,12 +584,19 @@ impl Session {
         Ok(Some(choice.mv))
     }
 
+    /// `ponderhit [draw]`: anything after that is reported, and the ponderhit still counts.
     fn ponderhit(&mut self, args: &[&str]) -> io::Result<()> {
+        let (draw, rest) = match args {
+            ["draw", rest @ ..] => (true, rest),
+            rest => (false, rest),
+        };
+        if !rest.is_empty() {
+            let msg = format!("ponderhit takes only 'draw': {} ignored", quoted(&rest.join(" ")));
+            report_error(&self.out, &msg)?;
+        }
         match &mut self.thinking {
             Some(t) if t.ponder => {
-                if args.first() == Some(&"draw") {
-                    t.draw_offered = true;
-                }
+                t.draw_offered |= draw;
                 t.ponder = false;
                 self.control.ponderhit();
                 Ok(())
@@ -441,12 +625,37 @@ impl Session {
         send(&self.out, &line)
     }
 
-    /// Prints the answer of a finished search.
-    fn finish(&mut self, result: SearchResult) -> io::Result<()> {
+    /// Takes what the engine thread sent back; its channel closing means the thread is gone.
+    fn receive(&mut self, finished: Result<Finished, RecvError>) -> io::Result<()> {
+        match finished {
+            Ok(f) => self.finish(f),
+            Err(_) => Err(io::Error::other("the engine thread stopped")),
+        }
+    }
+
+    /// Prints the answer of a finished job.
+    fn finish(&mut self, finished: Finished) -> io::Result<()> {
         let Some(thinking) = self.thinking.take() else {
             return Ok(());
         };
         let dialect = self.dialect.unwrap_or(Dialect::Uci);
+        let result = match finished {
+            Finished::Search(result) => result,
+            Finished::Perft { leaves: Some(n), .. } => {
+                return send(&self.out, &format!("Nodes searched: {n}"))
+            }
+            Finished::Perft { depth, leaves: None } => {
+                return send(&self.out, &format!("info string perft {depth} stopped before it was done"))
+            }
+            Finished::Failed(why) => {
+                // A defect; the GUI still gets a legal move rather than waiting for ever.
+                report_error(&self.out, &format!("the search failed: {why}"))?;
+                let mut pos = thinking.position.clone();
+                let best =
+                    movegen::legal_moves(&mut pos).iter().copied().find(|m| !self.ban_moves.contains(m));
+                SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0, time_ms: 0, pv: vec![] }
+            }
+        };
         let Some(best) = result.best else {
             return send(
                 &self.out,
@@ -473,38 +682,42 @@ impl Session {
         send(&self.out, &line)
     }
 
-    /// Ends any search: at once when `now` (quit) or when nothing would end it by itself
-    /// (infinite, pondering), else by letting it finish. Prints its answer.
-    fn shutdown(&mut self, now: bool) -> io::Result<()> {
-        let Some(thinking) = &self.thinking else {
+    /// Stops whatever runs (a search of any kind, a perft) and prints its answer.
+    fn stop_and_answer(&mut self) -> io::Result<()> {
+        if self.thinking.is_none() {
             return Ok(());
-        };
-        if now || thinking.infinite || self.control.is_pondering() {
-            self.control.request_stop();
         }
-        match self.done.recv() {
-            Ok(done) => self.finish(done),
-            Err(_) => Ok(()),
-        }
+        self.control.request_stop();
+        let finished = self.done.recv();
+        self.receive(finished)
     }
 }
 
-/// Runs the command loop until `quit` or the end of the input. Lines that are not UTF-8 are read
-/// lossily rather than ending the loop: bad input must never stop the engine.
+impl Drop for Session {
+    /// However the loop ends (an error writing the output, say), the search ends with it.
+    fn drop(&mut self) {
+        self.control.request_stop();
+    }
+}
+
+/// Lines waiting between the reader and the dispatcher: enough to read ahead, few enough that a
+/// flood of input the engine cannot keep up with waits in the pipe rather than in memory.
+const QUEUED_LINES: usize = 64;
+
+/// Runs the command loop until `quit` or the end of the input. At the end of the input every
+/// search stops (its answer is still printed) and the loop ends; so does it when the output
+/// cannot be written. Lines that are not UTF-8 text, or longer than `MAX_LINE_BYTES`, are one
+/// error each: bad input must never stop the engine.
 pub fn run(input: impl BufRead + Send + 'static, out: Output) -> io::Result<()> {
-    let (line_tx, lines) = unbounded::<String>();
+    let (line_tx, lines) = bounded::<InputLine>(QUEUED_LINES);
+    // Never sent on: it disconnects when the reader ends, which `batch` mode watches for.
+    let (reader_alive, input_ended) = bounded::<()>(0);
     thread::spawn(move || {
+        let _alive = reader_alive;
         let mut input = input;
-        let mut buffer = Vec::new();
-        loop {
-            buffer.clear();
-            match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    if line_tx.send(String::from_utf8_lossy(&buffer).into_owned()).is_err() {
-                        return;
-                    }
-                }
+        while let Ok(Some(line)) = input::read_line(&mut input, MAX_LINE_BYTES) {
+            if line_tx.send(line).is_err() {
+                return;
             }
         }
     });
@@ -512,30 +725,27 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> io::Result<()> 
     let done = session.done.clone();
     loop {
         if session.is_thinking() && session.options.batch {
-            // `batch`: no commands are read while thinking.
-            if let Ok(d) = done.recv() {
-                session.finish(d)?;
+            // `batch`: no commands are read while thinking; the end of the input still stops it.
+            select! {
+                recv(done) -> d => session.receive(d)?,
+                recv(input_ended) -> _ => session.stop_and_answer()?,
             }
             continue;
         }
         select! {
             recv(lines) -> line => match line {
                 Ok(line) => {
-                    if session.handle_line(&line)? == Flow::Quit {
+                    if session.handle_input(line)? == Flow::Quit {
                         return Ok(());
                     }
                 }
                 Err(_) => {
-                    // End of input: let a bounded search answer, then leave.
-                    session.shutdown(false)?;
+                    // End of input: the GUI is gone. Stop, answer, leave.
+                    session.stop_and_answer()?;
                     return Ok(());
                 }
             },
-            recv(done) -> d => {
-                if let Ok(d) = d {
-                    session.finish(d)?;
-                }
-            }
+            recv(done) -> d => session.receive(d)?,
         }
     }
 }
@@ -548,14 +758,23 @@ pub fn run_stdio() -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
 
-    /// A writer whose bytes the test can read back.
+    /// A writer whose bytes the test can read back; it fails every write after `lines_ok` lines
+    /// when that is set, as a closed pipe does.
     #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
+    struct Capture {
+        bytes: Arc<Mutex<Vec<u8>>>,
+        lines_ok: Option<usize>,
+    }
 
     impl Write for Capture {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
+            let mut bytes = self.bytes.lock().unwrap();
+            if self.lines_ok.is_some_and(|n| bytes.iter().filter(|&&b| b == b'\n').count() >= n) {
+                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+            }
+            bytes.extend_from_slice(buf);
             Ok(buf.len())
         }
         fn flush(&mut self) -> io::Result<()> {
@@ -565,7 +784,30 @@ mod tests {
 
     impl Capture {
         fn lines(&self) -> Vec<String> {
-            String::from_utf8(self.0.lock().unwrap().clone()).unwrap().lines().map(str::to_string).collect()
+            String::from_utf8(self.bytes.lock().unwrap().clone())
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    /// Input that gives `script` and then neither ends nor gives more: a GUI that is alive but
+    /// silent (or one whose output side alone has gone).
+    struct SilentAfter {
+        script: io::Cursor<Vec<u8>>,
+        _never: Receiver<u8>,
+    }
+
+    impl io::Read for SilentAfter {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.script.read(buf)? {
+                0 => {
+                    let _ = self._never.recv();
+                    Ok(0)
+                }
+                n => Ok(n),
+            }
         }
     }
 
@@ -576,9 +818,48 @@ mod tests {
         capture.lines()
     }
 
+    /// Runs the loop on `input` in a thread; its result and output if it ended within `limit`.
+    fn run_within(
+        input: impl BufRead + Send + 'static,
+        capture: Capture,
+        limit: Duration,
+    ) -> Result<(io::Result<()>, Vec<String>), Vec<String>> {
+        let (tx, rx) = bounded(1);
+        let out = output(capture.clone());
+        thread::spawn(move || {
+            let _ = tx.send(run(input, out));
+        });
+        match rx.recv_timeout(limit) {
+            Ok(result) => Ok((result, capture.lines())),
+            Err(_) => Err(capture.lines()),
+        }
+    }
+
     fn new_session() -> (Session, Capture) {
         let capture = Capture::default();
         (Session::new(output(capture.clone())), capture)
+    }
+
+    /// Feeds `script` to a session line by line, letting each search end by itself before the
+    /// next line (as a GUI waits for `bestmove`), and returns the output lines.
+    fn replies_in_turn(script: &str) -> Vec<String> {
+        let (mut session, capture) = new_session();
+        for line in script.lines() {
+            session.handle_line(line).unwrap();
+            if session.is_thinking() {
+                let finished = session.done.recv();
+                session.receive(finished).unwrap();
+            }
+        }
+        capture.lines()
+    }
+
+    fn legal_answer(position: &str, line: &str) -> bool {
+        let Some(mv) = line.strip_prefix("bestmove ").and_then(|rest| rest.split(' ').next()) else {
+            return false;
+        };
+        let mut pos = parse_position(position).unwrap();
+        Move::parse_iccs(mv).is_some_and(|m| movegen::is_legal(&mut pos, m))
     }
 
     #[test]
@@ -603,15 +884,20 @@ mod tests {
     }
 
     #[test]
-    fn first_command_other_than_ucci_means_uci() {
+    fn the_first_known_command_picks_the_dialect() {
         let (mut session, _) = new_session();
         session.handle_line("isready").unwrap();
         assert_eq!(session.dialect(), Some(Dialect::Uci));
-        let (mut session, _) = new_session();
+        let (mut session, capture) = new_session();
         session.handle_line("   ").unwrap();
         assert_eq!(session.dialect(), None, "blank lines are not commands");
+        // A byte-order mark glued to the handshake, or any junk, picks nothing: UCCI still can.
+        session.handle_line("\u{feff}ucci").unwrap();
+        session.handle_line("hello").unwrap();
+        assert_eq!(session.dialect(), None);
         session.handle_line("ucci").unwrap();
         assert_eq!(session.dialect(), Some(Dialect::Ucci));
+        assert_eq!(capture.lines()[0], "info string error: unknown command '\u{feff}ucci'");
     }
 
     #[test]
@@ -621,6 +907,40 @@ mod tests {
         let lines = replies("position startpos\nposition startpos moves h2e2 x\ngo perft 1\n");
         assert!(lines[0].starts_with("info string error: move 2 'x'"), "{lines:?}");
         assert_eq!(lines[1], "Nodes searched: 44");
+    }
+
+    #[test]
+    fn perft_runs_on_the_engine_thread_and_stops() {
+        let (mut session, capture) = new_session();
+        // About 10^15 leaves: only a stop ends this.
+        session.handle_line("go perft 12").unwrap();
+        assert!(session.is_thinking());
+        session.handle_line("isready").unwrap();
+        session.handle_line("go depth 1").unwrap();
+        session.handle_line("stop").unwrap();
+        let finished = session.done.recv_timeout(Duration::from_secs(2)).expect("perft stops");
+        session.receive(Ok(finished)).unwrap();
+        assert_eq!(
+            capture.lines(),
+            [
+                "readyok",
+                "info string error: already thinking: send stop first",
+                "info string perft 12 stopped before it was done"
+            ]
+        );
+        // Quit in the middle of one, through the whole loop.
+        let script = &b"uci\ngo perft 12\nisready\nquit\n"[..];
+        let (result, lines) = run_within(script, Capture::default(), Duration::from_secs(5)).expect("ends");
+        assert!(result.is_ok());
+        let ok = lines.iter().position(|l| l == "uciok").unwrap();
+        assert_eq!(lines[ok + 1..], ["readyok", "info string perft 12 stopped before it was done"]);
+        // The issue's example: refused with the range, and the loop goes on.
+        let script = &b"uci\ngo perft 2971\nisready\nstop\nquit\n"[..];
+        let (_, lines) = run_within(script, Capture::default(), Duration::from_secs(5)).expect("ends");
+        assert_eq!(
+            lines[lines.len() - 2..],
+            ["info string error: perft depth '2971' is too large: at most 64", "readyok"]
+        );
     }
 
     #[test]
@@ -635,26 +955,181 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_is_an_unknown_command_not_an_exit() {
-        let capture = Capture::default();
-        run(&b"\xff\xfe\nisready\n"[..], output(capture.clone())).unwrap();
-        let lines = capture.lines();
-        assert_eq!(lines.len(), 2, "{lines:?}");
-        assert!(lines[0].starts_with("info string error: unknown command"));
-        assert_eq!(lines[1], "readyok");
+    fn a_hash_size_that_cannot_be_had_keeps_the_old_table() {
+        let Some(free) = crate::search::memory::available_bytes() else { return };
+        let mb = (free >> 20) as usize + 1;
+        if mb > options::MAX_HASH_MB {
+            eprintln!("skipped: {mb} MB free, more than the largest Hash");
+            return;
+        }
+        let (mut session, capture) = new_session();
+        session.handle_line("uci").unwrap();
+        session.handle_line("position fen 3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1").unwrap();
+        session.handle_line("go depth 5").unwrap();
+        let finished = session.done.recv();
+        session.receive(finished).unwrap();
+        session.handle_line(&format!("setoption name Hash value {mb}")).unwrap();
+        let error = capture.lines().pop().unwrap();
+        assert!(
+            error.starts_with(&format!("info string error: a hash table of {mb} MB cannot be allocated"))
+                && error.ends_with("the 64 MB table stays"),
+            "{error}"
+        );
+        assert_eq!(session.options().hash_mb, 64);
+        // The old table, contents and all: the root's result is still there.
+        session.handle_line("probe fen 3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1").unwrap();
+        let pophash = capture.lines().pop().unwrap();
+        assert!(pophash.starts_with("pophash bestmove "), "{pophash}");
     }
 
     #[test]
-    fn end_of_input_stops_an_infinite_search_and_answers() {
-        // Nothing would ever stop this search but the end of the input.
-        let lines = replies("uci\nposition startpos\ngo infinite\n");
-        let last = lines.last().unwrap();
-        let mv = last.strip_prefix("bestmove ").expect("an answer").split(' ').next().unwrap();
-        assert!(movegen::is_legal(&mut Position::startpos(), Move::parse_iccs(mv).unwrap()), "{last}");
-        // A bounded search is let finish: its last iteration is reported.
-        let lines = replies("uci\nsetoption name OwnBook value false\nposition startpos\ngo depth 5\n");
-        assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
-        assert!(lines.last().unwrap().starts_with("bestmove "));
+    fn lines_that_are_not_text_or_too_long_are_one_error_each() {
+        let capture = Capture::default();
+        run(&b"\xff\xfe\nisready\n"[..], output(capture.clone())).unwrap();
+        assert_eq!(
+            capture.lines(),
+            ["info string error: the line is not UTF-8 text (byte 0xff at offset 0): ignored", "readyok"]
+        );
+        let mut input = vec![b'x'; MAX_LINE_BYTES + 7];
+        input.extend_from_slice(b"\n");
+        input.extend(std::iter::repeat_n(b'y', 1 << 19));
+        input.extend_from_slice(b"\nisready\n");
+        let capture = Capture::default();
+        run(io::Cursor::new(input), output(capture.clone())).unwrap();
+        let lines = capture.lines();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[0],
+            format!(
+                "info string error: the line is {} bytes long; at most {MAX_LINE_BYTES} are read: ignored",
+                MAX_LINE_BYTES + 7
+            )
+        );
+        assert_eq!(
+            lines[1],
+            format!("info string error: unknown command '{}…' (524288 bytes)", "y".repeat(40))
+        );
+        assert_eq!(lines[2], "readyok");
+    }
+
+    #[test]
+    fn errors_quote_a_few_dozen_characters_of_junk() {
+        let (mut session, capture) = new_session();
+        let junk = "w".repeat(1 << 20);
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        for line in [
+            format!("position startpos moves {junk}"),
+            format!("go depth {junk}"),
+            format!("setoption name Hash value {junk}"),
+            format!("setoption name {junk} value 1"),
+            format!("banmoves {junk}"),
+            format!("isready {junk}"),
+            // The FEN reader's own message repeats its field whole: the loop cuts it.
+            format!("position fen {start} {junk}"),
+        ] {
+            session.handle_line(&line).unwrap();
+        }
+        let lines = capture.lines();
+        assert_eq!(lines.len(), 8, "{lines:?}");
+        for line in &lines {
+            assert!(line.len() < 1200, "{} bytes: {}…", line.len(), &line[..200]);
+        }
+        assert!(lines.iter().filter(|l| l.contains("(1048576 bytes)")).count() >= 6, "{lines:?}");
+        assert_eq!(lines[6], "readyok");
+    }
+
+    #[test]
+    fn control_characters_in_an_error_are_escaped() {
+        let (mut session, capture) = new_session();
+        session.handle_line("\u{1b}[2J\0go").unwrap();
+        // The FEN reader's own message repeats the field, bell and all.
+        session.handle_line("position fen 4k4/9/9/9/9/9/9/9/9/4K4 \u{7}").unwrap();
+        let lines = capture.lines();
+        assert_eq!(lines[0], "info string error: unknown command '\\u{1b}[2J\\0go'");
+        assert!(lines[1].contains("'\\u{7}'") && !lines[1].contains('\u{7}'), "{}", lines[1]);
+    }
+
+    #[test]
+    fn malformed_lines_get_one_error_and_are_still_done() {
+        let lines = replies_in_turn(
+            "ucci extra\nisready now\nucinewgame 1\ndebug maybe\nsetoption newgame please\nstop it\n\
+             go searchmoves depth 1\nquit now\n",
+        );
+        let ok = lines.iter().position(|l| l == "ucciok").unwrap();
+        assert_eq!(lines[0], "info string error: ucci takes no arguments: 'extra' ignored");
+        let rest: Vec<&str> = lines[ok + 1..]
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("info ") || l.starts_with("info string"))
+            .collect();
+        assert_eq!(
+            rest[..8],
+            [
+                "info string error: isready takes no arguments: 'now' ignored",
+                "readyok",
+                "info string error: ucinewgame takes no arguments: '1' ignored",
+                "info string error: debug wants on or off, not 'maybe'",
+                "info string error: a button takes no value: 'please' ignored",
+                "info string error: stop takes no arguments: 'it' ignored",
+                "nobestmove",
+                "info string error: searchmoves names no move: all moves are searched",
+            ]
+        );
+        assert!(legal_answer("startpos", rest[8]), "{rest:?}");
+        assert_eq!(rest[9..], ["info string error: quit takes no arguments: 'now' ignored", "bye"]);
+    }
+
+    #[test]
+    fn ponderhit_draw_draw_is_reported_and_the_draw_offer_kept() {
+        // Bare kings and advisors: a dead draw, so an offer is accepted.
+        let (mut session, capture) = new_session();
+        session.handle_line("ucci").unwrap();
+        session.handle_line("position fen 3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();
+        session.handle_line("go ponder depth 3").unwrap();
+        session.handle_line("ponderhit draw draw").unwrap();
+        let finished = session.done.recv();
+        session.receive(finished).unwrap();
+        let lines = capture.lines();
+        assert!(lines.contains(&"info string error: ponderhit takes only 'draw': 'draw' ignored".to_string()));
+        assert!(lines.last().unwrap().ends_with(" draw"), "{lines:?}");
+    }
+
+    #[test]
+    fn end_of_input_stops_every_search_and_answers() {
+        for go in [
+            "go depth 60",
+            "go movetime 600000",
+            "go nodes 100000000000",
+            "go wtime 600000 btime 600000",
+            "go ponder wtime 600000 btime 600000",
+            "go infinite",
+            "go mate 40",
+        ] {
+            let script = format!("uci\nsetoption name OwnBook value false\nposition startpos\n{go}\n");
+            let started = Instant::now();
+            let (result, lines) =
+                run_within(io::Cursor::new(script.into_bytes()), Capture::default(), Duration::from_secs(5))
+                    .unwrap_or_else(|lines| {
+                        panic!("{go}: still searching after the end of input: {lines:?}")
+                    });
+            assert!(result.is_ok());
+            assert!(legal_answer("startpos", lines.last().unwrap()), "{go}: {lines:?}");
+            assert!(started.elapsed() < Duration::from_secs(2), "{go}: {:?}", started.elapsed());
+        }
+    }
+
+    #[test]
+    fn an_output_nobody_reads_stops_the_search_and_the_loop() {
+        for go in ["go infinite", "go depth 60", "go ponder wtime 600000 btime 600000"] {
+            let (_keep_open, never) = bounded(0);
+            let script = io::Cursor::new(format!("uci\nposition startpos\n{go}\n").into_bytes());
+            let input = io::BufReader::new(SilentAfter { script, _never: never });
+            // The handshake is read; everything after it fails, as a closed pipe does.
+            let capture = Capture { lines_ok: Some(30), ..Capture::default() };
+            let (result, _) = run_within(input, capture, Duration::from_secs(5))
+                .unwrap_or_else(|lines| panic!("{go}: still running with a broken output: {lines:?}"));
+            assert_eq!(result.unwrap_err().kind(), io::ErrorKind::BrokenPipe, "{go}");
+        }
     }
 
     #[test]
@@ -666,21 +1141,20 @@ mod tests {
 
     #[test]
     fn a_search_ends_with_a_legal_bestmove() {
-        let lines = replies("uci\nposition startpos moves h2e2\ngo depth 4\n");
-        let last = lines.last().unwrap();
-        let mv = last.strip_prefix("bestmove ").unwrap().split(' ').next().unwrap();
-        let mut pos = parse_position("startpos moves h2e2").unwrap();
-        assert!(movegen::is_legal(&mut pos, Move::parse_iccs(mv).unwrap()), "{last}");
+        let lines = replies_in_turn("uci\nposition startpos moves h2e2\ngo depth 4\n");
+        assert!(legal_answer("startpos moves h2e2", lines.last().unwrap()), "{lines:?}");
         assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")), "{lines:?}");
     }
 
     #[test]
     fn a_draw_offer_is_accepted_only_when_not_better() {
         // Bare kings and advisors: a dead draw (score about 0): accepted.
-        let lines = replies("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\ngo draw depth 3\n");
+        let lines =
+            replies_in_turn("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\ngo draw depth 3\n");
         assert!(lines.last().unwrap().ends_with(" draw"), "{lines:?}");
         // An extra rook: declined.
-        let lines = replies("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1\ngo draw depth 3\n");
+        let lines =
+            replies_in_turn("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1\ngo draw depth 3\n");
         assert!(!lines.last().unwrap().ends_with(" draw"), "{lines:?}");
     }
 }

@@ -1,9 +1,11 @@
 //! Engine options, declared once and announced in either dialect, and `setoption`.
 
+use std::num::IntErrorKind;
 use std::sync::Arc;
 
 use crate::eval::nnue::{format, Network};
 use crate::eval::{EvalChoice, TermSet};
+use crate::quote::quoted;
 use crate::search::{Algorithm, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
 
 /// The option values a session holds.
@@ -123,14 +125,21 @@ pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_THREADS: usize = 256;
 /// Most MultiPV lines.
 pub const MAX_MULTIPV: usize = 128;
+/// Longest value of a string option (a path is at most 4096 bytes on Linux).
+pub const MAX_TEXT_BYTES: usize = 4096;
 
 /// What a `setoption` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetOutcome {
     /// A value was set.
     Set,
-    /// A button was pressed: clear the hash and forget the game (`newgame`, `Clear Hash`).
-    NewGame,
+    /// A button was pressed: clear the hash and forget the game (`newgame`, `Clear Hash`). A
+    /// button takes no value: one given anyway is here for the caller to report, and the button
+    /// is still pressed.
+    NewGame {
+        /// A value given after the button's name.
+        stray_value: Option<String>,
+    },
     /// No option of that name exists; the protocols say to ignore it (with a note).
     Unknown(String),
 }
@@ -218,7 +227,11 @@ impl Options {
     /// Sets the option known internally by its UCCI-style key.
     fn assign(&mut self, key: &str, kind: Kind, display: &str, value: &str) -> Result<SetOutcome, String> {
         match kind {
-            Kind::Button => return Ok(SetOutcome::NewGame),
+            Kind::Button => {
+                let value = value.trim();
+                let stray_value = (!value.is_empty()).then(|| value.to_string());
+                return Ok(SetOutcome::NewGame { stray_value });
+            }
             Kind::Check => {
                 let v = parse_check(display, value)?;
                 match key {
@@ -235,10 +248,21 @@ impl Options {
                 }
             }
             Kind::Spin(min, max) => {
-                let v: i64 = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("{display} wants a whole number, not '{value}'"))?;
+                let v: i64 = match value.trim().parse() {
+                    Ok(v) => v,
+                    Err(e) if matches!(e.kind(), IntErrorKind::PosOverflow | IntErrorKind::NegOverflow) => {
+                        return Err(format!(
+                            "{display} must be between {min} and {max}, not {}",
+                            quoted(value.trim())
+                        ))
+                    }
+                    Err(_) => {
+                        return Err(format!(
+                            "{display} wants a whole number from {min} to {max}, not {}",
+                            quoted(value)
+                        ))
+                    }
+                };
                 if !(min..=max).contains(&v) {
                     return Err(format!("{display} must be between {min} and {max}, not {v}"));
                 }
@@ -252,7 +276,7 @@ impl Options {
             Kind::Combo(vars) => {
                 let v = value.trim().to_ascii_lowercase();
                 if !vars.contains(&v.as_str()) {
-                    return Err(format!("{display} wants one of {}, not '{value}'", vars.join("/")));
+                    return Err(format!("{display} wants one of {}, not {}", vars.join("/"), quoted(value)));
                 }
                 match key {
                     "algorithm" => self.algorithm = v.parse()?,
@@ -263,6 +287,9 @@ impl Options {
             }
             // GUIs write an empty string as `<empty>`, as the announcement does.
             Kind::Text => {
+                if value.len() > MAX_TEXT_BYTES {
+                    return Err(format!("{display} is {} bytes long: at most {MAX_TEXT_BYTES}", value.len()));
+                }
                 let text = value.trim().replace("<empty>", "");
                 match key {
                     "without" => {
@@ -403,7 +430,7 @@ fn parse_check(name: &str, value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
         "" | "true" | "on" | "1" | "yes" => Ok(true),
         "false" | "off" | "0" | "no" => Ok(false),
-        other => Err(format!("{name} wants true or false, not '{other}'")),
+        other => Err(format!("{name} wants true or false, not {}", quoted(other))),
     }
 }
 
@@ -445,8 +472,13 @@ mod tests {
         assert_eq!(o.book_files, "a.dat;b.dat");
         assert_eq!(o.set_ucci(&["bookfiles", "<empty>"]), Ok(SetOutcome::Set));
         assert_eq!(o.book_files, "");
-        assert_eq!(o.set_ucci(&["newgame"]), Ok(SetOutcome::NewGame));
-        assert_eq!(o.set_uci(&["name", "Clear", "Hash"]), Ok(SetOutcome::NewGame));
+        assert_eq!(o.set_ucci(&["newgame"]), Ok(SetOutcome::NewGame { stray_value: None }));
+        assert_eq!(o.set_uci(&["name", "Clear", "Hash"]), Ok(SetOutcome::NewGame { stray_value: None }));
+        // A value after a button is handed back to be reported; the button is pressed all the same.
+        assert_eq!(
+            o.set_uci(&["name", "Clear", "Hash", "value", "now"]),
+            Ok(SetOutcome::NewGame { stray_value: Some("now".into()) })
+        );
         assert_eq!(o.set_ucci(&["randomness", "small"]), Ok(SetOutcome::Set));
         assert_eq!(o.randomness, Level::Small);
         assert_eq!(o.set_ucci(&["without", "null,lmr"]), Ok(SetOutcome::Set));
@@ -511,6 +543,23 @@ mod tests {
         assert_eq!(o.set_ucci(&["evalfile", "<empty>"]), Ok(SetOutcome::Set));
         assert!(o.net.is_none() && o.eval_file.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn numbers_too_large_give_the_range_and_junk_is_quoted_short() {
+        let mut o = Options::default();
+        let err = o.set_uci(&["name", "Hash", "value", "99999999999999999999"]).unwrap_err();
+        assert_eq!(err, "Hash must be between 1 and 65536, not '99999999999999999999'");
+        let err = o.set_ucci(&["threads", "-99999999999999999999"]).unwrap_err();
+        assert_eq!(err, "threads must be between 1 and 256, not '-99999999999999999999'");
+        let junk = "j".repeat(1 << 20);
+        for args in [["hashsize", junk.as_str()], ["pruning", junk.as_str()], ["ponder", junk.as_str()]] {
+            let err = o.set_ucci(&args).unwrap_err();
+            assert!(err.len() < 200 && err.contains("(1048576 bytes)"), "{err}");
+        }
+        let err = o.set_ucci(&["bookfiles", &junk]).unwrap_err();
+        assert_eq!(err, "bookfiles is 1048576 bytes long: at most 4096");
+        assert_eq!(o, Options::default());
     }
 
     #[test]

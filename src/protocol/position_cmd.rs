@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::board::{movegen, FenError, Move, Position};
+use crate::quote::quoted;
 
 /// Why a `position` command or a move list was refused; `Display` names the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,15 +40,17 @@ impl fmt::Display for PositionError {
         match self {
             PositionError::MissingSetup => write!(f, "position needs 'startpos' or 'fen <FEN>'"),
             PositionError::UnknownSetup(word) => {
-                write!(f, "position expects 'startpos' or 'fen', not '{word}'")
+                write!(f, "position expects 'startpos' or 'fen', not {}", quoted(word))
             }
             PositionError::MissingFen => write!(f, "'fen' is not followed by a FEN"),
             PositionError::Fen(e) => write!(f, "{e}"),
-            PositionError::Unexpected(word) => write!(f, "unexpected '{word}' where 'moves' was expected"),
-            PositionError::NotIccs { index, text } => {
-                write!(f, "move {index} '{text}' is not an ICCS move like h2e2")
+            PositionError::Unexpected(word) => {
+                write!(f, "unexpected {} where 'moves' was expected", quoted(word))
             }
-            PositionError::Illegal { index, text } => write!(f, "move {index} '{text}' is illegal"),
+            PositionError::NotIccs { index, text } => {
+                write!(f, "move {index} {} is not an ICCS move like h2e2", quoted(text))
+            }
+            PositionError::Illegal { index, text } => write!(f, "move {index} {} is illegal", quoted(text)),
         }
     }
 }
@@ -144,6 +147,12 @@ mod tests {
         for (args, wanted) in cases {
             let err = parse_position(args).unwrap_err().to_string();
             assert!(err.contains(wanted), "'{args}' gave '{err}', wanted '{wanted}'");
+        }
+        // A megabyte of junk comes back as a few dozen characters and its length.
+        let junk = "q".repeat(1 << 20);
+        for args in [junk.clone(), format!("startpos {junk}"), format!("startpos moves h2e2 {junk}")] {
+            let err = parse_position(&args).unwrap_err().to_string();
+            assert!(err.len() < 200 && err.contains("(1048576 bytes)"), "{err}");
         }
     }
 }

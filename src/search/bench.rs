@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::board::Position;
 
-use super::{Engine, Limits, SearchControl};
+use super::{Engine, HashError, Limits, SearchControl};
 
 /// Openings, middlegames, endgames and mates, as FEN.
 pub const BENCH_FENS: &[&str] = &[
@@ -60,18 +60,26 @@ pub struct BenchReport {
 }
 
 /// Searches every bench position to `depth` with a fresh table of `hash_mb` each time.
+///
+/// # Panics
+/// If the table cannot be allocated (`run_with` says why instead).
 pub fn run(depth: i32, threads: usize, hash_mb: usize, algorithm: super::Algorithm) -> BenchReport {
     let options = super::EngineOptions { threads, algorithm, ..super::EngineOptions::default() };
-    run_with(depth, hash_mb, &options)
+    run_with(depth, hash_mb, &options).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// `run` with every engine option given (to measure search features one by one).
-pub fn run_with(depth: i32, hash_mb: usize, options: &super::EngineOptions) -> BenchReport {
+/// `run` with every engine option given (to measure search features one by one), or why the
+/// table cannot be had.
+pub fn run_with(
+    depth: i32,
+    hash_mb: usize,
+    options: &super::EngineOptions,
+) -> Result<BenchReport, HashError> {
+    let mut engine = Engine::try_new(hash_mb)?;
+    engine.options = options.clone();
     let start = Instant::now();
     let mut nodes = 0;
     let mut per_position = Vec::new();
-    let mut engine = Engine::new(hash_mb);
-    engine.options = options.clone();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("bench FENs are valid");
         engine.clear_hash();
@@ -82,5 +90,5 @@ pub fn run_with(depth: i32, hash_mb: usize, options: &super::EngineOptions) -> B
         per_position
             .push((result.best.map(|m| m.to_string()).unwrap_or_else(|| "(none)".into()), result.nodes));
     }
-    BenchReport { nodes, time_ms: start.elapsed().as_millis() as u64, per_position }
+    Ok(BenchReport { nodes, time_ms: start.elapsed().as_millis() as u64, per_position })
 }

@@ -9,6 +9,7 @@ pub mod control;
 mod driver;
 pub mod info;
 pub mod limits;
+pub mod memory;
 pub mod ordering;
 pub mod params;
 mod rules_hook;
@@ -29,7 +30,7 @@ pub use limits::Limits;
 pub use params::SearchParams;
 pub use shared::Reporter;
 pub use timeman::TimeBudget;
-pub use tt::TranspositionTable;
+pub use tt::{HashError, TranspositionTable};
 
 use ordering::OrderingTables;
 use score::{INFINITE, MATE};
@@ -155,7 +156,9 @@ impl Default for SearchFeatures {
 /// Settings that outlive one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// Search threads (Lazy SMP).
+    /// Search threads (Lazy SMP). At most one per core is started (`usable_threads`): threads
+    /// beyond the cores add nothing but delay every thread's next look at the clock and the stop
+    /// flag.
     pub threads: usize,
     /// Root algorithm.
     pub algorithm: Algorithm,
@@ -205,19 +208,39 @@ impl Default for Engine {
     }
 }
 
+/// The search threads started for `requested`: at least one, at most one per core the process
+/// may use. With more threads than cores, each waits its turn for a core, so the main thread looks
+/// at the clock late and a stop reaches every helper only after all had their turn: 256 threads
+/// on two cores overran a one-second clock by up to 1.25 s.
+pub fn usable_threads(requested: usize) -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    requested.clamp(1, cores)
+}
+
 impl Engine {
     /// An engine with a `hash_mb` table and default options.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated; sizes that come from users go through `try_new`.
     pub fn new(hash_mb: usize) -> Engine {
-        Engine {
-            tt: std::sync::Arc::new(TranspositionTable::new(hash_mb)),
-            tables: Default::default(),
-            options: EngineOptions::default(),
-        }
+        Engine::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Replaces the table with one of `mb` megabytes (its contents are lost).
-    pub fn resize_hash(&mut self, mb: usize) {
-        self.tt = std::sync::Arc::new(TranspositionTable::new(mb));
+    /// An engine with a `hash_mb` table and default options, or why the table cannot be had.
+    pub fn try_new(hash_mb: usize) -> Result<Engine, HashError> {
+        Ok(Engine {
+            tt: std::sync::Arc::new(TranspositionTable::try_new(hash_mb)?),
+            tables: Default::default(),
+            options: EngineOptions::default(),
+        })
+    }
+
+    /// Replaces the table with one of `mb` megabytes (its contents are lost). When that size
+    /// cannot be had, the old table stays, contents and all.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), HashError> {
+        self.tt = std::sync::Arc::new(TranspositionTable::try_new(mb)?);
+        Ok(())
     }
 
     /// Forgets everything learned: the table and the move-ordering history (new game).
@@ -267,9 +290,10 @@ impl Engine {
         moves.sort_by_key(|m| std::cmp::Reverse(root.piece_at(m.mv.to()).is_piece()));
         self.tt.new_search();
         let budget = TimeBudget::with_params(limits, self.options.move_overhead_ms, &self.options.params);
-        let threads = self.options.threads.max(1);
+        let threads = usable_threads(self.options.threads);
         let algorithm = self.options.algorithm;
-        let shared = Shared::new(&self.tt, control, limits, budget, &self.options, reporter);
+        let options = EngineOptions { threads, ..self.options.clone() };
+        let shared = Shared::new(&self.tt, control, limits, budget, &options, reporter);
         // Last search's history, faded: the position is one move pair on, so most of it still holds.
         let mut tables = std::mem::take(&mut *self.saved_tables());
         tables.resize_with(threads, OrderingTables::default);
@@ -277,19 +301,21 @@ impl Engine {
         let mut tables = tables.into_iter();
         let main_tables = tables.next().unwrap_or_default();
         let (outcome, nodes, tables) = std::thread::scope(|scope| {
-            let helpers: Vec<_> = tables
-                .enumerate()
-                .map(|(i, tables)| {
-                    let (shared, moves, pos, eval) =
-                        (&shared, moves.clone(), root.clone(), &self.options.eval);
-                    scope.spawn(move || {
-                        let mut w = Worker::new(pos, shared, i + 1, tables, eval);
-                        w.iterate(moves, algorithm);
-                        shared.publish_nodes(i + 1, w.nodes);
-                        w.tables
-                    })
-                })
-                .collect();
+            let mut helpers = Vec::new();
+            for (i, tables) in tables.enumerate() {
+                let (shared, moves, pos, eval) = (&shared, moves.clone(), root.clone(), &self.options.eval);
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    let mut w = Worker::new(pos, shared, i + 1, tables, eval);
+                    w.iterate(moves, algorithm);
+                    shared.publish_nodes(i + 1, w.nodes);
+                    w.tables
+                });
+                // Out of threads or address space (a `ulimit`): search with the helpers there are.
+                match spawned {
+                    Ok(helper) => helpers.push(helper),
+                    Err(_) => break,
+                }
+            }
             let mut main = Worker::new(root.clone(), &shared, 0, main_tables, &self.options.eval);
             let outcome = main.iterate(moves, algorithm);
             shared.publish_nodes(0, main.nodes);

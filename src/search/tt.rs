@@ -97,13 +97,92 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
+/// Why a table of the size asked for cannot be had. The caller keeps what it had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HashError {
+    /// The system has less memory free than the table needs (with a tenth to spare).
+    NotAvailable {
+        /// The size asked for.
+        mb: usize,
+        /// Megabytes free when it was asked.
+        available_mb: u64,
+    },
+    /// The process's address-space limit (`ulimit -v`) leaves less room than the table and
+    /// what the search needs besides it.
+    AddressSpace {
+        /// The size asked for.
+        mb: usize,
+        /// Megabytes of address space left when it was asked.
+        left_mb: u64,
+    },
+    /// The allocator refused: the kernel's overcommit rules, or a size beyond what the address
+    /// space can hold.
+    Refused {
+        /// The size asked for.
+        mb: usize,
+    },
+}
+
+impl std::fmt::Display for HashError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HashError::NotAvailable { mb, available_mb } => write!(
+                f,
+                "a hash table of {mb} MB cannot be allocated: only {available_mb} MB of memory are free"
+            ),
+            HashError::AddressSpace { mb, left_mb } => write!(
+                f,
+                "a hash table of {mb} MB cannot be allocated: the address-space limit (ulimit -v) \
+                 leaves {left_mb} MB"
+            ),
+            HashError::Refused { mb } => write!(
+                f,
+                "a hash table of {mb} MB cannot be allocated: the system refused the memory \
+                 (more than the machine or the address space can hold)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HashError {}
+
+/// Address space kept free of the table under a `ulimit -v`: each search thread's stack and
+/// move-ordering tables (about 8 MB a thread), and the rest of the engine's allocations. Under a
+/// very tight limit, half of what is left.
+const SEARCH_RESERVE_BYTES: u64 = 32 << 20;
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be had; sizes that come from users go through `try_new`.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mb` megabytes (at least one bucket), or why there is none. The table
+    /// is refused when the system has not got the memory free; otherwise every page is written
+    /// here, so that the memory is really there rather than promised by overcommit and taken
+    /// away by the OOM killer in the middle of a game.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
+        let mb = mb.max(1);
+        let bytes = mb.checked_mul(1 << 20).ok_or(HashError::Refused { mb })?;
+        if let Some(free) = super::memory::available_bytes() {
+            if bytes as u64 > free / 10 * 9 {
+                return Err(HashError::NotAvailable { mb, available_mb: free >> 20 });
+            }
+        }
+        if let Some(left) = super::memory::address_space_left() {
+            if bytes as u64 + SEARCH_RESERVE_BYTES.min(left / 2) > left {
+                return Err(HashError::AddressSpace { mb, left_mb: left >> 20 });
+            }
+        }
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| HashError::Refused { mb })?;
+        // Writes every entry: the pages are committed now, not at some node of a later search.
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable { buckets, age: AtomicU8::new(0) }
+        Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })
     }
 
     /// Size in megabytes as configured.
@@ -257,6 +336,25 @@ mod tests {
         assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
         tt.store(43, 2, Move::NONE, -(MATE - 6), 0, 4, Bound::Exact);
         assert_eq!(tt.probe(43, 4).unwrap().score, -(MATE - 8));
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_had_are_refused_not_fatal() {
+        // Beyond the address space: the byte count itself does not fit.
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX).err(),
+            Some(HashError::Refused { mb: usize::MAX })
+        );
+        if let Some(free) = super::super::memory::available_bytes() {
+            // Twice what is free: refused up front, however generous overcommit would be.
+            let mb = (free >> 20) as usize * 2 + 1;
+            let err = TranspositionTable::try_new(mb).err().expect("refused");
+            assert!(matches!(err, HashError::NotAvailable { .. }), "{err:?}");
+            assert!(err.to_string().contains(&format!("{mb} MB cannot be allocated")), "{err}");
+        }
+        // A size that fits is really there: every bucket was written.
+        let tt = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(tt.size_mb(), 2);
     }
 
     #[test]

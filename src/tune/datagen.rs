@@ -351,19 +351,22 @@ pub fn generate(cfg: &DatagenConfig, on_game: &(dyn Fn(&GameData) + Sync)) -> Re
     }
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<GameData>>> = Mutex::new(vec![None; cfg.games]);
+    // Every table is allocated before the first game, so a size that cannot be had is refused
+    // at once rather than panicking a worker.
+    let engines = (0..cfg.concurrency.clamp(1, cfg.games.max(1)))
+        .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.clamp(1, cfg.games.max(1)) {
-            scope.spawn(|| {
-                let mut engine = Engine::new(cfg.hash_mb);
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= cfg.games {
-                        break;
-                    }
-                    let game = play_game(&mut engine, cfg, index);
-                    on_game(&game);
-                    done.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(game);
+        for mut engine in engines {
+            let (next, done) = (&next, &done);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= cfg.games {
+                    break;
                 }
+                let game = play_game(&mut engine, cfg, index);
+                on_game(&game);
+                done.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(game);
             });
         }
     });

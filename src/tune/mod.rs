@@ -19,6 +19,7 @@ pub mod dataset;
 pub mod datastats;
 pub mod features;
 pub mod layout;
+pub mod nnue;
 pub mod optimizer;
 pub mod packed;
 pub mod scored;

@@ -233,13 +233,17 @@ pub fn run(
     let stop = AtomicBool::new(false);
     let workers = (cfg.concurrency as u64).clamp(1, last - first);
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, Vec<u8>, Option<Color>)>();
+    // Every table is allocated before the first game, so a size that cannot be had is refused
+    // at once rather than panicking a worker.
+    let engines = (0..workers)
+        .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let result = std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for mut engine in engines {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 let _guard = StopOnPanic(stop);
-                let mut engine = Engine::new(cfg.hash_mb);
                 loop {
                     let game = next.fetch_add(1, Ordering::SeqCst);
                     if game >= last || stop.load(Ordering::Relaxed) {

@@ -5,15 +5,28 @@
 pub mod book_dat;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 
+/// The binary under test: this build's `chariot`, or the one `CHARIOT_TEST_BIN` names (to run
+/// the same tests against an older build and see which of them it fails).
+pub fn chariot_bin() -> String {
+    std::env::var("CHARIOT_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_chariot").to_string())
+}
+
+/// `chariot ARGS` run by `sh` under an address-space limit of `kib` kilobytes (`ulimit -v`).
+pub fn limited_command(kib: u64, args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\"")).arg(chariot_bin()).args(args);
+    command
+}
+
 /// The engine binary under test, speaking over pipes.
 pub struct EngineProcess {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     /// Every line read so far.
     pub transcript: Vec<String>,
@@ -22,7 +35,17 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts `chariot` with no arguments (the protocol loop).
     pub fn start() -> EngineProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        EngineProcess::spawn(Command::new(chariot_bin()))
+    }
+
+    /// Starts the protocol loop under an address-space limit of `kib` kilobytes.
+    pub fn start_limited(kib: u64) -> EngineProcess {
+        EngineProcess::spawn(limited_command(kib, &[]))
+    }
+
+    /// Starts `command`, which runs the protocol loop.
+    pub fn spawn(mut command: Command) -> EngineProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -39,13 +62,26 @@ impl EngineProcess {
                 }
             }
         });
-        EngineProcess { child, stdin, lines, transcript: Vec::new() }
+        EngineProcess { child, stdin: Some(stdin), lines, transcript: Vec::new() }
     }
 
     /// Sends one command line.
     pub fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").expect("the engine reads its input");
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("the input is still open");
+        writeln!(stdin, "{command}").expect("the engine reads its input");
+        stdin.flush().unwrap();
+    }
+
+    /// Sends raw bytes (which need not be text).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("the input is still open");
+        stdin.write_all(bytes).expect("the engine reads its input");
+        stdin.flush().unwrap();
+    }
+
+    /// Closes the engine's input, as a GUI that dies does.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
     }
 
     /// Reads lines until one satisfies `wanted`, within `timeout`; panics with the transcript
@@ -89,14 +125,19 @@ impl EngineProcess {
 
     /// Waits for the process to exit, within `timeout`; returns whether it did.
     pub fn exits_within(&mut self, timeout: Duration) -> bool {
+        self.exit_status_within(timeout).is_some()
+    }
+
+    /// The process's exit status, if it exits within `timeout`.
+    pub fn exit_status_within(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let start = Instant::now();
         while start.elapsed() < timeout {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        false
+        None
     }
 }
 
@@ -115,14 +156,27 @@ pub fn best_of(line: &str) -> Option<String> {
 
 /// Runs `chariot ARGS` to completion with `stdin` as its input.
 pub fn run_chariot(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .args(args)
+    let mut command = Command::new(chariot_bin());
+    command.args(args);
+    run_to_end(command, stdin.as_bytes())
+}
+
+/// Runs `command` to completion with `stdin` as its input.
+pub fn run_to_end(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the chariot binary runs");
-    // A child that refuses its arguments exits without reading: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    // Written from a thread, so that a child that answers as it reads never waits on us. A child
+    // that refuses its arguments exits without reading: a broken pipe is fine.
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    output
 }

@@ -1,0 +1,583 @@
+//! The trainer's whole state (`TrainState`) and its checkpoint file, written after every epoch:
+//! the float weights, Adam's moments and step count, the epochs done, the random generator, the
+//! losses so far and the best epoch's weights, with the settings and the identity of the data
+//! they belong to. A run resumed from it computes exactly what an uninterrupted run would.
+//!
+//! The file is written whole or not at all (a temporary file, synced, then renamed over the old
+//! one), and read back with every field checked: a damaged file is refused with the byte offset
+//! and what is wrong there, or, for damage only the checksum sees, with the checksum mismatch.
+//!
+//! Layout (version 1, little-endian): magic `CHARCKPT`, version u16, the settings, the data's
+//! identity, the state's scalars, the loss history, then four networks' worth of tensors (the
+//! weights, Adam's first and second moments, the best epoch's weights), each tensor a u64 length
+//! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
+
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+
+use crate::eval::nnue::features::{FeatureSet, KingBuckets};
+use crate::eval::nnue::format::checksum;
+use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
+
+use super::adam::{net_tensors, net_tensors_mut, Adam};
+use super::model::Gradients;
+use super::settings::{Schedule, TrainSettings};
+
+/// The first eight bytes of a checkpoint.
+pub const MAGIC: [u8; 8] = *b"CHARCKPT";
+/// The checkpoint format this build writes and reads.
+pub const VERSION: u16 = 1;
+/// The checkpoint's file name in the checkpoint directory.
+pub const FILE_NAME: &str = "checkpoint.bin";
+
+/// Which data a run trains on: a resumed run must be given the same.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DataIdentity {
+    /// A hash of every record kept, in order.
+    pub fingerprint: u64,
+    /// Training positions.
+    pub training: u64,
+    /// Validation positions.
+    pub validation: u64,
+}
+
+/// One finished epoch.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct EpochLosses {
+    /// The mean loss over the epoch's training positions, as the weights moved.
+    pub train: f64,
+    /// The mean loss over the validation positions after the epoch (NaN without validation).
+    pub validation: f64,
+    /// The epoch's learning rate.
+    pub lr: f64,
+}
+
+/// Everything a training run is: what it was asked, where it stands, and the weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainState {
+    /// What the run was asked to do.
+    pub settings: TrainSettings,
+    /// The data it trains on.
+    pub data: DataIdentity,
+    /// The sigmoid's scale in use (given or fitted), centipawns.
+    pub k: f64,
+    /// Epochs finished.
+    pub epochs_done: u32,
+    /// The random generator's state (it shuffles the positions each epoch).
+    pub rng: u64,
+    /// The losses of each finished epoch.
+    pub history: Vec<EpochLosses>,
+    /// The epoch (from 1) with the lowest validation loss so far; 0 before any.
+    pub best_epoch: u32,
+    /// The weights.
+    pub net: FloatNetwork,
+    /// The optimiser.
+    pub adam: Adam,
+    /// The weights after `best_epoch`.
+    pub best_net: FloatNetwork,
+}
+
+/// Why a checkpoint was refused: what, and at which byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointError {
+    /// Byte offset in the file.
+    pub offset: u64,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.message)
+    }
+}
+
+fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, CheckpointError> {
+    Err(CheckpointError { offset: offset as u64, message: message.into() })
+}
+
+/// Appends little-endian fields.
+struct Out(Vec<u8>);
+
+impl Out {
+    fn bytes(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+    fn u8(&mut self, x: u8) {
+        self.0.push(x);
+    }
+    fn u16(&mut self, x: u16) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn u32(&mut self, x: u32) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn u64(&mut self, x: u64) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn f32(&mut self, x: f32) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn f64(&mut self, x: f64) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn tensor(&mut self, values: &[f32]) {
+        self.u64(values.len() as u64);
+        self.0.reserve(values.len() * 4);
+        values.iter().for_each(|v| self.bytes(&v.to_le_bytes()));
+    }
+}
+
+/// Reads little-endian fields, naming the field when the file ends too soon.
+struct In<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], CheckpointError> {
+        match self.at.checked_add(n).and_then(|end| self.bytes.get(self.at..end)) {
+            Some(s) => {
+                self.at += n;
+                Ok(s)
+            }
+            None => fail(
+                self.bytes.len(),
+                format!(
+                    "the file is truncated: it ends at byte {} in the {field} (from byte {})",
+                    self.bytes.len(),
+                    self.at
+                ),
+            ),
+        }
+    }
+    fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N], CheckpointError> {
+        Ok(self.take(N, field)?.try_into().expect("N bytes"))
+    }
+    fn u8(&mut self, field: &str) -> Result<u8, CheckpointError> {
+        Ok(self.take(1, field)?[0])
+    }
+    fn u16(&mut self, field: &str) -> Result<u16, CheckpointError> {
+        Ok(u16::from_le_bytes(self.array(field)?))
+    }
+    fn i16(&mut self, field: &str) -> Result<i16, CheckpointError> {
+        Ok(i16::from_le_bytes(self.array(field)?))
+    }
+    fn u32(&mut self, field: &str) -> Result<u32, CheckpointError> {
+        Ok(u32::from_le_bytes(self.array(field)?))
+    }
+    fn i32(&mut self, field: &str) -> Result<i32, CheckpointError> {
+        Ok(i32::from_le_bytes(self.array(field)?))
+    }
+    fn u64(&mut self, field: &str) -> Result<u64, CheckpointError> {
+        Ok(u64::from_le_bytes(self.array(field)?))
+    }
+    fn f32(&mut self, field: &str) -> Result<f32, CheckpointError> {
+        Ok(f32::from_le_bytes(self.array(field)?))
+    }
+    fn f64(&mut self, field: &str) -> Result<f64, CheckpointError> {
+        Ok(f64::from_le_bytes(self.array(field)?))
+    }
+    /// A tensor that must hold `expected` values.
+    fn tensor(&mut self, expected: usize, field: &str) -> Result<Vec<f32>, CheckpointError> {
+        let at = self.at;
+        let len = self.u64(field)?;
+        if len != expected as u64 {
+            return fail(at, format!("the {field} hold {len} values, the architecture has {expected}"));
+        }
+        let raw = self.take(4 * expected, field)?;
+        Ok(raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    }
+}
+
+const SCHEDULE_CONSTANT: u8 = 0;
+const SCHEDULE_COSINE: u8 = 1;
+const SCHEDULE_STEP: u8 = 2;
+
+/// The names of a network's four tensors, for error messages.
+const TENSORS: [&str; 4] = ["feature weights", "feature biases", "output weights", "output biases"];
+
+impl TrainState {
+    /// The checkpoint's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Out(Vec::with_capacity(1024 + 16 * self.net.feature_weights.len()));
+        out.bytes(&MAGIC);
+        out.u16(VERSION);
+        let s = &self.settings;
+        let a = &s.arch;
+        out.u8(a.features.king_buckets.code());
+        out.u8(a.features.mirror as u8);
+        out.u16(a.width as u16);
+        out.u8(a.activation.code());
+        out.u8(a.output_buckets as u8);
+        out.bytes(&a.quantisation.qa.to_le_bytes());
+        out.bytes(&a.quantisation.qb.to_le_bytes());
+        out.bytes(&a.quantisation.scale.to_le_bytes());
+        out.u32(s.epochs);
+        out.u32(s.batch_size);
+        out.f64(s.lr);
+        let (kind, x, y) = match s.schedule {
+            Schedule::Constant => (SCHEDULE_CONSTANT, 0.0, 0.0),
+            Schedule::Cosine { final_factor } => (SCHEDULE_COSINE, final_factor, 0.0),
+            Schedule::Step { every, gamma } => (SCHEDULE_STEP, every as f64, gamma),
+        };
+        out.u8(kind);
+        out.f64(x);
+        out.f64(y);
+        out.f64(s.lambda);
+        out.u8(s.k.is_some() as u8);
+        out.f64(s.k.unwrap_or(0.0));
+        out.f64(s.validation);
+        out.u64(s.seed);
+        out.u32(s.threads);
+        out.u64(self.data.fingerprint);
+        out.u64(self.data.training);
+        out.u64(self.data.validation);
+        out.f64(self.k);
+        out.u32(self.epochs_done);
+        out.u64(self.rng);
+        out.u32(self.best_epoch);
+        out.u64(self.adam.steps);
+        out.f32(self.adam.beta1);
+        out.f32(self.adam.beta2);
+        out.f32(self.adam.epsilon);
+        out.u32(self.history.len() as u32);
+        for e in &self.history {
+            out.f64(e.train);
+            out.f64(e.validation);
+            out.f64(e.lr);
+        }
+        for t in net_tensors(&self.net) {
+            out.tensor(t);
+        }
+        for t in [&self.adam.m, &self.adam.v] {
+            for values in [&t.feature_weights, &t.feature_bias, &t.output_weights, &t.output_bias] {
+                out.tensor(values);
+            }
+        }
+        for t in net_tensors(&self.best_net) {
+            out.tensor(t);
+        }
+        let sum = checksum(&[&out.0]);
+        out.u64(sum);
+        out.0
+    }
+
+    /// Reads a checkpoint's bytes, checking every field.
+    pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, CheckpointError> {
+        let mut r = In { bytes, at: 0 };
+        let magic = r.array::<8>("magic")?;
+        if magic != MAGIC {
+            return fail(
+                0,
+                format!(
+                    "not a Chariot training checkpoint: it starts with {:?}, a checkpoint with \"CHARCKPT\"",
+                    String::from_utf8_lossy(&magic)
+                ),
+            );
+        }
+        let version = r.u16("version")?;
+        if version != VERSION {
+            return fail(
+                8,
+                format!("checkpoint format version {version}: this build reads version {VERSION}"),
+            );
+        }
+        let at = r.at;
+        let code = r.u8("king buckets")?;
+        let Some(king_buckets) = KingBuckets::from_code(code) else {
+            return fail(at, format!("unknown king-bucket layout {code}"));
+        };
+        let at = r.at;
+        let mirror = match r.u8("mirroring")? {
+            0 => false,
+            1 => true,
+            other => return fail(at, format!("mirroring flag {other} (0 or 1)")),
+        };
+        let width = r.u16("width")? as usize;
+        let at = r.at;
+        let code = r.u8("activation")?;
+        let Some(activation) = Activation::from_code(code) else {
+            return fail(at, format!("unknown activation {code}"));
+        };
+        let output_buckets = r.u8("output buckets")? as usize;
+        let quantisation = Quantisation { qa: r.i16("QA")?, qb: r.i16("QB")?, scale: r.i32("scale")? };
+        let arch = Architecture {
+            features: FeatureSet { king_buckets, mirror },
+            width,
+            activation,
+            output_buckets,
+            quantisation,
+        };
+        let epochs = r.u32("epochs")?;
+        let batch_size = r.u32("batch size")?;
+        let lr = r.f64("learning rate")?;
+        let at = r.at;
+        let kind = r.u8("schedule")?;
+        let (x, y) = (r.f64("schedule")?, r.f64("schedule")?);
+        let schedule = match kind {
+            SCHEDULE_CONSTANT => Schedule::Constant,
+            SCHEDULE_COSINE => Schedule::Cosine { final_factor: x },
+            SCHEDULE_STEP if x.fract() == 0.0 && x >= 1.0 && x <= u32::MAX as f64 => {
+                Schedule::Step { every: x as u32, gamma: y }
+            }
+            _ => return fail(at, format!("unknown schedule {kind} ({x}, {y})")),
+        };
+        let lambda = r.f64("lambda")?;
+        let at = r.at;
+        let k = match (r.u8("K flag")?, r.f64("K")?) {
+            (0, _) => None,
+            (1, k) => Some(k),
+            (flag, _) => return fail(at, format!("K flag {flag} (0 or 1)")),
+        };
+        let validation = r.f64("validation share")?;
+        let seed = r.u64("seed")?;
+        let threads = r.u32("threads")?;
+        let settings =
+            TrainSettings { arch, epochs, batch_size, lr, schedule, lambda, k, validation, seed, threads };
+        if let Err(e) = settings.validate() {
+            return fail(10, format!("the settings are invalid: {e}"));
+        }
+        let data = DataIdentity {
+            fingerprint: r.u64("data fingerprint")?,
+            training: r.u64("data size")?,
+            validation: r.u64("data size")?,
+        };
+        let at = r.at;
+        let k_used = r.f64("K in use")?;
+        if !(k_used.is_finite() && k_used > 0.0) {
+            return fail(at, format!("K {k_used} is not a positive number"));
+        }
+        let at = r.at;
+        let epochs_done = r.u32("epochs done")?;
+        if epochs_done > epochs {
+            return fail(at, format!("{epochs_done} epochs done of {epochs}"));
+        }
+        let rng = r.u64("random generator state")?;
+        let at = r.at;
+        let best_epoch = r.u32("best epoch")?;
+        if best_epoch > epochs_done {
+            return fail(at, format!("best epoch {best_epoch} after the {epochs_done} epochs done"));
+        }
+        let steps = r.u64("Adam steps")?;
+        let (beta1, beta2, epsilon) = (r.f32("Adam β1")?, r.f32("Adam β2")?, r.f32("Adam ε")?);
+        let at = r.at;
+        let count = r.u32("loss history")?;
+        if count != epochs_done {
+            return fail(at, format!("{count} epochs in the loss history, {epochs_done} done"));
+        }
+        let mut history = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            history.push(EpochLosses {
+                train: r.f64("loss history")?,
+                validation: r.f64("loss history")?,
+                lr: r.f64("loss history")?,
+            });
+        }
+        let sizes = [arch.feature_weight_count(), width, arch.output_weight_count(), output_buckets];
+        let mut groups = Vec::with_capacity(4);
+        for group in ["weights", "Adam first moments", "Adam second moments", "best weights"] {
+            let mut tensors = Vec::with_capacity(4);
+            for (name, &size) in TENSORS.iter().zip(&sizes) {
+                tensors.push((r.at, r.tensor(size, &format!("{group}: {name}"))?));
+            }
+            groups.push(tensors);
+        }
+        let body_end = r.at;
+        let stored = r.u64("checksum")?;
+        if r.at != bytes.len() {
+            return fail(r.at, format!("{} bytes after the checksum", bytes.len() - r.at));
+        }
+        let computed = checksum(&[&bytes[..body_end]]);
+        if stored != computed {
+            return fail(body_end, format!("checksum mismatch: the file says {stored:016x}, bytes 0..{body_end} give {computed:016x} (damaged)"));
+        }
+        for (group, tensors) in
+            ["weights", "Adam first moments", "Adam second moments", "best weights"].iter().zip(&groups)
+        {
+            for (name, (at, values)) in TENSORS.iter().zip(tensors) {
+                if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+                    return fail(at + 8 + 4 * i, format!("{group}: {name} {i} is {}", values[i]));
+                }
+            }
+        }
+        let mut nets = groups.into_iter().map(|tensors| {
+            let mut net = FloatNetwork::zeros(arch);
+            for (slot, (_, values)) in net_tensors_mut(&mut net).into_iter().zip(tensors) {
+                *slot = values;
+            }
+            net
+        });
+        let net = nets.next().expect("four groups");
+        let gradients = |n: FloatNetwork| Gradients {
+            feature_weights: n.feature_weights,
+            feature_bias: n.feature_bias,
+            output_weights: n.output_weights,
+            output_bias: n.output_bias,
+        };
+        let m = gradients(nets.next().expect("four groups"));
+        let v = gradients(nets.next().expect("four groups"));
+        let best_net = nets.next().expect("four groups");
+        let adam = Adam { beta1, beta2, epsilon, steps, m, v };
+        Ok(TrainState {
+            settings,
+            data,
+            k: k_used,
+            epochs_done,
+            rng,
+            history,
+            best_epoch,
+            net,
+            adam,
+            best_net,
+        })
+    }
+
+    /// Writes the checkpoint to `path` whole or not at all.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        write_file_atomically(path, &self.to_bytes())
+    }
+
+    /// Reads the checkpoint at `path`; the error names the file, the byte and the trouble.
+    pub fn load(path: &Path) -> Result<TrainState, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{}': {e}", path.display()))?;
+        TrainState::from_bytes(&bytes).map_err(|e| format!("checkpoint '{}' refused at {e}", path.display()))
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory, synced and renamed
+/// over `path`: a reader (or a crash) never sees half a file.
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = path.with_file_name(format!(".{name}.{}.part", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("cannot write '{}': {e}", path.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::network::Architecture;
+    use crate::tune::nnue::adam::Adam;
+    use crate::tune::nnue::settings::SettingsRequest;
+
+    fn state() -> TrainState {
+        let request = SettingsRequest {
+            width: Some(16),
+            output_buckets: Some(2),
+            threads: Some(2),
+            ..SettingsRequest::default()
+        };
+        let settings = TrainSettings {
+            schedule: Schedule::Step { every: 3, gamma: 0.5 },
+            k: Some(123.0),
+            ..request.fresh()
+        };
+        let arch: Architecture = settings.arch;
+        let net = FloatNetwork::random(arch, 1);
+        let mut adam = Adam::new(&arch);
+        adam.steps = 17;
+        adam.m.feature_weights.iter_mut().enumerate().for_each(|(i, m)| *m = i as f32 * 1e-6);
+        adam.v.output_bias[1] = 0.5;
+        TrainState {
+            settings,
+            data: DataIdentity { fingerprint: 0xfeed, training: 1000, validation: 50 },
+            k: 123.0,
+            epochs_done: 2,
+            rng: 99,
+            history: vec![
+                EpochLosses { train: 0.1, validation: 0.2, lr: 0.001 },
+                EpochLosses { train: 0.05, validation: f64::NAN, lr: 0.0005 },
+            ],
+            best_epoch: 1,
+            best_net: FloatNetwork::random(arch, 2),
+            adam,
+            net,
+        }
+    }
+
+    /// NaN never equals itself: compare states through their bytes.
+    #[test]
+    fn a_state_round_trips_bit_for_bit() {
+        let original = state();
+        let bytes = original.to_bytes();
+        let back = TrainState::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(
+            (back.settings, back.data, back.rng, back.best_epoch),
+            (original.settings, original.data, 99, 1)
+        );
+        assert_eq!((back.net, back.best_net, back.adam), (original.net, original.best_net, original.adam));
+        assert!(back.history[1].validation.is_nan());
+    }
+
+    /// Each kind of damage, where it is reported, and words the message must contain.
+    #[test]
+    fn each_damage_is_refused_with_what_and_where() {
+        let good = state().to_bytes();
+        let with = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = good.clone();
+            f(&mut b);
+            b
+        };
+        let resealed = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = good.clone();
+            f(&mut b);
+            let end = b.len() - 8;
+            let sum = checksum(&[&b[..end]]);
+            b[end..].copy_from_slice(&sum.to_le_bytes());
+            b
+        };
+        // The first feature weight sits after the fixed fields, the history and the tensor's length.
+        // Magic and version 10, architecture 14, settings 70, data 24, state 44, history 4 + 2·24.
+        let history_end = 10 + 14 + 70 + 24 + 44 + 4 + 2 * 24;
+        let first_weight = history_end + 8;
+        let end = good.len() - 8;
+        let cases: Vec<(Vec<u8>, u64, &str)> = vec![
+            (with(&|b| b[0] = b'X'), 0, "not a Chariot training checkpoint"),
+            (with(&|b| b[8] = 7), 8, "version 7"),
+            (with(&|b| b[10] = 5), 10, "king-bucket layout 5"),
+            (with(&|b| b[11] = 2), 11, "mirroring flag 2"),
+            (with(&|b| b[12] = 17), 10, "settings are invalid"),
+            (with(&|b| b.truncate(30)), 30, "truncated"),
+            (with(&|b| b.truncate(end - 3)), (end - 3) as u64, "truncated"),
+            (with(&|b| b.push(1)), good.len() as u64, "1 bytes after the checksum"),
+            (with(&|b| b[first_weight + 5] ^= 0x10), end as u64, "checksum mismatch"),
+            (with(&|b| b[history_end] ^= 1), history_end as u64, "weights: feature weights hold"),
+            (
+                resealed(&|b| b[first_weight + 4..first_weight + 8].copy_from_slice(&f32::NAN.to_le_bytes())),
+                first_weight as u64 + 4,
+                "feature weights 1 is NaN",
+            ),
+        ];
+        for (bytes, offset, words) in cases {
+            let err = TrainState::from_bytes(&bytes).unwrap_err();
+            assert!(err.message.contains(words), "wanted '{words}', got: {err}");
+            assert_eq!(err.offset, offset, "{err}");
+        }
+    }
+
+    #[test]
+    fn save_replaces_the_file_whole_and_load_names_it() {
+        let dir = std::env::temp_dir().join(format!("chariot-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(FILE_NAME);
+        state().save(&path).unwrap();
+        assert_eq!(TrainState::load(&path).unwrap().to_bytes(), state().to_bytes());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
+        std::fs::write(&path, b"CHARCKPT\x01").unwrap();
+        let err = TrainState::load(&path).unwrap_err();
+        assert!(err.contains(FILE_NAME) && err.contains("byte 9") && err.contains("truncated"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

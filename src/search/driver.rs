@@ -24,8 +24,6 @@ pub(crate) struct Outcome {
     pub depth: i32,
 }
 
-const ASPIRATION_START_DEPTH: i32 = 4;
-
 impl Worker<'_> {
     /// Deepens until a limit, the clock or a stop ends it.
     pub fn iterate(&mut self, mut moves: Vec<RootMove>, algorithm: Algorithm) -> Outcome {
@@ -120,7 +118,7 @@ impl Worker<'_> {
     /// A PVS iteration inside a window around `guess` that widens until the score fits.
     fn aspiration(&mut self, moves: &mut [RootMove], guess: i32, depth: i32, pv_index: usize) -> i32 {
         let mut delta = self.shared.params.aspiration_delta;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH && !is_mate(guess) {
+        let (mut alpha, mut beta) = if depth >= self.shared.params.aspiration_depth && !is_mate(guess) {
             ((guess - delta).max(-INFINITE), (guess + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)

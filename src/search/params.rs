@@ -53,17 +53,26 @@ search_params! {
     lmp_base: 3 in 0..=64,
     /// Late move pruning applies up to this depth.
     lmp_depth: 4 in 0..=32,
+    /// Null move: tried from this depth on.
+    null_depth: 2 in 1..=32,
     /// Null move: the base reduction.
     null_reduction: 3 in 1..=10,
     /// Null move: one more ply of reduction per this much depth.
     null_depth_div: 4 in 1..=64,
-    /// Null move: one more ply of reduction per this much static eval above beta (at most two).
+    /// Null move: one more ply of reduction per this much static eval above beta (at most
+    /// `null_eval_plies`).
     null_eval_div: 200 in 1..=5000,
+    /// See `null_eval_div`.
+    null_eval_plies: 2 in 0..=10,
     /// Null move: a cut stands unverified below this depth when the side to move has more than
     /// `null_verify_pieces` big pieces; otherwise a reduced normal search must confirm it.
     null_verify_depth: 10 in 0..=128,
     /// Null move: see `null_verify_depth`; rooks count two, horses and cannons one.
     null_verify_pieces: 2 in 0..=20,
+    /// Late move reductions apply from this depth on.
+    lmr_depth: 3 in 1..=32,
+    /// Late move reductions: moves searched in full before any is reduced (one more at PV nodes).
+    lmr_moves: 2 in 0..=64,
     /// Late move reductions: `base/100 + ln(depth) ln(move number) / (divisor/100)` plies.
     lmr_base: 80 in -300..=500,
     /// See `lmr_base`.
@@ -74,6 +83,8 @@ search_params! {
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.
     aspiration_delta: 25 in 1..=1000,
+    /// Aspiration window: used from this depth on (the shallower iterations search the full window).
+    aspiration_depth: 4 in 1..=64,
     /// Time use: moves assumed left in the game when the clock says nothing (and at most).
     time_moves: 32 in 1..=200,
     /// Time use: the soft budget (start no new iteration past it), percent of a move's share.

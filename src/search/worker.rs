@@ -232,10 +232,15 @@ impl<'a> Worker<'a> {
 
             // Step 7. Null move: give the opponent a free move; if we still beat beta, cut.
             let pieces = self.big_pieces(self.pos.side_to_move());
-            if features.null_move && allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
+            if features.null_move
+                && allow_null
+                && depth >= params.null_depth
+                && static_eval >= beta
+                && pieces > 0
+            {
                 let r = params.null_reduction
                     + depth / params.null_depth_div
-                    + ((static_eval - beta) / params.null_eval_div).min(2);
+                    + ((static_eval - beta) / params.null_eval_div).min(params.null_eval_plies);
                 self.stack[ply].cont_row = NO_CONTINUATION;
                 self.eval.make_null_move(&mut self.pos);
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
@@ -280,7 +285,9 @@ impl<'a> Worker<'a> {
             legal += 1;
             let capture = self.pos.piece_at(mv.to()).is_piece();
             let may_prune = !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND;
-            let may_reduce = features.late_move_reductions && depth >= 3 && legal > 2 + pv_node as i32;
+            let may_reduce = features.late_move_reductions
+                && depth >= params.lmr_depth
+                && legal > params.lmr_moves + pv_node as i32;
             // Whether a quiet move checks only matters where it could be pruned or reduced.
             let quiet = !capture && (may_prune || may_reduce) && !self.pos.gives_check(mv);
 

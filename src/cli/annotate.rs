@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use super::analyze::{put_score, score_text};
 use super::CliError;
 use crate::board::{Color, Move, Position};
+use crate::files;
 use crate::notation::{format_move, read_pgn, write_pgn, MoveNotation, PgnGame};
 use crate::rules::game_result;
 use crate::search::{Engine, Limits, SearchControl};
@@ -227,19 +228,9 @@ fn report_json(game_index: usize, r: &MoveReport) -> Value {
     Value::Object(obj)
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, so that a failure
-/// never leaves a half-written file behind.
+/// Replaces (or creates) `path` with `text`, whole or not at all.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name =
-        path.file_name().ok_or_else(|| CliError(format!("'{}' is not a file name", path.display())))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(CliError(format!("cannot write {}: {e}", path.display())));
-    }
-    Ok(())
+    files::write_atomically(path, text).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Reads every game of the PGN file at `path`, with errors naming the file and line.
@@ -341,19 +332,5 @@ mod tests {
         assert_eq!(mark_for(60), Some("?"));
         assert_eq!(mark_for(99), Some("?"));
         assert_eq!(mark_for(250), Some("??"));
-    }
-
-    #[test]
-    fn atomic_write_replaces_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("chariot-annotate-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("out.pgn");
-        write_atomically(&path, "one").unwrap();
-        write_atomically(&path, "two").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        let err = write_atomically(&dir.join("missing/out.pgn"), "x").unwrap_err();
-        assert!(err.0.starts_with("cannot write "), "{}", err.0);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

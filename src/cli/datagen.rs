@@ -14,12 +14,13 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::CliError;
+use crate::files;
 use crate::tournament::openings;
+use crate::tune::check_writable;
 use crate::tune::datagen::{generate, DatagenConfig, GameData, GameEnd};
 use crate::tune::datastats::{self, DataStats, SCORE_EDGES};
 use crate::tune::packed::{Wdl, VERSION};
 use crate::tune::scored::{self, Progress, Target};
-use crate::tune::{check_writable, write_atomically};
 
 /// Arguments of `chariot datagen`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -135,7 +136,8 @@ fn run_text(path: &Path, cfg: &DatagenConfig, out: &mut impl Write, progress: bo
     bar.finish_and_clear();
 
     let text: String = games.iter().map(GameData::lines).collect();
-    write_atomically(path, &text).map_err(CliError)?;
+    files::write_atomically(path, &text)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     let count = |r: f64| games.iter().filter(|g| g.result == r).count();
     let positions: usize = games.iter().map(|g| g.fens.len()).sum();
     writeln!(

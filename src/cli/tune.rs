@@ -8,8 +8,9 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliError;
+use crate::files;
 use crate::tune::optimizer::{find_k, mean_error, Adam};
-use crate::tune::{check_writable, dataset, layout, write_atomically, writer};
+use crate::tune::{check_writable, dataset, layout, writer};
 
 /// Arguments of `chariot tune`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -105,7 +106,8 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
         let name = layout::pair_name(i / 2);
         writeln!(out, "  {name} {half}: {} -> {} ({delta:+})", start[i], rounded[i])?;
     }
-    write_atomically(&args.out, &writer::weights_source(&w)).map_err(CliError)?;
+    files::write_atomically(&args.out, writer::weights_source(&w))
+        .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
     writeln!(out, "wrote {} in {:.1} s", args.out.display(), started.elapsed().as_secs_f64())?;
     out.flush()?;
     Ok(())

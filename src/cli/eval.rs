@@ -7,11 +7,12 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::show::{piece_char, setup_position};
+use super::show::setup_position;
 use super::CliError;
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::eval::nnue::Network;
 use crate::eval::{breakdown, Score};
+use crate::notation::chinese::{piece_char, Script};
 
 /// Arguments of `chariot eval`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -44,7 +45,7 @@ pub fn explain(pos: &Position, out: &mut impl Write) -> Result<(), CliError> {
         writeln!(
             out,
             "  {sq} {letter} {} {:<5} {:<8} {}",
-            piece_char(color, kind),
+            piece_char(color, kind, Script::Traditional),
             color.name(),
             kind.name(),
             signed(value)
@@ -104,7 +105,7 @@ pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Resul
         writeln!(
             out,
             "  {sq} {letter} {} {:<5} {:<8} {share:+}",
-            piece_char(color, kind),
+            piece_char(color, kind, Script::Traditional),
             color.name(),
             kind.name()
         )?;

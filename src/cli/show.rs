@@ -9,7 +9,8 @@ use std::io::Write;
 use clap::Args;
 
 use super::CliError;
-use crate::board::{Color, PieceKind, Position, Square};
+use crate::board::{Color, Position, Square};
+use crate::notation::chinese::{file_char, piece_char, Script};
 use crate::notation::{format_move, parse_move, MoveNotation};
 
 /// Arguments of `chariot show`.
@@ -43,25 +44,6 @@ pub fn setup_position(fen: Option<&str>, moves: &[String]) -> Result<Position, C
     Ok(pos)
 }
 
-/// The Chinese character of a piece: 帥仕相傌俥炮兵 for Red, 將士象馬車砲卒 for Black.
-pub fn piece_char(color: Color, kind: PieceKind) -> char {
-    let (red, black) = match kind {
-        PieceKind::King => ('帥', '將'),
-        PieceKind::Advisor => ('仕', '士'),
-        PieceKind::Elephant => ('相', '象'),
-        PieceKind::Horse => ('傌', '馬'),
-        PieceKind::Rook => ('俥', '車'),
-        PieceKind::Cannon => ('炮', '砲'),
-        PieceKind::Pawn => ('兵', '卒'),
-    };
-    match color {
-        Color::Red => red,
-        Color::Black => black,
-    }
-}
-
-const RED_FILES: [char; 9] = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
-const BLACK_FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 /// An empty point, as wide as a Chinese character so the columns line up.
 const EMPTY_POINT: char = '＋';
 
@@ -81,12 +63,12 @@ pub fn draw_board(pos: &Position, flipped: bool, color: bool) -> String {
     let ranks: Vec<u8> = if flipped { (0..10).collect() } else { (0..10).rev().collect() };
     let mut out = String::new();
     // The side drawn at the top reads its file numbers along the top edge.
-    let (top, bottom) = if flipped { (&RED_FILES, &BLACK_FILES) } else { (&BLACK_FILES, &RED_FILES) };
-    let numbers = |row: &[char; 9]| -> String {
+    let (top, bottom) = if flipped { (Color::Red, Color::Black) } else { (Color::Black, Color::Red) };
+    let numbers = |side: Color| -> String {
         let mut s = String::from("   ");
         for &f in &files {
             s.push(' ');
-            s.push(row[f as usize]);
+            s.push(file_char(side, f));
             s.push(' ');
         }
         s.trim_end().to_string()
@@ -104,7 +86,11 @@ pub fn draw_board(pos: &Position, flipped: bool, color: bool) -> String {
                 _ => (' ', ' '),
             };
             let marked = open != ' ';
-            let glyph = if piece.is_piece() { piece_char(piece.color(), piece.kind()) } else { EMPTY_POINT };
+            let glyph = if piece.is_piece() {
+                piece_char(piece.color(), piece.kind(), Script::Traditional)
+            } else {
+                EMPTY_POINT
+            };
             if color {
                 let style = if !piece.is_piece() {
                     DIM

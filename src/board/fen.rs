@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::attacks::{self, delta};
 use super::piece::{Color, PieceKind};
 use super::position::Position;
 use super::square::Square;
@@ -30,23 +31,8 @@ fn err<T>(msg: impl Into<String>) -> Result<T, FenError> {
     Err(FenError(msg.into()))
 }
 
-/// Whether a piece of `color` and `kind` can ever stand on `sq` in a legal game.
-pub fn reachable(color: Color, kind: PieceKind, sq: Square) -> bool {
-    // Work in Red's frame: flip Black's squares top to bottom.
-    let sq = if color == Color::Black { sq.flip_ranks() } else { sq };
-    let (file, rank) = (sq.file(), sq.rank());
-    match kind {
-        PieceKind::King => (3..=5).contains(&file) && rank <= 2,
-        PieceKind::Advisor => {
-            matches!((file, rank), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2))
-        }
-        PieceKind::Elephant => {
-            matches!((file, rank), (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4))
-        }
-        PieceKind::Pawn => rank >= 3,
-        _ => true,
-    }
-}
+/// Where a piece can ever stand: the rule this reader enforces, kept with the rest of the geometry.
+pub use super::attacks::reachable;
 
 impl Position {
     /// Parses a FEN, refusing anything that is not a legal xiangqi position.
@@ -138,14 +124,8 @@ impl Position {
         }
         pos.set_clocks(halfmove, fullmove);
         let (rk, bk) = (pos.king_square(Color::Red), pos.king_square(Color::Black));
-        if rk.file() == bk.file() {
-            let mut s = rk.offset(super::square::delta::UP);
-            while pos.piece_at(s).is_empty() {
-                s = s.offset(super::square::delta::UP);
-            }
-            if s == bk {
-                return err("the kings face each other");
-            }
+        if attacks::first_blocker(pos.mailbox(), rk, delta::UP) == bk {
+            return err("the kings face each other");
         }
         if pos.in_check(side.opponent()) {
             return err("side not to move is in check");

@@ -1,6 +1,9 @@
-//! The board: squares, pieces, moves, `Position` with its incremental state, FEN, move generation.
+//! The board: squares, pieces, the mailbox and the pieces' geometry on it (`attacks`), moves,
+//! `Position` with its incremental state, FEN, move generation.
 
+pub mod attacks;
 pub mod fen;
+pub mod mailbox;
 pub mod movegen;
 pub mod moves;
 pub mod piece;
@@ -9,6 +12,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use fen::{FenError, START_FEN};
+pub use mailbox::Mailbox;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::Position;

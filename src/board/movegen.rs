@@ -4,10 +4,12 @@
 //! screen, pawn direction) but may leave the mover's king attacked or facing the other king;
 //! `Position::leaves_king_safe` filters those.
 
+use super::attacks::{self, delta};
+use super::mailbox::Mailbox;
 use super::moves::{Move, MoveList};
 use super::piece::{Color, PieceKind};
-use super::position::{Position, HORSE_STEPS};
-use super::square::{delta, Square};
+use super::position::Position;
+use super::square::Square;
 
 /// Which moves a generator emits.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -58,9 +60,7 @@ impl LegalityFilter {
         let (from, to, k) = (mv.from(), mv.to(), self.king);
         if !self.in_check && from != k {
             let on_lines = |s: Square| s.file() == k.file() || s.rank() == k.rank();
-            let d = from.index() as i32 - k.index() as i32;
-            let leg = matches!(d, -17 | -15 | 15 | 17);
-            if !on_lines(from) && !on_lines(to) && !leg {
+            if !on_lines(from) && !on_lines(to) && !attacks::is_horse_leg_toward(k, from) {
                 return true;
             }
         }
@@ -92,118 +92,47 @@ pub fn is_legal(pos: &mut Position, mv: Move) -> bool {
 #[inline]
 fn generate(pos: &Position, list: &mut MoveList, wanted: Wanted) {
     let us = pos.side_to_move();
+    let board = pos.mailbox();
     for slot in 0..16u8 {
         let from = pos.slot_square(us, slot);
         if from == Square::NONE {
             continue;
         }
-        match pos.piece_at(from).kind() {
-            PieceKind::King => steps(pos, list, wanted, us, from, &delta::ORTHOGONAL, true),
-            PieceKind::Advisor => steps(pos, list, wanted, us, from, &delta::DIAGONAL, true),
-            PieceKind::Elephant => elephant(pos, list, wanted, us, from),
-            PieceKind::Horse => horse(pos, list, wanted, us, from),
-            PieceKind::Rook => rook(pos, list, wanted, us, from),
-            PieceKind::Cannon => cannon(pos, list, wanted, us, from),
-            PieceKind::Pawn => pawn(pos, list, wanted, us, from),
+        let step = |to| push_if(board, list, wanted, us, from, to);
+        match board[from].kind() {
+            PieceKind::King => attacks::king_steps(from, step),
+            PieceKind::Advisor => attacks::advisor_steps(from, step),
+            PieceKind::Elephant => attacks::elephant_steps(board, us, from, step),
+            PieceKind::Horse => attacks::horse_steps(board, from, step),
+            PieceKind::Pawn => attacks::pawn_steps(us, from, step),
+            kind @ (PieceKind::Rook | PieceKind::Cannon) => slider(board, list, wanted, us, from, kind),
         }
     }
 }
 
+/// Appends the move to `to` if the mover may enter it and it is wanted.
 #[inline]
-fn push_if(pos: &Position, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, to: Square) {
-    let target = pos.piece_at(to);
+fn push_if(board: &Mailbox, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, to: Square) {
+    let target = board[to];
     if target.is_enterable_by(us) && (wanted == Wanted::All || target.is_piece()) {
         list.push(Move::new(from, to));
     }
 }
 
+/// A rook's or cannon's moves: the empty squares along each line, if quiet moves are wanted, and
+/// a capture of the first blocker (rook) or of the blocker behind it (cannon) if it is theirs.
 #[inline]
-fn steps(
-    pos: &Position,
-    list: &mut MoveList,
-    wanted: Wanted,
-    us: Color,
-    from: Square,
-    deltas: &[i8; 4],
-    palace: bool,
-) {
-    for &d in deltas {
-        let to = from.offset(d);
-        if !palace || to.in_any_palace() {
-            push_if(pos, list, wanted, us, from, to);
-        }
-    }
-}
-
-#[inline]
-fn elephant(pos: &Position, list: &mut MoveList, wanted: Wanted, us: Color, from: Square) {
-    for d in delta::DIAGONAL {
-        let eye = from.offset(d);
-        if pos.piece_at(eye).is_empty() {
-            let to = eye.offset(d);
-            if to.on_home_side(us) {
-                push_if(pos, list, wanted, us, from, to);
-            }
-        }
-    }
-}
-
-#[inline]
-fn horse(pos: &Position, list: &mut MoveList, wanted: Wanted, us: Color, from: Square) {
-    for (leg, targets) in HORSE_STEPS {
-        if pos.piece_at(from.offset(leg)).is_empty() {
-            for d in targets {
-                push_if(pos, list, wanted, us, from, from.offset(d));
-            }
-        }
-    }
-}
-
-#[inline]
-fn rook(pos: &Position, list: &mut MoveList, wanted: Wanted, us: Color, from: Square) {
+fn slider(board: &Mailbox, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, kind: PieceKind) {
     for d in delta::ORTHOGONAL {
-        let mut to = from.offset(d);
-        while pos.piece_at(to).is_empty() {
+        let first = attacks::walk(board, from, d, |to| {
             if wanted == Wanted::All {
                 list.push(Move::new(from, to));
             }
-            to = to.offset(d);
+        });
+        let target = if kind == PieceKind::Cannon { attacks::blocker_behind(board, first, d) } else { first };
+        if board[target].is_color(us.opponent()) {
+            list.push(Move::new(from, target));
         }
-        if pos.piece_at(to).is_color(us.opponent()) {
-            list.push(Move::new(from, to));
-        }
-    }
-}
-
-#[inline]
-fn cannon(pos: &Position, list: &mut MoveList, wanted: Wanted, us: Color, from: Square) {
-    for d in delta::ORTHOGONAL {
-        let mut to = from.offset(d);
-        while pos.piece_at(to).is_empty() {
-            if wanted == Wanted::All {
-                list.push(Move::new(from, to));
-            }
-            to = to.offset(d);
-        }
-        if !pos.piece_at(to).is_piece() {
-            continue;
-        }
-        to = to.offset(d);
-        while pos.piece_at(to).is_empty() {
-            to = to.offset(d);
-        }
-        if pos.piece_at(to).is_color(us.opponent()) {
-            list.push(Move::new(from, to));
-        }
-    }
-}
-
-#[inline]
-fn pawn(pos: &Position, list: &mut MoveList, wanted: Wanted, us: Color, from: Square) {
-    push_if(pos, list, wanted, us, from, from.offset(us.forward()));
-    if !from.on_home_side(us) {
-        push_if(pos, list, wanted, us, from, from.offset(delta::LEFT));
-        push_if(pos, list, wanted, us, from, from.offset(delta::RIGHT));
     }
 }
 
@@ -216,57 +145,9 @@ pub fn is_pseudo_legal(pos: &Position, mv: Move) -> bool {
         return false;
     }
     let us = pos.side_to_move();
-    let piece = pos.piece_at(from);
-    if !piece.is_color(us) || !pos.piece_at(to).is_enterable_by(us) {
-        return false;
-    }
-    let d = to.index() as i32 - from.index() as i32;
-    let (df, dr) = (to.file() as i32 - from.file() as i32, to.rank() as i32 - from.rank() as i32);
-    match piece.kind() {
-        PieceKind::King => to.in_palace(us) && df.abs() + dr.abs() == 1,
-        PieceKind::Advisor => to.in_palace(us) && df.abs() == 1 && dr.abs() == 1,
-        PieceKind::Elephant => {
-            df.abs() == 2
-                && dr.abs() == 2
-                && to.on_home_side(us)
-                && pos.piece_at(from.offset((d / 2) as i8)).is_empty()
-        }
-        PieceKind::Horse => HORSE_STEPS
-            .iter()
-            .any(|&(leg, targets)| targets.contains(&(d as i8)) && pos.piece_at(from.offset(leg)).is_empty()),
-        PieceKind::Rook | PieceKind::Cannon => {
-            if df != 0 && dr != 0 {
-                return false;
-            }
-            let step: i8 = if df == 0 {
-                if dr > 0 {
-                    delta::UP
-                } else {
-                    delta::DOWN
-                }
-            } else if df > 0 {
-                delta::RIGHT
-            } else {
-                delta::LEFT
-            };
-            let mut between = 0;
-            let mut s = from.offset(step);
-            while s != to {
-                if !pos.piece_at(s).is_empty() {
-                    between += 1;
-                }
-                s = s.offset(step);
-            }
-            if piece.kind() == PieceKind::Rook {
-                between == 0
-            } else if pos.piece_at(to).is_piece() {
-                between == 1
-            } else {
-                between == 0
-            }
-        }
-        PieceKind::Pawn => d == us.forward() as i32 || (!from.on_home_side(us) && dr == 0 && df.abs() == 1),
-    }
+    pos.piece_at(from).is_color(us)
+        && pos.piece_at(to).is_enterable_by(us)
+        && attacks::reaches(pos.mailbox(), from, to)
 }
 
 /// Counts the leaves of the legal move tree `depth` plies deep.

@@ -43,15 +43,6 @@ impl Color {
         }
     }
 
-    /// The mailbox step one rank forward for this side's pawns.
-    #[inline]
-    pub const fn forward(self) -> i8 {
-        match self {
-            Color::Red => -16,
-            Color::Black => 16,
-        }
-    }
-
     /// Lower-case English name, for messages.
     pub const fn name(self) -> &'static str {
         match self {

@@ -1,9 +1,11 @@
 //! `Position`: the mailbox, piece lists, side to move, incremental Zobrist key and piece-square
 //! score, and the history that `unmake_move` and repetition detection need.
 
+use super::attacks;
+use super::mailbox::Mailbox;
 use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
-use super::square::{delta, Square};
+use super::square::Square;
 use super::zobrist;
 use crate::eval::psq::PSQ;
 use crate::eval::weights::PHASE;
@@ -25,7 +27,7 @@ pub struct Undo {
 /// A xiangqi position with its history since it was set up.
 #[derive(Clone)]
 pub struct Position {
-    board: [Piece; 256],
+    board: Mailbox,
     /// Where each piece stands, by colour and slot; `Square::NONE` once captured.
     squares: [[Square; 16]; 2],
     side: Color,
@@ -39,28 +41,11 @@ pub struct Position {
     history: Vec<Undo>,
 }
 
-const fn initial_board() -> [Piece; 256] {
-    let mut b = [Piece::OFFBOARD; 256];
-    let mut i = 0;
-    while i < 256 {
-        let (row, col) = (i / 16, i % 16);
-        if row >= 3 && row <= 12 && col >= 3 && col <= 11 {
-            b[i] = Piece::EMPTY;
-        }
-        i += 1;
-    }
-    b
-}
-
-/// Horse steps as (leg, two destinations) relative to the horse.
-pub(crate) const HORSE_STEPS: [(i8, [i8; 2]); 4] =
-    [(-16, [-33, -31]), (16, [31, 33]), (-1, [-18, 14]), (1, [-14, 18])];
-
 impl Position {
     /// An empty board, Red to move (for building positions piece by piece; see `fen`).
     pub(crate) fn empty() -> Position {
         Position {
-            board: initial_board(),
+            board: Mailbox::empty(),
             squares: [[Square::NONE; 16]; 2],
             side: Color::Red,
             key: 0,
@@ -80,14 +65,14 @@ impl Position {
     /// Puts a piece of `color` and `kind` on an empty square, taking the first free slot of its
     /// kind. Returns false when every slot of that kind is taken.
     pub(crate) fn put(&mut self, color: Color, kind: PieceKind, sq: Square) -> bool {
-        debug_assert!(self.board[sq.index()].is_empty());
+        debug_assert!(self.board[sq].is_empty());
         let (first, end) = kind.slots();
         let Some(slot) = (first..end).find(|&s| self.squares[color.index()][s as usize] == Square::NONE)
         else {
             return false;
         };
         let piece = Piece::from_slot(color, slot);
-        self.board[sq.index()] = piece;
+        self.board[sq] = piece;
         self.squares[color.index()][slot as usize] = sq;
         self.add_features(piece, sq);
         true
@@ -132,7 +117,13 @@ impl Position {
     /// What stands on `sq` (`Piece::OFFBOARD` in the guard band).
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Piece {
-        self.board[sq.index()]
+        self.board[sq]
+    }
+
+    /// The whole board, as the geometry in `attacks` reads it.
+    #[inline]
+    pub fn mailbox(&self) -> &Mailbox {
+        &self.board
     }
 
     /// The side to move.
@@ -219,81 +210,18 @@ impl Position {
         self.history.clear();
     }
 
-    #[inline]
-    fn is(&self, sq: Square, color: Color, kind: PieceKind) -> bool {
-        let p = self.board[sq.index()];
-        p.is_color(color) && p.kind() == kind
-    }
-
     /// Whether `color`'s king is attacked: by a rook, cannon, horse or pawn, or by the other king
     /// on an open file (the flying-general rule).
     #[inline]
     pub fn in_check(&self, color: Color) -> bool {
         let k = self.king_square(color);
-        k != Square::NONE && self.king_square_attacked(k, color.opponent())
+        k != Square::NONE && attacks::king_attacked(&self.board, k, color.opponent())
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
         self.in_check(self.side)
-    }
-
-    /// Whether a king standing on `target` would be attacked by `attacker`: by the pieces that can
-    /// reach a palace (rook, cannon, horse, pawn) or by the attacker's king on an open file.
-    /// Advisors and elephants never leave their own half, so they are not looked at.
-    fn king_square_attacked(&self, target: Square, attacker: Color) -> bool {
-        let defender = attacker.opponent();
-        // Pawns: in front of the target (from the defender's side) or beside it, if crossed.
-        if self.is(target.offset(defender.forward()), attacker, PieceKind::Pawn) {
-            return true;
-        }
-        for side in [delta::LEFT, delta::RIGHT] {
-            let s = target.offset(side);
-            if self.is(s, attacker, PieceKind::Pawn) && !s.on_home_side(attacker) {
-                return true;
-            }
-        }
-        // Horses: the leg of a horse attacking `target` is diagonal to the target.
-        for d in delta::DIAGONAL {
-            let leg = target.offset(d);
-            if !self.board[leg.index()].is_empty() {
-                continue;
-            }
-            let vertical = if d < -8 { delta::UP } else { delta::DOWN };
-            let horizontal = d - vertical;
-            if self.is(leg.offset(vertical), attacker, PieceKind::Horse)
-                || self.is(leg.offset(horizontal), attacker, PieceKind::Horse)
-            {
-                return true;
-            }
-        }
-        // Lines: rook (or flying king) as the first piece, cannon as the second.
-        for d in delta::ORTHOGONAL {
-            let mut s = target.offset(d);
-            while self.board[s.index()].is_empty() {
-                s = s.offset(d);
-            }
-            let first = self.board[s.index()];
-            if !first.is_piece() {
-                continue;
-            }
-            if first.is_color(attacker) {
-                match first.kind() {
-                    PieceKind::Rook => return true,
-                    PieceKind::King if d == delta::UP || d == delta::DOWN => return true,
-                    _ => {}
-                }
-            }
-            s = s.offset(d);
-            while self.board[s.index()].is_empty() {
-                s = s.offset(d);
-            }
-            if self.is(s, attacker, PieceKind::Cannon) {
-                return true;
-            }
-        }
-        false
     }
 
     // ----- making moves -----
@@ -303,8 +231,8 @@ impl Position {
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
-        let piece = self.board[from.index()];
-        let captured = self.board[to.index()];
+        let piece = self.board[from];
+        let captured = self.board[to];
         debug_assert!(piece.is_color(self.side), "{mv} moves no piece of the side to move");
         self.history.push(Undo { mv, captured, key: self.key, halfmove_clock: self.halfmove_clock });
         if captured.is_piece() {
@@ -315,8 +243,8 @@ impl Position {
             self.halfmove_clock += 1;
         }
         self.remove_features(piece, from);
-        self.board[from.index()] = Piece::EMPTY;
-        self.board[to.index()] = piece;
+        self.board[from] = Piece::EMPTY;
+        self.board[to] = piece;
         self.squares[piece.color().index()][piece.slot() as usize] = to;
         self.add_features(piece, to);
         if self.side == Color::Black {
@@ -335,10 +263,10 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
-        let piece = self.board[to.index()];
-        self.board[from.index()] = piece;
+        let piece = self.board[to];
+        self.board[from] = piece;
         self.squares[piece.color().index()][piece.slot() as usize] = from;
-        self.board[to.index()] = undo.captured;
+        self.board[to] = undo.captured;
         if undo.captured.is_piece() {
             self.squares[undo.captured.color().index()][undo.captured.slot() as usize] = to;
             self.add_features(undo.captured, to);
@@ -381,10 +309,10 @@ impl Position {
     #[inline]
     fn with_board_move<R>(&mut self, mv: Move, f: impl FnOnce(&Self) -> R) -> R {
         let (from, to) = (mv.from(), mv.to());
-        let piece = self.board[from.index()];
-        let captured = self.board[to.index()];
-        self.board[from.index()] = Piece::EMPTY;
-        self.board[to.index()] = piece;
+        let piece = self.board[from];
+        let captured = self.board[to];
+        self.board[from] = Piece::EMPTY;
+        self.board[to] = piece;
         let (pc, ps) = (piece.color().index(), piece.slot() as usize);
         self.squares[pc][ps] = to;
         if captured.is_piece() {
@@ -395,22 +323,22 @@ impl Position {
         if captured.is_piece() {
             self.squares[captured.color().index()][captured.slot() as usize] = to;
         }
-        self.board[from.index()] = piece;
-        self.board[to.index()] = captured;
+        self.board[from] = piece;
+        self.board[to] = captured;
         result
     }
 
     /// Whether the pseudo-legal `mv` leaves the mover's own king safe (the move is legal).
     #[inline]
     pub fn leaves_king_safe(&mut self, mv: Move) -> bool {
-        let mover = self.board[mv.from().index()].color();
+        let mover = self.board[mv.from()].color();
         self.with_board_move(mv, |p| !p.in_check(mover))
     }
 
     /// Whether the pseudo-legal `mv` attacks the opponent's king.
     #[inline]
     pub fn gives_check(&mut self, mv: Move) -> bool {
-        let mover = self.board[mv.from().index()].color();
+        let mover = self.board[mv.from()].color();
         self.with_board_move(mv, |p| p.in_check(mover.opponent()))
     }
 
@@ -418,7 +346,7 @@ impl Position {
     pub fn recomputed_features(&self) -> (u64, Score, i32) {
         let mut fresh = Position::empty();
         for sq in Square::all() {
-            let p = self.board[sq.index()];
+            let p = self.board[sq];
             if p.is_piece() {
                 fresh.put(p.color(), p.kind(), sq);
             }
@@ -441,7 +369,7 @@ impl Position {
     fn transformed(&self, map: impl Fn(Square) -> Square, swap_colors: bool) -> Position {
         let mut out = Position::empty();
         for sq in Square::all() {
-            let p = self.board[sq.index()];
+            let p = self.board[sq];
             if p.is_piece() {
                 let color = if swap_colors { p.color().opponent() } else { p.color() };
                 out.put(color, p.kind(), map(sq));

@@ -13,28 +13,18 @@ use super::piece::Color;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Square(u8);
 
-/// Step deltas on the mailbox: one rank towards Black (`UP`) and so on.
-pub mod delta {
-    /// One rank towards Black's back rank.
-    pub const UP: i8 = -16;
-    /// One rank towards Red's back rank.
-    pub const DOWN: i8 = 16;
-    /// One file towards file `a`.
-    pub const LEFT: i8 = -1;
-    /// One file towards file `i`.
-    pub const RIGHT: i8 = 1;
-    /// The four orthogonal directions.
-    pub const ORTHOGONAL: [i8; 4] = [UP, DOWN, LEFT, RIGHT];
-    /// The four diagonal single steps.
-    pub const DIAGONAL: [i8; 4] = [UP + LEFT, UP + RIGHT, DOWN + LEFT, DOWN + RIGHT];
+/// Whether mailbox index `index` lies on the 9×10 playing area: worked out, for building tables
+/// (`Square::on_board` looks the answer up).
+pub(crate) const fn in_playing_area(index: usize) -> bool {
+    let (row, col) = (index / 16, index % 16);
+    row >= 3 && row <= 12 && col >= 3 && col <= 11
 }
 
 const fn build_on_board() -> [bool; 256] {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 256 {
-        let (row, col) = (i / 16, i % 16);
-        t[i] = row >= 3 && row <= 12 && col >= 3 && col <= 11;
+        t[i] = in_playing_area(i);
         i += 1;
     }
     t

@@ -11,8 +11,7 @@ pub mod weights;
 pub use choice::{EvalChoice, Evaluator};
 pub use score::Score;
 
-use crate::board::position::HORSE_STEPS;
-use crate::board::square::delta;
+use crate::board::attacks::{self, delta};
 use crate::board::{Color, PieceKind, Position, Square};
 use weights::*;
 
@@ -192,14 +191,18 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
     c.missing_advisors_by_force = (2 - pos.count(us, PieceKind::Advisor) as i32) * force;
     c.missing_elephants_by_force = (2 - pos.count(us, PieceKind::Elephant) as i32) * force;
 
+    let board = pos.mailbox();
     let their_king = pos.king_square(them);
     let their_back_rank = if us == Color::Red { 9 } else { 0 };
     for cannon in pos.pieces(us, PieceKind::Cannon) {
-        if cannon.file() == their_king.file() {
-            match pieces_between(pos, cannon, their_king) {
-                0 => c.empty_screen_cannons += 1,
-                2 => c.screened_cannons += 1,
-                _ => {}
+        let on_king_file = cannon.file() == their_king.file();
+        if let Some(d) = attacks::line_step(cannon, their_king).filter(|_| on_king_file) {
+            // No piece between (the king is the first blocker), or two (the king is the third).
+            let screens = attacks::blockers(board, cannon, d);
+            if screens.first == their_king {
+                c.empty_screen_cannons += 1;
+            } else if attacks::blocker_behind(board, screens.second, d) == their_king {
+                c.screened_cannons += 1;
             }
         }
         if cannon.rank() == their_back_rank && their_king.rank() == their_back_rank {
@@ -207,24 +210,16 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
         }
         let mut reach = 0;
         for d in delta::ORTHOGONAL {
-            let (steps, screen) = slide(pos, cannon, d);
-            reach += steps;
+            let screen = attacks::walk(board, cannon, d, |_| reach += 1);
             // Over the screen to the first piece beyond it: a capture if it is theirs.
-            if pos.piece_at(screen).is_piece() && pos.piece_at(slide(pos, screen, d).1).is_color(them) {
-                reach += 1;
-            }
+            reach += board[attacks::blocker_behind(board, screen, d)].is_color(them) as i32;
         }
         c.cannon_mobility += reach - CANNON_MOBILITY_BASE;
     }
 
     for horse in pos.pieces(us, PieceKind::Horse) {
         let mut reach = 0;
-        for (leg, targets) in HORSE_STEPS {
-            if pos.piece_at(horse.offset(leg)).is_empty() {
-                reach +=
-                    targets.iter().filter(|&&d| pos.piece_at(horse.offset(d)).is_enterable_by(us)).count();
-            }
-        }
+        attacks::horse_steps(board, horse, |to| reach += board[to].is_enterable_by(us) as usize);
         match reach {
             0 => c.trapped_horses += 1,
             1 => c.cramped_horses += 1,
@@ -244,7 +239,7 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
     for pawn in pos.pieces(us, PieceKind::Pawn).filter(|p| !p.on_home_side(us)) {
         attackers += near_king(pawn) as i32;
         // Each side-by-side pair once, from its left pawn (a pawn beside a crossed one has crossed too).
-        let right = pos.piece_at(pawn.offset(delta::RIGHT));
+        let right = board[pawn.offset(delta::RIGHT)];
         c.connected_pawns += (right.is_color(us) && right.kind() == PieceKind::Pawn) as i32;
     }
     c.king_attacker_pairs = attackers * (attackers - 1).max(0) / 2;
@@ -252,8 +247,8 @@ pub fn term_counts(pos: &Position, us: Color) -> TermCounts {
     for rook in pos.pieces(us, PieceKind::Rook) {
         let mut reach = 0;
         for d in delta::ORTHOGONAL {
-            let (steps, stop) = slide(pos, rook, d);
-            reach += steps + pos.piece_at(stop).is_color(them) as i32;
+            let stop = attacks::walk(board, rook, d, |_| reach += 1);
+            reach += board[stop].is_color(them) as i32;
         }
         c.rook_mobility += reach - ROOK_MOBILITY_BASE;
     }
@@ -275,31 +270,6 @@ pub fn side_terms(pos: &Position, us: Color) -> Terms {
         screened_cannon: SCREENED_CANNON * c.screened_cannons,
         king_attack: KING_ATTACK * c.king_attacker_pairs,
     }
-}
-
-/// From `from` along `d`: how many empty squares, and the first square that is not empty (a
-/// piece or the edge of the board).
-#[inline]
-fn slide(pos: &Position, from: Square, d: i8) -> (i32, Square) {
-    let mut s = from.offset(d);
-    let mut steps = 0;
-    while pos.piece_at(s).is_empty() {
-        steps += 1;
-        s = s.offset(d);
-    }
-    (steps, s)
-}
-
-/// How many pieces stand strictly between `a` and `b` (on one file).
-fn pieces_between(pos: &Position, a: Square, b: Square) -> usize {
-    let step = if b.rank() > a.rank() { delta::UP } else { delta::DOWN };
-    let mut s = a.offset(step);
-    let mut count = 0;
-    while s != b {
-        count += pos.piece_at(s).is_piece() as usize;
-        s = s.offset(step);
-    }
-    count
 }
 
 /// A full account of an evaluation, for `chariot eval`.

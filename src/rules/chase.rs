@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use crate::board::movegen::{self, is_legal, is_pseudo_legal};
-use crate::board::{Move, MoveList, Piece, PieceKind, Position, Square};
+use crate::board::movegen::{self, is_legal};
+use crate::board::{attacks, Move, MoveList, Piece, PieceKind, Position, Square};
 
 /// One chase: the attacker and its victim, by square after the move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -236,7 +236,7 @@ fn threat(pos: &mut Position, capture: Move, attacker: Piece, victim: Piece) -> 
 fn can_take_back(pos: &mut Position, capture: Move) -> bool {
     let back = Move::new(capture.to(), capture.from());
     pos.unmake_null_move();
-    let mutual = is_pseudo_legal(pos, back) && pos.leaves_king_safe(back);
+    let mutual = attacks::reaches(pos.mailbox(), back.from(), back.to()) && pos.leaves_king_safe(back);
     pos.make_null_move();
     mutual
 }

@@ -5,7 +5,7 @@
 //! this plays the exchange out on the board with real legal moves; it only runs for captures
 //! whose victim is worth less than the capturer.
 
-use crate::board::{movegen, Color, Move, PieceKind, Position, Square};
+use crate::board::{attacks, Color, Move, PieceKind, Position, Square};
 
 /// Exchange values by kind (king, advisor, elephant, horse, rook, cannon, pawn).
 pub const SEE_VALUE: [i32; 7] = [5_000, 20, 20, 90, 200, 95, 15];
@@ -71,7 +71,7 @@ fn cheapest_capture(pos: &mut Position, sq: Square, side: Color) -> Option<Move>
                 continue;
             }
             let mv = Move::new(from, sq);
-            if movegen::is_pseudo_legal(pos, mv) && pos.leaves_king_safe(mv) {
+            if attacks::reaches(pos.mailbox(), from, sq) && pos.leaves_king_safe(mv) {
                 return Some(mv);
             }
         }

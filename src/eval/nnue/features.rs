@@ -16,6 +16,8 @@
 
 use std::fmt;
 
+use crate::board::attacks::reachable;
+use crate::board::square::in_playing_area;
 use crate::board::{Color, PieceKind, Position, Square};
 
 /// Features per king bucket: every (relative type, reachable square) pair.
@@ -205,18 +207,6 @@ fn orient(perspective: Color, sq: Square) -> Square {
 
 const UNREACHABLE: u16 = u16::MAX;
 
-/// Whether a Red piece of kind index `kind` can ever stand on (`file`, `rank`): the FEN reader's
-/// rule (`board::fen::reachable`), restated as a `const fn` to build the tables.
-const fn reachable_by_red(kind: usize, file: usize, rank: usize) -> bool {
-    match kind {
-        0 => file >= 3 && file <= 5 && rank <= 2,
-        1 => matches!((file, rank), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
-        2 => matches!((file, rank), (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)),
-        6 => rank >= 3,
-        _ => true,
-    }
-}
-
 /// For each relative type (own king … own pawn, their king … their pawn) and oriented square
 /// `file + 9 * rank`, the feature's place in a bucket: types in that order, squares in that order.
 const fn build_slots() -> [[u16; 90]; 14] {
@@ -230,7 +220,7 @@ const fn build_slots() -> [[u16; 90]; 14] {
             let (file, rank) = (sq % 9, sq / 9);
             // Their pieces start at the top of the oriented board: mirror the rank to test them.
             let red_rank = if theirs { 9 - rank } else { rank };
-            if reachable_by_red(kind, file, red_rank) {
+            if reachable(Color::Red, PieceKind::ALL[kind], Square::new(file as u8, red_rank as u8)) {
                 slots[relative][sq] = next;
                 next += 1;
             }
@@ -261,8 +251,8 @@ const fn build_square_90() -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
-        let (row, col) = (i / 16, i % 16);
-        if row >= 3 && row <= 12 && col >= 3 && col <= 11 {
+        if in_playing_area(i) {
+            let (row, col) = (i / 16, i % 16);
             t[i] = ((col - 3) + 9 * (12 - row)) as u8;
         }
         i += 1;
@@ -277,7 +267,6 @@ static SQUARE_90: [u8; 256] = build_square_90();
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::fen::reachable;
     use crate::board::movegen;
     use rand::{Rng, SeedableRng};
 
@@ -289,16 +278,6 @@ mod tests {
         FeatureSet { king_buckets: KingBuckets::Palace, mirror: false },
         FeatureSet { king_buckets: KingBuckets::Palace, mirror: true },
     ];
-
-    #[test]
-    fn const_rule_is_the_fen_readers_rule() {
-        for kind in PieceKind::ALL {
-            for sq in Square::all() {
-                let ours = reachable_by_red(kind.index(), sq.file() as usize, sq.rank() as usize);
-                assert_eq!(ours, reachable(Color::Red, kind, sq), "{kind:?} {sq}");
-            }
-        }
-    }
 
     #[test]
     fn every_reachable_placement_has_its_own_index_in_every_bucket() {

@@ -82,7 +82,7 @@ fn scratch(name: &str) -> Scratch {
 
 fn run_cli(action: BookAction) -> Result<(String, String), String> {
     let (mut out, mut diag) = (Vec::new(), Vec::new());
-    run(&BookArgs { action }, &mut out, &mut diag).map_err(|e| e.0)?;
+    run(&BookArgs { action }, &mut out, &mut diag).map_err(|e| format!("{e:#}"))?;
     Ok((String::from_utf8(out).unwrap(), String::from_utf8(diag).unwrap()))
 }
 

@@ -392,6 +392,187 @@ fn withoutterms_leaves_evaluation_terms_out() {
     assert_eq!(score_at_depth_1(&mut e), all);
 }
 
+#[test]
+fn knowledge_switches_evaluation_term_groups_and_a_refusal_keeps_it() {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    // Red's cannon faces the black king over an empty file: the cannon terms see it.
+    e.send("position fen 3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1");
+    let score_at_depth_1 = |e: &mut EngineProcess| {
+        e.send("setoption newgame");
+        e.send("go depth 1");
+        e.expect("bestmove");
+        let line = e.transcript.iter().rev().find(|l| l.starts_with("info depth 1 ")).unwrap().clone();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "score").unwrap();
+        words[at + 1].parse::<i32>().unwrap()
+    };
+    let all = score_at_depth_1(&mut e);
+    e.send("setoption knowledge none");
+    let none = score_at_depth_1(&mut e);
+    assert_ne!(none, all, "material and squares alone score as all the knowledge does");
+    // A bad value mid-game is refused at once and the level in force stays.
+    e.send("setoption knowledge everything");
+    e.expect("info string error: knowledge wants one of none/small/medium/large, not 'everything'");
+    assert_eq!(score_at_depth_1(&mut e), none);
+    // `withoutterms cannons` with all the knowledge sees what `knowledge none` saw here.
+    e.send("setoption knowledge large");
+    assert_eq!(score_at_depth_1(&mut e), all);
+    e.send("setoption withoutterms cannons");
+    assert!(score_at_depth_1(&mut e) < all);
+    e.send("quit");
+    e.expect("bye");
+}
+
+/// Nodes of a UCCI `go depth <depth>` on an empty table: the last `info time … nodes` line before
+/// the answer is the whole search's count.
+fn ucci_nodes_to_depth(e: &mut EngineProcess, depth: u32) -> u64 {
+    e.send("setoption newgame");
+    e.send(&format!("go depth {depth}"));
+    e.expect("bestmove");
+    let line = e.transcript.iter().rev().find(|l| l.starts_with("info time ")).unwrap();
+    line.split_whitespace().skip_while(|&w| w != "nodes").nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn pruning_and_algorithm_change_the_search_and_a_bad_value_keeps_the_last() {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("setoption usebook false");
+    e.send("position startpos moves h2e2 h9g7");
+    let landed = ucci_nodes_to_depth(&mut e, 6);
+    // No selective search at all: the same depth costs far more.
+    e.send("setoption pruning none");
+    let full = ucci_nodes_to_depth(&mut e, 6);
+    assert!(full > landed * 3 / 2, "pruning none {full} nodes, large {landed}");
+    e.send("setoption pruning most");
+    assert_eq!(
+        e.expect("info string"),
+        "info string error: pruning wants one of none/small/medium/large, not 'most'"
+    );
+    assert_eq!(ucci_nodes_to_depth(&mut e, 6), full, "the refused level changed the search");
+    e.send("setoption pruning large");
+    assert_eq!(ucci_nodes_to_depth(&mut e, 6), landed);
+    // MTD(f) walks another tree to the same depth.
+    e.send("setoption algorithm mtdf");
+    let mtdf = ucci_nodes_to_depth(&mut e, 6);
+    assert_ne!(mtdf, landed, "mtdf searched the tree pvs searches");
+    e.send("setoption algorithm negascout");
+    assert_eq!(
+        e.expect("info string"),
+        "info string error: algorithm wants one of pvs/mtdf, not 'negascout'"
+    );
+    assert_eq!(ucci_nodes_to_depth(&mut e, 6), mtdf);
+    e.send("setoption algorithm pvs");
+    assert_eq!(ucci_nodes_to_depth(&mut e, 6), landed);
+    e.send("quit");
+    e.expect("bye");
+}
+
+#[test]
+fn move_overhead_threads_and_hash_are_applied_and_a_bad_value_keeps_the_last() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("setoption name OwnBook value false");
+    e.send("debug on");
+    // The overhead comes off a fixed move time: the budget `debug` prints shows it.
+    e.send("setoption name Move Overhead value 100");
+    e.send("go movetime 400");
+    assert_eq!(e.expect("info string time"), "info string time budget: soft 300 ms, hard 300 ms");
+    e.expect("bestmove");
+    e.send("setoption name Move Overhead value -5");
+    assert_eq!(
+        e.expect("info string"),
+        "info string error: Move Overhead must be between 0 and 5000, not -5"
+    );
+    e.send("go movetime 400");
+    assert_eq!(e.expect("info string time"), "info string time budget: soft 300 ms, hard 300 ms");
+    e.expect("bestmove");
+    e.send("debug off");
+    // More threads than cores: taken, and the engine says how many it uses.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = 256.min(cores + 1);
+    e.send(&format!("setoption name Threads value {asked}"));
+    if asked > cores {
+        let note = format!("info string {asked} threads asked, {cores} used: one per core");
+        assert_eq!(e.expect("info string"), note);
+    }
+    e.send("setoption name Threads value 0");
+    assert_eq!(e.expect("info string"), "info string error: Threads must be between 1 and 256, not 0");
+    e.send("setoption name Hash value 8");
+    e.send("setoption name Hash value many");
+    assert_eq!(
+        e.expect("info string"),
+        "info string error: Hash wants a whole number from 1 to 65536, not 'many'"
+    );
+    // The announcement writes back the values in force.
+    e.send("uci");
+    e.expect("uciok");
+    for wanted in [
+        format!("option name Threads type spin default {asked} min 1 max 256"),
+        "option name Hash type spin default 8 min 1 max 65536".to_string(),
+        "option name Move Overhead type spin default 100 min 0 max 5000".to_string(),
+    ] {
+        assert!(e.transcript.contains(&wanted), "{wanted}: {:?}", e.transcript);
+    }
+    e.send("quit");
+    assert!(e.exits_within(SECOND));
+}
+
+#[test]
+fn debug_prints_the_book_decision_and_the_time_budget_in_both_dialects() {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("setoption usemillisec true");
+    e.send("position startpos");
+    e.send("go time 60000 increment 0");
+    e.expect("bestmove");
+    assert!(!e.transcript.iter().any(|l| l.starts_with("info string")), "debug is off: {:?}", e.transcript);
+    e.send("setoption debug true");
+    e.send("go time 60000 increment 0");
+    let told = e.expect("info string book: ");
+    assert!(told.contains(" moves of embedded (weight "), "{told}");
+    e.expect("info message book move ");
+    e.expect("bestmove");
+    e.send("setoption usebook false");
+    e.send("go time 1000 increment 0");
+    assert_eq!(e.expect("info string"), "info string no book move: the book is switched off");
+    assert!(e.expect("info string").starts_with("info string time budget: soft "));
+    e.expect("bestmove");
+    e.send("quit");
+    e.expect("bye");
+
+    // UCI switches it with the `debug` command; an option named Debug does not exist there.
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("setoption name Debug value true");
+    assert_eq!(e.expect("info string"), "info string error: unknown option 'Debug' ignored");
+    e.send("setoption name Knowledge value none");
+    assert_eq!(e.expect("info string"), "info string error: unknown option 'Knowledge' ignored");
+    e.send("debug on");
+    e.send("position startpos");
+    e.send("go depth 1");
+    assert_eq!(e.expect("info string"), "info string no book move: the book is not asked for a 'go depth'");
+    assert_eq!(e.expect("info string"), "info string time budget: none, no clock limits this search");
+    e.expect("bestmove");
+    e.send("debug off");
+    let before = e.transcript.len();
+    e.send("go movetime 200");
+    e.send("go depth 1");
+    e.expect("bestmove");
+    e.expect("bestmove");
+    let after: Vec<&String> =
+        e.transcript[before..].iter().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(after.len(), 1, "only the book move's own line: {after:?}");
+    assert!(after[0].starts_with("info string book move "), "{after:?}");
+    e.send("quit");
+}
+
 // --- Reliability (issue 18): no hang, no runaway, short errors. ---
 
 #[test]

@@ -19,6 +19,7 @@
 use std::path::Path;
 
 use crate::board::{Move, Position};
+use crate::files;
 
 use super::{on_board, BookEntry, BookError};
 
@@ -172,7 +173,8 @@ impl ChariotBook {
     /// Writes the book to `path` through a temporary file in the same directory, so a failure never
     /// leaves a half-written book behind.
     pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        write_atomically(path, &self.to_bytes())
+        files::write_atomically(path, self.to_bytes())
+            .map_err(|e| BookError::file(path, format!("cannot write it: {e}")))
     }
 
     /// The book's name.
@@ -218,22 +220,6 @@ impl ChariotBook {
 pub fn canonical_move(pos: &Position, mv: Move) -> (u64, u16) {
     let (key, mirrored) = canonical(pos);
     (key, if mirrored { mv.mirror_files().bits() } else { mv.bits() })
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let file_name = path.file_name().ok_or_else(|| BookError::file(path, "not a file name"))?;
-    let tmp = dir.join(format!(".{}.tmp{}", file_name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(BookError::file(path, format!("cannot write it: {e}")));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

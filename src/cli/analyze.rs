@@ -4,16 +4,15 @@
 
 use std::io::{BufRead, Write};
 
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Value};
 
-use super::show::setup_position;
-use super::CliError;
+use super::common::{put_score, score_text, setup_position, MoveText};
 use crate::board::{Move, Position};
 use crate::notation::{format_line, MoveNotation};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
-use crate::search::score::mate_in_moves;
 use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl};
 
 /// Depth searched when no limit is given.
@@ -70,22 +69,6 @@ impl AnalyzeArgs {
     }
 }
 
-/// A score as text: `+34` in centipawns or `mate 3` / `mate -2` in moves.
-pub fn score_text(score: i32) -> String {
-    match mate_in_moves(score) {
-        Some(m) => format!("mate {m}"),
-        None => format!("{score:+}"),
-    }
-}
-
-/// Adds `score_cp` or `mate` to a JSON object.
-pub fn put_score(obj: &mut serde_json::Map<String, Value>, score: i32) {
-    match mate_in_moves(score) {
-        Some(m) => obj.insert("mate".into(), json!(m)),
-        None => obj.insert("score_cp".into(), json!(score)),
-    };
-}
-
 fn iccs_list(pv: &[Move]) -> Vec<String> {
     pv.iter().map(Move::to_string).collect()
 }
@@ -136,7 +119,7 @@ pub fn analyze_position(
     limits: &Limits,
     as_json: bool,
     out: &mut (impl Write + Send),
-) -> Result<(), CliError> {
+) -> Result<()> {
     let fen = pos.to_fen();
     if !as_json {
         writeln!(out, "position {fen}")?;
@@ -188,20 +171,18 @@ pub fn run(
     input: &mut impl BufRead,
     out: &mut (impl Write + Send),
     diag: &mut impl Write,
-) -> Result<(), CliError> {
-    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
+) -> Result<()> {
+    let mut engine = Engine::try_new(args.hash as usize)?;
     engine.options.threads = args.threads as usize;
     engine.options.eval = super::nnue::eval_choice(args.evalfile.as_deref())?;
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {
-        let pos = setup_position(args.fen.as_deref(), &args.moves)?;
+        let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
         return analyze_position(&mut engine, &pos, &limits, args.json, out);
     }
     let (mut lines_read, mut failed) = (0, 0);
     let mut number = 0;
-    while let Some(line) =
-        read_line(input, MAX_LINE_BYTES).map_err(|e| CliError(format!("cannot read stdin: {e}")))?
-    {
+    while let Some(line) = read_line(input, MAX_LINE_BYTES).context("cannot read stdin")? {
         number += 1;
         // A line that is not text is one failed position, like a bad FEN; the rest still count.
         let (fen, outcome) = match line.into_text() {
@@ -210,10 +191,10 @@ pub fn run(
                 if fen.is_empty() || fen.starts_with('#') {
                     continue;
                 }
-                let outcome = setup_position(Some(&fen), &args.moves);
+                let outcome = setup_position(Some(&fen), &args.moves, MoveText::AnyNotation);
                 (fen, outcome)
             }
-            Err(why) => (String::new(), Err(CliError(why))),
+            Err(why) => (String::new(), Err(anyhow!(why))),
         };
         lines_read += 1;
         // Each position is analysed on its own, as if it were the only one.
@@ -223,17 +204,18 @@ pub fn run(
             Err(e) => {
                 failed += 1;
                 let echo = echo_line(&fen);
+                let why = format!("{e:#}");
                 if args.json {
-                    writeln!(out, "{}", json!({"fen": echo, "error": e.0}))?;
+                    writeln!(out, "{}", json!({"fen": echo, "error": why}))?;
                 } else {
-                    writeln!(out, "position {echo}\nerror: {}", e.0)?;
+                    writeln!(out, "position {echo}\nerror: {why}")?;
                 }
-                writeln!(diag, "error: stdin line {number}: {}", e.0)?;
+                writeln!(diag, "error: stdin line {number}: {why}")?;
             }
         }
     }
     if failed > 0 {
-        return Err(CliError(format!("{failed} of {lines_read} positions could not be analysed")));
+        bail!("{failed} of {lines_read} positions could not be analysed");
     }
     Ok(())
 }

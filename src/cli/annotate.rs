@@ -3,17 +3,16 @@
 //! inaccuracies (?!), mistakes (?) and blunders (??) by the score they lose, and sums up each
 //! side's play.
 
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 
+use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::analyze::{put_score, score_text};
-use super::CliError;
+use super::common::{bar_style, load_games, progress_bar, put_score, score_text, write_file};
 use crate::board::{Color, Move, Position};
-use crate::notation::{format_move, read_pgn, write_pgn, MoveNotation, PgnGame};
+use crate::notation::{format_move, write_pgn, MoveNotation, PgnGame};
 use crate::rules::game_result;
 use crate::search::{Engine, Limits, SearchControl};
 
@@ -227,45 +226,16 @@ fn report_json(game_index: usize, r: &MoveReport) -> Value {
     Value::Object(obj)
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, so that a failure
-/// never leaves a half-written file behind.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name =
-        path.file_name().ok_or_else(|| CliError(format!("'{}' is not a file name", path.display())))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(CliError(format!("cannot write {}: {e}", path.display())));
-    }
-    Ok(())
-}
-
-/// Reads every game of the PGN file at `path`, with errors naming the file and line.
-pub fn load_games(path: &Path) -> Result<Vec<PgnGame>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let games = read_pgn(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-    if games.is_empty() {
-        return Err(CliError(format!("{}: no game found", path.display())));
-    }
-    Ok(games)
-}
-
 /// Runs `chariot annotate`; the progress bar goes to stderr when `progress` (a terminal).
-pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<(), CliError> {
+pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<()> {
     let games = load_games(&args.game)?;
     let limits = match args.movetime {
         Some(ms) => Limits::movetime(ms),
         None => Limits::depth(args.depth.unwrap_or(DEFAULT_DEPTH)),
     };
-    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
+    let mut engine = Engine::try_new(args.hash as usize)?;
     let total: usize = games.iter().map(|g| g.moves.len()).sum();
-    let bar = if progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} moves {elapsed}") {
-        bar.set_style(style);
-    }
+    let bar = progress_bar(total as u64, progress, bar_style("{bar:40} {pos}/{len} moves {elapsed}"));
     let mut pgn = String::new();
     let mut results = Vec::new();
     for game in &games {
@@ -278,8 +248,7 @@ pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<
         };
         marked.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Annotator"));
         marked.tags.push(("Annotator".into(), format!("Chariot {} ({limit})", env!("CARGO_PKG_VERSION"))));
-        let text =
-            write_pgn(&marked, args.notation).map_err(|e| CliError(format!("cannot write the game: {e}")))?;
+        let text = write_pgn(&marked, args.notation).context("cannot write the game")?;
         if !pgn.is_empty() {
             pgn.push('\n');
         }
@@ -288,7 +257,7 @@ pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<
     }
     bar.finish_and_clear();
     if let Some(path) = &args.output {
-        write_atomically(path, &pgn)?;
+        write_file(path, &pgn)?;
     } else if !args.json {
         writeln!(out, "{pgn}")?;
     }
@@ -324,11 +293,6 @@ pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<
     Ok(())
 }
 
-/// Whether a progress bar may be drawn (stderr is a terminal).
-pub fn progress_wanted() -> bool {
-    std::io::stderr().is_terminal()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,19 +305,5 @@ mod tests {
         assert_eq!(mark_for(60), Some("?"));
         assert_eq!(mark_for(99), Some("?"));
         assert_eq!(mark_for(250), Some("??"));
-    }
-
-    #[test]
-    fn atomic_write_replaces_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("chariot-annotate-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("out.pgn");
-        write_atomically(&path, "one").unwrap();
-        write_atomically(&path, "two").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        let err = write_atomically(&dir.join("missing/out.pgn"), "x").unwrap_err();
-        assert!(err.0.starts_with("cannot write "), "{}", err.0);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

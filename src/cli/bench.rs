@@ -5,9 +5,9 @@
 
 use std::io::Write;
 
+use anyhow::{Error, Result};
 use clap::Args;
 
-use super::CliError;
 use crate::search::{bench, Algorithm, EngineOptions, SearchFeatures, SearchParams};
 
 /// Arguments of `chariot bench`.
@@ -52,8 +52,8 @@ fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
 
 /// Runs the bench: one `index best nodes` line per position, then `Nodes searched: N` and
 /// `Nodes/second: X` as the last two lines.
-pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let features = SearchFeatures::ALL.without_list(&args.without.join(",")).map_err(CliError)?;
+pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<()> {
+    let features = SearchFeatures::ALL.without_list(&args.without.join(",")).map_err(Error::msg)?;
     let options = EngineOptions {
         threads: args.threads as usize,
         algorithm: args.algorithm,
@@ -62,8 +62,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), CliError> {
         eval: super::nnue::eval_choice(args.evalfile.as_deref())?,
         ..EngineOptions::default()
     };
-    let report =
-        bench::run_with(args.depth, args.hash as usize, &options).map_err(|e| CliError(e.to_string()))?;
+    let report = bench::run_with(args.depth, args.hash as usize, &options)?;
     for (i, (best, nodes)) in report.per_position.iter().enumerate() {
         writeln!(out, "{:>3} {best:<6} {nodes}", i + 1)?;
     }

@@ -3,14 +3,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::CliError;
-use crate::board::Position;
+use super::common::{bar_style, progress_bar, progress_wanted, setup_position, MoveText};
 use crate::book::builder::{self, PgnBuildOptions, SearchBuildOptions};
-use crate::book::{embedded, Book, BookError, ChariotBook};
-use crate::protocol::position_cmd::play_moves;
+use crate::book::{embedded, Book, ChariotBook};
 
 /// Arguments of `chariot book`.
 #[derive(Args, Debug, Clone)]
@@ -116,14 +114,8 @@ pub struct MergeArgs {
     pub output: PathBuf,
 }
 
-impl From<BookError> for CliError {
-    fn from(e: BookError) -> Self {
-        CliError(e.0)
-    }
-}
-
 /// Runs a `book` subcommand: results to `out`, summaries to `diag`.
-pub fn run(args: &BookArgs, out: &mut impl Write, diag: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &BookArgs, out: &mut impl Write, diag: &mut impl Write) -> Result<()> {
     match &args.action {
         BookAction::Probe(a) => probe(a, out),
         BookAction::Build(a) => build(a, diag),
@@ -133,21 +125,12 @@ pub fn run(args: &BookArgs, out: &mut impl Write, diag: &mut impl Write) -> Resu
     }
 }
 
-fn probe_position(args: &ProbeArgs) -> Result<Position, CliError> {
-    let start = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?,
-        None => Position::startpos(),
-    };
-    let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    play_moves(start, &moves).map_err(|e| CliError(e.to_string()))
-}
-
-fn probe(args: &ProbeArgs, out: &mut impl Write) -> Result<(), CliError> {
+fn probe(args: &ProbeArgs, out: &mut impl Write) -> Result<()> {
     let book = match &args.file {
         Some(f) => Book::open(f)?,
         None => embedded::book()?,
     };
-    let pos = probe_position(args)?;
+    let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::Iccs)?;
     for e in book.probe(&pos) {
         writeln!(out, "{} {}", e.mv, e.weight)?;
     }
@@ -158,11 +141,11 @@ fn name_of(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
 }
 
-fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<(), CliError> {
+fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<()> {
     let name = name_of(&args.output);
     let book = if args.search {
         if args.depth < 1 || args.max_moves < 1 || args.margin < 0 {
-            return Err(CliError("--depth and --max-moves must be at least 1, --margin at least 0".into()));
+            bail!("--depth and --max-moves must be at least 1, --margin at least 0");
         }
         let opts = SearchBuildOptions {
             depth: args.depth,
@@ -172,12 +155,8 @@ fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<(), CliError> {
             hash_mb: args.hash as usize,
             threads: args.threads as usize,
         };
-        let bar = ProgressBar::new(1);
-        bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} positions (eta {eta})")
-                .expect("the template is valid")
-                .progress_chars("=> "),
-        );
+        let style = bar_style("{elapsed_precise} [{bar:40}] {pos}/{len} positions (eta {eta})");
+        let bar = progress_bar(1, progress_wanted(), style.progress_chars("=> "));
         // Without a terminal (a log, CI) the bar is hidden: print a plain line now and then instead.
         let plain = bar.is_hidden();
         let book = builder::from_search(&opts, &name, &mut |done, total| {
@@ -188,7 +167,7 @@ fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<(), CliError> {
             }
         });
         bar.finish_and_clear();
-        book.map_err(|e| CliError(e.to_string()))?
+        book?
     } else {
         let files = builder::pgn_files(&args.pgn)?;
         let games = builder::read_games(&files)?;
@@ -200,7 +179,7 @@ fn build(args: &BuildArgs, diag: &mut impl Write) -> Result<(), CliError> {
     summary(diag, &book, &args.output)
 }
 
-fn summary(diag: &mut impl Write, book: &ChariotBook, path: &Path) -> Result<(), CliError> {
+fn summary(diag: &mut impl Write, book: &ChariotBook, path: &Path) -> Result<()> {
     writeln!(
         diag,
         "wrote {}: {} positions, {} moves",
@@ -211,9 +190,9 @@ fn summary(diag: &mut impl Write, book: &ChariotBook, path: &Path) -> Result<(),
     Ok(())
 }
 
-fn import(args: &ImportArgs, diag: &mut impl Write) -> Result<(), CliError> {
+fn import(args: &ImportArgs, diag: &mut impl Write) -> Result<()> {
     let Book::Eleeye(source) = Book::open(&args.eleeye)? else {
-        return Err(CliError(format!("'{}' is a Chariot book, not a BOOK.DAT", args.eleeye.display())));
+        bail!("'{}' is a Chariot book, not a BOOK.DAT", args.eleeye.display());
     };
     let (book, found) = builder::from_eleeye(&source, args.max_ply, &name_of(&args.output));
     writeln!(
@@ -225,7 +204,7 @@ fn import(args: &ImportArgs, diag: &mut impl Write) -> Result<(), CliError> {
     summary(diag, &book, &args.output)
 }
 
-fn dump(args: &DumpArgs, out: &mut impl Write) -> Result<(), CliError> {
+fn dump(args: &DumpArgs, out: &mut impl Write) -> Result<()> {
     match Book::open(&args.file)? {
         Book::Chariot(b) => {
             writeln!(
@@ -248,16 +227,13 @@ fn dump(args: &DumpArgs, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn merge(args: &MergeArgs, diag: &mut impl Write) -> Result<(), CliError> {
+fn merge(args: &MergeArgs, diag: &mut impl Write) -> Result<()> {
     let mut all = Vec::new();
     for path in &args.inputs {
         match Book::open(path)? {
             Book::Chariot(b) => all.extend(b.entries().iter().map(|e| (e.key, e.mv, e.weight as u64))),
             Book::Eleeye(_) => {
-                return Err(CliError(format!(
-                    "'{}' is a BOOK.DAT; convert it first with `chariot book import`",
-                    path.display()
-                )))
+                bail!("'{}' is a BOOK.DAT; convert it first with `chariot book import`", path.display())
             }
         }
     }

@@ -10,16 +10,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use anyhow::{anyhow, bail, Error, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
-use super::CliError;
+use super::common::{bar_style, progress_bar, write_file};
 use crate::tournament::openings;
+use crate::tune::check_writable;
 use crate::tune::datagen::{generate, DatagenConfig, GameData, GameEnd};
 use crate::tune::datastats::{self, DataStats, SCORE_EDGES};
 use crate::tune::packed::{Wdl, VERSION};
 use crate::tune::scored::{self, Progress, Target};
-use crate::tune::{check_writable, write_atomically};
 
 /// Arguments of `chariot datagen`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -67,18 +68,12 @@ pub struct DatagenArgs {
     pub hash: u64,
 }
 
-/// Whether stderr is a terminal (and so gets a progress bar).
-pub fn progress_wanted() -> bool {
-    use std::io::IsTerminal;
-    std::io::stderr().is_terminal()
-}
-
 /// Runs the mode the arguments ask for: results on `out`, notes (resuming a file) on stderr.
-pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(), CliError> {
+pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<()> {
     if let Some(path) = &args.stats {
         return stats(path, !args.quick, out);
     }
-    let path = args.out.as_deref().ok_or_else(|| CliError("--out FILE is required".to_string()))?;
+    let path = args.out.as_deref().ok_or_else(|| anyhow!("--out FILE is required"))?;
     let mut cfg = if args.scored {
         DatagenConfig::scored(args.nodes.unwrap_or(5000), args.random_plies, args.seed)
     } else {
@@ -92,14 +87,14 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     cfg.concurrency = args.concurrency as usize;
     cfg.hash_mb = args.hash as usize;
     if let Some(file) = &args.openings {
-        cfg.openings = openings::load(file).map_err(CliError)?;
+        cfg.openings = openings::load(file).map_err(Error::msg)?;
     }
-    cfg.validate().map_err(CliError)?;
+    cfg.validate().map_err(Error::msg)?;
     if args.scored {
         let target = match (args.games, args.positions) {
             (Some(n), _) => Target::Games(n),
             (None, Some(n)) => Target::Positions(n),
-            (None, None) => return Err(CliError("--scored needs --games N or --positions N".to_string())),
+            (None, None) => bail!("--scored needs --games N or --positions N"),
         };
         run_scored(path, &cfg, target, out, &mut std::io::stderr(), progress)
     } else {
@@ -107,22 +102,16 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     }
 }
 
+/// The progress bar of `len` games or positions (`unit`).
 fn bar(len: u64, progress: bool, unit: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(
-        Some(len),
-        if progress { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() },
-    );
     let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} {{msg}} [{{elapsed}} < {{eta}}]");
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
+    progress_bar(len, progress, bar_style(&template))
 }
 
 /// The text mode: plays the games, writes the `FEN;result` file, prints a summary.
-fn run_text(path: &Path, cfg: &DatagenConfig, out: &mut impl Write, progress: bool) -> Result<(), CliError> {
+fn run_text(path: &Path, cfg: &DatagenConfig, out: &mut impl Write, progress: bool) -> Result<()> {
     // Refuse an unwritable destination before playing for minutes.
-    check_writable(path).map_err(CliError)?;
+    check_writable(path).map_err(Error::msg)?;
     let bar = bar(cfg.games as u64, progress, "games");
     let kept = std::sync::atomic::AtomicUsize::new(0);
     let started = Instant::now();
@@ -131,11 +120,11 @@ fn run_text(path: &Path, cfg: &DatagenConfig, out: &mut impl Write, progress: bo
         bar.set_message(format!("{total} positions"));
         bar.inc(1);
     })
-    .map_err(CliError)?;
+    .map_err(Error::msg)?;
     bar.finish_and_clear();
 
     let text: String = games.iter().map(GameData::lines).collect();
-    write_atomically(path, &text).map_err(CliError)?;
+    write_file(path, &text)?;
     let count = |r: f64| games.iter().filter(|g| g.result == r).count();
     let positions: usize = games.iter().map(|g| g.fens.len()).sum();
     writeln!(
@@ -161,7 +150,7 @@ fn run_scored(
     out: &mut impl Write,
     err: &mut impl Write,
     progress: bool,
-) -> Result<(), CliError> {
+) -> Result<()> {
     let (len, unit) = match target {
         Target::Games(n) => (n, "games"),
         Target::Positions(n) => (n, "positions"),
@@ -193,7 +182,7 @@ fn run_scored(
             ));
         },
     )
-    .map_err(CliError)?;
+    .map_err(Error::msg)?;
     bar.finish_and_clear();
     let p = &summary.progress;
     let secs = summary.elapsed.as_secs_f64();
@@ -220,8 +209,8 @@ fn percent(part: u64, whole: u64) -> f64 {
 }
 
 /// `--stats FILE`: checks the file (refusing it with the fault) and prints what it holds.
-fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<(), CliError> {
-    let s: DataStats = datastats::collect(path, full).map_err(|e| CliError(e.to_string()))?;
+fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<()> {
+    let s: DataStats = datastats::collect(path, full)?;
     let shown = 3;
     let mut shards: Vec<String> = s
         .shards

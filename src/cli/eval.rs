@@ -5,13 +5,14 @@
 
 use std::io::Write;
 
+use anyhow::{anyhow, Result};
 use clap::Args;
 
-use super::show::{piece_char, setup_position};
-use super::CliError;
+use super::common::{setup_position, MoveText};
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::eval::nnue::Network;
 use crate::eval::{breakdown, Score};
+use crate::notation::chinese::{piece_char, Script};
 
 /// Arguments of `chariot eval`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -32,19 +33,19 @@ fn signed(s: Score) -> String {
 }
 
 /// Writes the breakdown of `pos`'s evaluation on `out`.
-pub fn explain(pos: &Position, out: &mut impl Write) -> Result<(), CliError> {
+pub fn explain(pos: &Position, out: &mut impl Write) -> Result<()> {
     let b = breakdown(pos);
     writeln!(out, "Pieces (material + placement, owner's view, mg/eg):")?;
     let mut sums = [Score::ZERO; 2];
     for &(sq, letter, value) in &b.pieces {
         let color = if letter.is_ascii_uppercase() { Color::Red } else { Color::Black };
         let kind = PieceKind::from_letter(letter.to_ascii_uppercase())
-            .ok_or_else(|| CliError(format!("unknown piece letter '{letter}' in the breakdown")))?;
+            .ok_or_else(|| anyhow!("unknown piece letter '{letter}' in the breakdown"))?;
         sums[color.index()] += value;
         writeln!(
             out,
             "  {sq} {letter} {} {:<5} {:<8} {}",
-            piece_char(color, kind),
+            piece_char(color, kind, Script::Traditional),
             color.name(),
             kind.name(),
             signed(value)
@@ -96,7 +97,7 @@ pub fn net_shares(net: &Network, pos: &Position) -> Vec<(Square, Color, PieceKin
 }
 
 /// Writes the net's score of `pos` and each piece's share of it on `out`.
-pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Result<(), CliError> {
+pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Result<()> {
     writeln!(out, "NNUE: {}", net.arch())?;
     writeln!(out, "Piece shares (score with the piece less score without it, owner's view):")?;
     for (sq, color, kind, share) in net_shares(net, pos) {
@@ -104,7 +105,7 @@ pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Resul
         writeln!(
             out,
             "  {sq} {letter} {} {:<5} {:<8} {share:+}",
-            piece_char(color, kind),
+            piece_char(color, kind, Script::Traditional),
             color.name(),
             kind.name()
         )?;
@@ -115,9 +116,9 @@ pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Resul
 }
 
 /// Runs `chariot eval`.
-pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
     let net = args.evalfile.as_deref().map(super::nnue::load_net).transpose()?;
-    let pos = setup_position(args.fen.as_deref(), &args.moves)?;
+    let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
     explain(&pos, out)?;
     if let Some(net) = net {
         explain_net(&net, &pos, out)?;

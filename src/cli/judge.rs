@@ -6,10 +6,11 @@
 
 use std::io::Write;
 
+use anyhow::{anyhow, Result};
 use clap::Args;
 use serde_json::{json, Value};
 
-use super::CliError;
+use super::common::{move_words, starting_position};
 use crate::board::{Color, Position};
 use crate::notation::{parse_move, NotationError};
 use crate::quote::quoted;
@@ -45,13 +46,9 @@ pub struct Judgement {
 }
 
 /// Replays `moves` from `fen` (or the start) until the rules end the game.
-pub fn judge(fen: Option<&str>, moves: &[String]) -> Result<Judgement, CliError> {
-    let mut pos = match fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?,
-        None => Position::startpos(),
-    };
-    // As elsewhere, `--moves "h2e2 h9g7"` (one quoted word) is as welcome as separate words.
-    let words: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
+pub fn judge(fen: Option<&str>, moves: &[String]) -> Result<Judgement> {
+    let mut pos = starting_position(fen)?;
+    let words = move_words(moves);
     let mut result = game_result(&pos);
     let mut plies = 0;
     while result.is_none() && plies < words.len() {
@@ -73,10 +70,10 @@ pub fn judge(fen: Option<&str>, moves: &[String]) -> Result<Judgement, CliError>
 }
 
 /// The refusal of the `number`th move, `word`, in `pos`.
-fn move_error(number: usize, word: &str, pos: &Position, error: &NotationError) -> CliError {
+fn move_error(number: usize, word: &str, pos: &Position, error: &NotationError) -> anyhow::Error {
     let text = quoted(word);
     let side = pos.side_to_move().name();
-    CliError(match error {
+    anyhow!(match error {
         NotationError::Unreadable { reason, .. } => format!("move {number} {text} is not a move: {reason}"),
         NotationError::Ambiguous { matches, .. } => {
             let fits: Vec<String> = matches.iter().map(|m| m.to_string()).collect();
@@ -90,7 +87,7 @@ fn move_error(number: usize, word: &str, pos: &Position, error: &NotationError) 
 }
 
 /// Runs `chariot judge`: the judgement as text or JSON on `out`.
-pub fn run(args: &JudgeArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &JudgeArgs, out: &mut impl Write) -> Result<()> {
     let judgement = judge(args.fen.as_deref(), &args.moves)?;
     if args.json {
         writeln!(out, "{}", to_json(&judgement))?;
@@ -225,14 +222,14 @@ mod tests {
 
     #[test]
     fn errors_name_the_move_and_quote_it() {
-        let err = judge(None, &words("h2e2 h9g7 h2h9")).unwrap_err();
-        assert!(err.0.starts_with("move 3 'h2h9' is illegal (red to move in "), "{}", err.0);
-        let err = judge(None, &words("h2e2 zz9")).unwrap_err();
-        assert!(err.0.starts_with("move 2 'zz9' is not a move: "), "{}", err.0);
+        let err = format!("{:#}", judge(None, &words("h2e2 h9g7 h2h9")).unwrap_err());
+        assert!(err.starts_with("move 3 'h2h9' is illegal (red to move in "), "{err}");
+        let err = format!("{:#}", judge(None, &words("h2e2 zz9")).unwrap_err());
+        assert!(err.starts_with("move 2 'zz9' is not a move: "), "{err}");
         let junk = "x".repeat(1000);
-        let err = judge(None, &[junk]).unwrap_err();
-        assert!(err.0.len() < 200, "{}", err.0);
-        let err = judge(Some("9/9 w"), &[]).unwrap_err();
-        assert!(err.0.starts_with("bad FEN"), "{}", err.0);
+        let err = format!("{:#}", judge(None, &[junk]).unwrap_err());
+        assert!(err.len() < 200, "{err}");
+        let err = format!("{:#}", judge(Some("9/9 w"), &[]).unwrap_err());
+        assert!(err.starts_with("bad FEN"), "{err}");
     }
 }

@@ -5,9 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::{Error, Result};
 use clap::Args;
 
-use super::CliError;
 use crate::notation::MoveNotation;
 use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
@@ -98,9 +98,13 @@ pub const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
 
 /// The match configuration the arguments describe; every refusal is a sentence, and a number
 /// out of range is refused with its range.
-pub fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
-    let engines =
-        args.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<Vec<_>, _>>().map_err(CliError)?;
+pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
+    let engines = args
+        .engines
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Error::msg)?;
     let limits = &args.limits;
     let limit = match (&limits.tc, &limits.nodes, &limits.depth, &limits.movetime) {
         (Some(tc), ..) => Limit::parse_tc(tc),
@@ -109,18 +113,19 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
         (.., Some(ms)) => Limit::parse_movetime(ms),
         (None, None, None, None) => Err("give one of --tc, --nodes, --depth or --movetime".to_string()),
     }
-    .map_err(CliError)?;
-    let games = whole_number("--games", &args.games, 1, MAX_GAMES).map_err(CliError)?;
+    .map_err(Error::msg)?;
+    let games = whole_number("--games", &args.games, 1, MAX_GAMES).map_err(Error::msg)?;
     let concurrency =
-        whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY).map_err(CliError)?;
+        whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY).map_err(Error::msg)?;
     let tolerance_ms =
-        whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS).map_err(CliError)?;
-    let timeout = seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS).map_err(CliError)?;
+        whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS).map_err(Error::msg)?;
+    let timeout =
+        seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS).map_err(Error::msg)?;
     let handshake =
         seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)
-            .map_err(CliError)?;
+            .map_err(Error::msg)?;
     let openings = match &args.openings {
-        Some(path) => openings::load(path).map_err(CliError)?,
+        Some(path) => openings::load(path).map_err(Error::msg)?,
         None => vec![Opening::startpos()],
     };
     Ok(MatchConfig {
@@ -132,21 +137,21 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
         concurrency: concurrency as usize,
         pgn: args.pgn.clone(),
         notation: args.pgn_notation,
-        sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose().map_err(CliError)?,
+        sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose().map_err(Error::msg)?,
         resume: args.resume,
         settings: GameSettings {
             limit,
             tolerance_ms,
             move_timeout: Duration::from_millis(timeout),
             handshake_timeout: Duration::from_millis(handshake),
-            draw: args.draw.as_deref().map(DrawRule::parse).transpose().map_err(CliError)?,
-            resign: args.resign.as_deref().map(ResignRule::parse).transpose().map_err(CliError)?,
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose().map_err(Error::msg)?,
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose().map_err(Error::msg)?,
         },
     })
 }
 
 /// Runs the match: progress on stderr, the results table on `out`.
-pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
     let config = config(args)?;
-    run_match(&config, out).map(|_| ()).map_err(CliError)
+    run_match(&config, out).map(|_| ()).map_err(Error::msg)
 }

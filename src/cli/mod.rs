@@ -1,12 +1,15 @@
 //! Command-line subcommands. With none, the binary runs the UCCI/UCI loop on stdin/stdout.
 //!
 //! Each subcommand lives in its own file with its clap `Args` struct and a `run` that writes
-//! results to stdout and diagnostics to stderr, returning a `CliError` for bad input.
+//! results to stdout and diagnostics to stderr; what several share is in `common`. A refusal is
+//! an `anyhow::Error` whose context names the file or process it concerns, reported on stderr
+//! as one line, `error: outer: inner`, with exit status 2.
 
 pub mod analyze;
 pub mod annotate;
 pub mod bench;
 pub mod book;
+pub mod common;
 pub mod datagen;
 pub mod eval;
 pub mod judge;
@@ -17,10 +20,10 @@ pub mod play;
 pub mod show;
 pub mod tune;
 
-use std::fmt;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use crate::protocol;
@@ -68,29 +71,22 @@ pub enum Command {
     Nnue(nnue::NnueArgs),
 }
 
-/// A refusal a subcommand reports as `error: <message>` on stderr, with exit status 2.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CliError(pub String);
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CliError {}
-
-impl From<std::io::Error> for CliError {
-    fn from(e: std::io::Error) -> Self {
-        CliError(format!("cannot write the output: {e}"))
-    }
-}
-
 /// Parses the command line and runs what it asks for.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        None => protocol::run_stdio().map_err(CliError::from),
+    match run_command(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", error_line(&e));
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// Runs a subcommand, or the protocol loop without one, on the process's standard streams.
+fn run_command(command: Option<Command>) -> Result<()> {
+    match command {
+        None => protocol::run_stdio().context(OUTPUT_FAILED),
         Some(Command::Perft(args)) => {
             perft::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
@@ -106,7 +102,7 @@ pub fn run() -> ExitCode {
             &mut std::io::stderr().lock(),
         ),
         Some(Command::Annotate(args)) => {
-            annotate::run(&args, &mut std::io::stdout().lock(), annotate::progress_wanted())
+            annotate::run(&args, &mut std::io::stdout().lock(), common::progress_wanted())
         }
         Some(Command::Play(args)) => play::run(
             &args,
@@ -123,16 +119,43 @@ pub fn run() -> ExitCode {
             book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
         Some(Command::Datagen(args)) => {
-            datagen::run(&args, &mut std::io::stdout().lock(), datagen::progress_wanted())
+            datagen::run(&args, &mut std::io::stdout().lock(), common::progress_wanted())
         }
         Some(Command::Tune(args)) => tune::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Nnue(args)) => nnue::run(&args, &mut std::io::stdout().lock()),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        }
+    }
+}
+
+/// What a failure to write the results says.
+const OUTPUT_FAILED: &str = "cannot write the output";
+
+/// The line a refusal is reported as (after `error: `): the error and its causes, outermost
+/// first, `outer: inner`. Every file and process a subcommand uses is named in the context of
+/// its errors, so an I/O error with nothing said about it came from writing the results to
+/// stdout or stderr (the `?` after a `writeln!`), and is reported as such.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let bare_io = e.chain().count() == 1 && e.downcast_ref::<std::io::Error>().is_some();
+    if bare_io {
+        format!("{OUTPUT_FAILED}: {e}")
+    } else {
+        format!("{e:#}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::anyhow;
+
+    #[test]
+    fn an_error_is_one_line_outermost_first() {
+        let e = anyhow!("bad FEN: 2 ranks instead of 10");
+        assert_eq!(error_line(&e), "bad FEN: 2 ranks instead of 10");
+        let e = Err::<(), _>(std::io::Error::from(std::io::ErrorKind::NotFound))
+            .context("cannot read game.pgn")
+            .unwrap_err();
+        assert_eq!(error_line(&e), "cannot read game.pgn: entity not found");
+        let e = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert_eq!(error_line(&e), "cannot write the output: broken pipe");
     }
 }

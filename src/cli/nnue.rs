@@ -7,10 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use anyhow::{Error, Result};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::CliError;
+use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
 use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
 use crate::eval::nnue::{features, format, FeatureSet, KingBuckets, Network};
@@ -185,12 +185,12 @@ impl RandomArgs {
 }
 
 /// Loads the net at `path`, or says why not.
-pub fn load_net(path: &Path) -> Result<Arc<Network>, CliError> {
-    format::load(path).map(Arc::new).map_err(CliError)
+pub fn load_net(path: &Path) -> Result<Arc<Network>> {
+    format::load(path).map(Arc::new).map_err(Error::msg)
 }
 
 /// The evaluation `--evalfile` asks for: the net in that file, or the classic one without it.
-pub fn eval_choice(evalfile: Option<&Path>) -> Result<EvalChoice, CliError> {
+pub fn eval_choice(evalfile: Option<&Path>) -> Result<EvalChoice> {
     match evalfile {
         None => Ok(EvalChoice::Classic),
         Some(path) => Ok(EvalChoice::Nnue(load_net(path)?)),
@@ -198,7 +198,7 @@ pub fn eval_choice(evalfile: Option<&Path>) -> Result<EvalChoice, CliError> {
 }
 
 /// Prints a net's architecture, one fact a line.
-pub fn describe(net: &Network, out: &mut impl Write) -> Result<(), CliError> {
+pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     let arch = net.arch();
     let q = arch.quantisation;
     writeln!(out, "Format: version {}, checksum ok", format::VERSION)?;
@@ -218,26 +218,8 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Whether stderr is a terminal (and so gets a progress bar).
-fn progress_wanted() -> bool {
-    use std::io::IsTerminal;
-    std::io::stderr().is_terminal()
-}
-
-/// The training progress bar: positions of the current epoch (hidden unless `shown`).
-fn progress_bar(shown: bool) -> ProgressBar {
-    let target = if shown { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
-    let bar = ProgressBar::with_draw_target(Some(0), target);
-    if let Ok(style) =
-        ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} positions [{elapsed} < {eta}]")
-    {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Runs `chariot nnue …`.
-pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<()> {
     match &args.command {
         NnueCommand::Check(check) => {
             let net = load_net(&check.file)?;
@@ -246,15 +228,17 @@ pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<(), CliError> {
         }
         NnueCommand::Random(random) => {
             let arch = random.architecture();
-            arch.validate().map_err(CliError)?;
-            let net = FloatNetwork::random(arch, random.seed).quantise().map_err(CliError)?;
+            arch.validate().map_err(Error::msg)?;
+            let net = FloatNetwork::random(arch, random.seed).quantise().map_err(Error::msg)?;
             let net = net.with_description(&format!("random weights, seed {}", random.seed));
-            format::save(&net, &random.out).map_err(CliError)?;
+            format::save(&net, &random.out).map_err(Error::msg)?;
             writeln!(out, "Wrote {}", random.out.display())?;
             describe(&net, out)?;
         }
         NnueCommand::Train(train) => {
-            let bar = progress_bar(progress_wanted());
+            // One bar an epoch: its length is set when the epoch's first batch is reported.
+            let style = bar_style("{msg} {bar:40} {pos}/{len} positions [{elapsed} < {eta}]");
+            let bar = progress_bar(0, progress_wanted(), style);
             let mut shown_epoch = 0;
             let result = crate::tune::nnue::train(&train.job(), out, &mut |epoch, done, total| {
                 if epoch != shown_epoch {
@@ -266,7 +250,7 @@ pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<(), CliError> {
                 bar.set_position(done as u64);
             });
             bar.finish_and_clear();
-            result.map_err(CliError)?;
+            result.map_err(Error::msg)?;
         }
     }
     out.flush()?;

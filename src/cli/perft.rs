@@ -3,11 +3,11 @@
 use std::io::Write;
 use std::time::Instant;
 
+use anyhow::Result;
 use clap::Args;
 
-use super::CliError;
-use crate::board::{movegen, Position};
-use crate::protocol::position_cmd::play_moves;
+use super::common::{setup_position, MoveText};
+use crate::board::movegen;
 
 /// Arguments of `chariot perft`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -25,20 +25,9 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
-/// The position `args` describe: the FEN (or the start) after the listed moves.
-pub fn start_position(args: &PerftArgs) -> Result<Position, CliError> {
-    let start = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?,
-        None => Position::startpos(),
-    };
-    // `--moves "h2e2 h9g7"` (one quoted word) is as welcome as separate words.
-    let moves: Vec<&str> = args.moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    play_moves(start, &moves).map_err(|e| CliError(e.to_string()))
-}
-
 /// Runs perft: counts (and the divide lines) go to `out`, time and speed to `diag`.
-pub fn run(args: &PerftArgs, out: &mut impl Write, diag: &mut impl Write) -> Result<(), CliError> {
-    let mut pos = start_position(args)?;
+pub fn run(args: &PerftArgs, out: &mut impl Write, diag: &mut impl Write) -> Result<()> {
+    let mut pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::Iccs)?;
     let started = Instant::now();
     let nodes = if args.divide && args.depth > 0 {
         let mut lines: Vec<(String, u64)> = movegen::perft_divide(&mut pos, args.depth)
@@ -74,7 +63,7 @@ mod tests {
         }
     }
 
-    fn stdout_of(a: &PerftArgs) -> Result<String, CliError> {
+    fn stdout_of(a: &PerftArgs) -> Result<String> {
         let (mut out, mut diag) = (Vec::new(), Vec::new());
         run(a, &mut out, &mut diag)?;
         assert!(String::from_utf8(diag).unwrap().starts_with("info time_ms "));
@@ -103,8 +92,8 @@ mod tests {
     #[test]
     fn bad_input_is_an_error() {
         let err = stdout_of(&args(1, Some("9/9 w"), &[], false)).unwrap_err();
-        assert_eq!(err.0, "bad FEN: 2 ranks instead of 10");
+        assert_eq!(format!("{err:#}"), "bad FEN: 2 ranks instead of 10");
         let err = stdout_of(&args(1, None, &["h2e2", "h9g7", "h2h9"], false)).unwrap_err();
-        assert_eq!(err.0, "move 3 'h2h9' is illegal");
+        assert_eq!(format!("{err:#}"), "move 3 'h2h9' is illegal");
     }
 }

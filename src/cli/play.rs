@@ -5,11 +5,11 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 
-use super::annotate::{load_games, write_atomically};
+use super::common::{load_games, starting_position, write_file};
 use super::show::{describe_position, draw_board};
-use super::CliError;
 use crate::board::{Color, Move, Position};
 use crate::notation::{format_move, parse_move, write_pgn, MoveNotation, PgnGame, PgnMove};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
@@ -97,7 +97,7 @@ impl Session {
         pos
     }
 
-    fn show(&self, out: &mut impl Write) -> Result<(), CliError> {
+    fn show(&self, out: &mut impl Write) -> Result<()> {
         let pos = self.position();
         write!(out, "{}{}", draw_board(&pos, self.flipped, self.color), describe_position(&pos))?;
         if let Some(result) = game_result(&pos) {
@@ -106,12 +106,12 @@ impl Session {
         Ok(())
     }
 
-    fn search(&mut self) -> Result<(Move, i32), CliError> {
+    fn search(&mut self) -> Result<(Move, i32)> {
         let pos = self.position();
         let control = SearchControl::new();
         control.start(false);
         let result = self.engine.search(&pos, &self.limits, &control, &mut |_| {});
-        let best = result.best.ok_or_else(|| CliError("there is no legal move here".into()))?;
+        let best = result.best.ok_or_else(|| anyhow!("there is no legal move here"))?;
         Ok((best, result.score))
     }
 
@@ -123,7 +123,7 @@ impl Session {
     }
 
     /// Lets the engine move while it is its turn and the game goes on.
-    fn engine_turns(&mut self, out: &mut impl Write) -> Result<(), CliError> {
+    fn engine_turns(&mut self, out: &mut impl Write) -> Result<()> {
         loop {
             let pos = self.position();
             if game_result(&pos).is_some() || self.players[pos.side_to_move().index()] != Player::Engine {
@@ -133,7 +133,7 @@ impl Session {
         }
     }
 
-    fn engine_move(&mut self, out: &mut impl Write) -> Result<(), CliError> {
+    fn engine_move(&mut self, out: &mut impl Write) -> Result<()> {
         let pos = self.position();
         let (mv, score) = self.search()?;
         writeln!(
@@ -145,7 +145,7 @@ impl Session {
         self.show(out)
     }
 
-    fn save(&self, path: &str) -> Result<(), CliError> {
+    fn save(&self, path: &str) -> Result<()> {
         let mut game = PgnGame::new(self.start.clone());
         game.moves = self.line[..self.current].iter().map(|&mv| PgnMove::new(mv)).collect();
         game.result = game_result(&self.position()).map(|r| r.pgn_result().to_string()).unwrap_or("*".into());
@@ -156,13 +156,12 @@ impl Session {
             };
             game.tags.push((name.to_string(), who.to_string()));
         }
-        let text =
-            write_pgn(&game, MoveNotation::Chinese).map_err(|e| CliError(format!("cannot save: {e}")))?;
-        write_atomically(Path::new(path), &text)
+        let text = write_pgn(&game, MoveNotation::Chinese).context("cannot save")?;
+        write_file(Path::new(path), &text)
     }
 
     /// Runs one command line; an error is the user's and leaves the game as it was.
-    fn command(&mut self, line: &str, out: &mut impl Write) -> Result<Flow, CliError> {
+    fn command(&mut self, line: &str, out: &mut impl Write) -> Result<Flow> {
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
@@ -171,7 +170,7 @@ impl Session {
             if rest.is_empty() {
                 Ok(())
             } else {
-                Err(CliError(format!("'{name}' takes no argument, not {}", quoted(rest))))
+                Err(anyhow!("'{name}' takes no argument, not {}", quoted(rest)))
             }
         };
         match word.to_ascii_lowercase().as_str() {
@@ -191,12 +190,12 @@ impl Session {
                 let plies = if lower == "undo" || lower == "redo" { 2 } else { 1 };
                 if lower == "undo" || lower == "prev" {
                     if self.current == 0 {
-                        return Err(CliError("nothing to take back".into()));
+                        bail!("nothing to take back");
                     }
                     self.current = self.current.saturating_sub(plies);
                 } else {
                     if self.current == self.line.len() {
-                        return Err(CliError("nothing to replay".into()));
+                        bail!("nothing to replay");
                     }
                     self.current = (self.current + plies).min(self.line.len());
                 }
@@ -205,7 +204,7 @@ impl Session {
             "hint" => {
                 let pos = self.position();
                 if let Some(result) = game_result(&pos) {
-                    return Err(CliError(format!("the game is over: {result}")));
+                    bail!("the game is over: {result}");
                 }
                 let (mv, score) = self.search()?;
                 writeln!(
@@ -216,21 +215,21 @@ impl Session {
             }
             "go" => {
                 if let Some(result) = game_result(&self.position()) {
-                    return Err(CliError(format!("the game is over: {result}")));
+                    bail!("the game is over: {result}");
                 }
                 self.engine_move(out)?;
                 self.engine_turns(out)?;
             }
             "save" => {
                 if rest.is_empty() {
-                    return Err(CliError("save needs a file name: save FILE.pgn".into()));
+                    bail!("save needs a file name: save FILE.pgn");
                 }
                 self.save(rest)?;
                 writeln!(out, "saved {} moves to {rest}", self.current)?;
             }
             "load" => {
                 if rest.is_empty() {
-                    return Err(CliError("load needs a file name: load FILE.pgn".into()));
+                    bail!("load needs a file name: load FILE.pgn");
                 }
                 let game = load_games(Path::new(rest))?.swap_remove(0);
                 self.start = game.start.clone();
@@ -251,12 +250,12 @@ impl Session {
             _ => {
                 let pos = self.position();
                 if let Some(result) = game_result(&pos) {
-                    return Err(CliError(format!("the game is over: {result}; undo, new or quit")));
+                    bail!("the game is over: {result}; undo, new or quit");
                 }
                 if line.chars().count() > LONGEST_MOVE_TEXT {
-                    return Err(CliError(format!("{} is neither a command nor a move", quoted(line))));
+                    bail!("{} is neither a command nor a move", quoted(line));
                 }
-                let mv = parse_move(&pos, line).map_err(|e| CliError(e.to_string()))?;
+                let mv = parse_move(&pos, line)?;
                 self.play(mv);
                 self.show(out)?;
                 self.engine_turns(out)?;
@@ -275,11 +274,8 @@ pub fn run(
     diag: &mut impl Write,
     color: bool,
     prompt: bool,
-) -> Result<(), CliError> {
-    let start = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?,
-        None => Position::startpos(),
-    };
+) -> Result<()> {
+    let start = starting_position(args.fen.as_deref())?;
     let black = args.black.unwrap_or(match args.red {
         Player::Human => Player::Engine,
         Player::Engine => Player::Human,
@@ -289,7 +285,7 @@ pub fn run(
         None => Limits::movetime(args.movetime),
     };
     limits.multipv = 1;
-    let mut engine = Engine::try_new(args.hash as usize).map_err(|e| CliError(e.to_string()))?;
+    let mut engine = Engine::try_new(args.hash as usize)?;
     // A person waits for the engine; the overhead meant for GUIs and pipes is not needed here.
     engine.options.move_overhead_ms = 0;
     let mut session = Session {
@@ -310,9 +306,7 @@ pub fn run(
             write!(out, "> ")?;
         }
         out.flush()?;
-        let Some(line) =
-            read_line(input, MAX_LINE_BYTES).map_err(|e| CliError(format!("cannot read stdin: {e}")))?
-        else {
+        let Some(line) = read_line(input, MAX_LINE_BYTES).context("cannot read stdin")? else {
             return Ok(());
         };
         // A line that is not text is one mistyped command: the game goes on.
@@ -330,7 +324,7 @@ pub fn run(
         match session.command(command, out) {
             Ok(Flow::Quit) => return Ok(()),
             Ok(Flow::Continue) => {}
-            Err(e) => writeln!(diag, "error: {e}")?,
+            Err(e) => writeln!(diag, "error: {e:#}")?,
         }
     }
 }

@@ -1,16 +1,17 @@
 //! `chariot show [--fen FEN] [--moves M1 M2 …] [--flip]`: the board drawn in the terminal with
 //! Chinese piece characters, both sides' file numbers and the last move marked.
 //!
-//! The drawing (`draw_board`) is shared with `chariot play`; `setup_position` with every
-//! subcommand that takes `--fen` and `--moves`.
+//! The drawing (`draw_board`) is shared with `chariot play`.
 
 use std::io::Write;
 
+use anyhow::Result;
 use clap::Args;
 
-use super::CliError;
-use crate::board::{Color, PieceKind, Position, Square};
-use crate::notation::{format_move, parse_move, MoveNotation};
+use super::common::{setup_position, MoveText};
+use crate::board::{Color, Position, Square};
+use crate::notation::chinese::{file_char, piece_char, Script};
+use crate::notation::{format_move, MoveNotation};
 
 /// Arguments of `chariot show`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -26,42 +27,6 @@ pub struct ShowArgs {
     pub flip: bool,
 }
 
-/// The position `fen` (or the start) after `moves`, each in any notation `parse_move` reads;
-/// the moves stay in the position's history so the last one can be marked and repetitions judged.
-pub fn setup_position(fen: Option<&str>, moves: &[String]) -> Result<Position, CliError> {
-    let mut pos = match fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| CliError(e.to_string()))?,
-        None => Position::startpos(),
-    };
-    // ICCS moves may come as one quoted word ("h2e2 h9g7"); Chinese and WXF moves have no spaces
-    // inside them as written by this crate, so splitting on whitespace is safe for all three.
-    let words = moves.iter().flat_map(|m| m.split_whitespace());
-    for (i, word) in words.enumerate() {
-        let mv = parse_move(&pos, word).map_err(|e| CliError(format!("move {}: {e}", i + 1)))?;
-        pos.make_move(mv);
-    }
-    Ok(pos)
-}
-
-/// The Chinese character of a piece: 帥仕相傌俥炮兵 for Red, 將士象馬車砲卒 for Black.
-pub fn piece_char(color: Color, kind: PieceKind) -> char {
-    let (red, black) = match kind {
-        PieceKind::King => ('帥', '將'),
-        PieceKind::Advisor => ('仕', '士'),
-        PieceKind::Elephant => ('相', '象'),
-        PieceKind::Horse => ('傌', '馬'),
-        PieceKind::Rook => ('俥', '車'),
-        PieceKind::Cannon => ('炮', '砲'),
-        PieceKind::Pawn => ('兵', '卒'),
-    };
-    match color {
-        Color::Red => red,
-        Color::Black => black,
-    }
-}
-
-const RED_FILES: [char; 9] = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
-const BLACK_FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 /// An empty point, as wide as a Chinese character so the columns line up.
 const EMPTY_POINT: char = '＋';
 
@@ -81,12 +46,12 @@ pub fn draw_board(pos: &Position, flipped: bool, color: bool) -> String {
     let ranks: Vec<u8> = if flipped { (0..10).collect() } else { (0..10).rev().collect() };
     let mut out = String::new();
     // The side drawn at the top reads its file numbers along the top edge.
-    let (top, bottom) = if flipped { (&RED_FILES, &BLACK_FILES) } else { (&BLACK_FILES, &RED_FILES) };
-    let numbers = |row: &[char; 9]| -> String {
+    let (top, bottom) = if flipped { (Color::Red, Color::Black) } else { (Color::Black, Color::Red) };
+    let numbers = |side: Color| -> String {
         let mut s = String::from("   ");
         for &f in &files {
             s.push(' ');
-            s.push(row[f as usize]);
+            s.push(file_char(side, f));
             s.push(' ');
         }
         s.trim_end().to_string()
@@ -104,7 +69,11 @@ pub fn draw_board(pos: &Position, flipped: bool, color: bool) -> String {
                 _ => (' ', ' '),
             };
             let marked = open != ' ';
-            let glyph = if piece.is_piece() { piece_char(piece.color(), piece.kind()) } else { EMPTY_POINT };
+            let glyph = if piece.is_piece() {
+                piece_char(piece.color(), piece.kind(), Script::Traditional)
+            } else {
+                EMPTY_POINT
+            };
             if color {
                 let style = if !piece.is_piece() {
                     DIM
@@ -157,8 +126,8 @@ pub fn describe_position(pos: &Position) -> String {
 }
 
 /// Draws the position `args` describe on `out`, in colour when `color`.
-pub fn run(args: &ShowArgs, out: &mut impl Write, color: bool) -> Result<(), CliError> {
-    let pos = setup_position(args.fen.as_deref(), &args.moves)?;
+pub fn run(args: &ShowArgs, out: &mut impl Write, color: bool) -> Result<()> {
+    let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
     write!(out, "{}", draw_board(&pos, args.flip, color))?;
     write!(out, "{}", describe_position(&pos))?;
     out.flush()?;
@@ -184,7 +153,7 @@ mod tests {
 
     #[test]
     fn last_move_is_bracketed_and_flip_reverses() {
-        let pos = setup_position(None, &["h2e2".to_string()]).unwrap();
+        let pos = setup_position(None, &["h2e2".to_string()], MoveText::AnyNotation).unwrap();
         let text = draw_board(&pos, false, false);
         // Red's cannon went from h2 to e2: e2 holds [炮], h2 is an empty point in parentheses.
         let rank2 = text.lines().find(|l| l.starts_with("2 ")).unwrap();
@@ -192,14 +161,5 @@ mod tests {
         let flipped = draw_board(&pos, true, false);
         assert!(flipped.lines().nth(1).unwrap().starts_with("0   俥  傌  相  仕  帥"));
         assert!(draw_board(&pos, false, true).contains(MARK_BG));
-    }
-
-    #[test]
-    fn moves_in_any_notation() {
-        let a = setup_position(None, &["h2e2".into(), "马8进7".into(), "R9+1".into()]).unwrap();
-        let b = setup_position(None, &["h2e2 h9g7 a0a1".into()]).unwrap();
-        assert_eq!(a.to_fen(), b.to_fen());
-        let err = setup_position(None, &["h2e2".into(), "h2e2".into()]).unwrap_err();
-        assert!(err.0.starts_with("move 2: "), "{}", err.0);
     }
 }

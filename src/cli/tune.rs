@@ -5,11 +5,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use anyhow::{bail, Error, Result};
 use clap::Args;
 
-use super::CliError;
+use super::common::write_file;
 use crate::tune::optimizer::{find_k, mean_error, Adam};
-use crate::tune::{check_writable, dataset, layout, write_atomically, writer};
+use crate::tune::{check_writable, dataset, layout, writer};
 
 /// Arguments of `chariot tune`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -41,24 +42,24 @@ pub struct TuneArgs {
 }
 
 /// Loads the data, finds K, runs Adam, writes the weights; progress and errors go to `out`.
-pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<()> {
     if !(args.lr.is_finite() && args.lr > 0.0) {
-        return Err(CliError(format!("--lr must be a positive number, not {}", args.lr)));
+        bail!("--lr must be a positive number, not {}", args.lr);
     }
     if !(args.l2.is_finite() && args.l2 >= 0.0) {
-        return Err(CliError(format!("--l2 must be zero or a positive number, not {}", args.l2)));
+        bail!("--l2 must be zero or a positive number, not {}", args.l2);
     }
     if let Some(k) = args.k {
         if !(k.is_finite() && k > 0.0) {
-            return Err(CliError(format!("--k must be a positive number, not {k}")));
+            bail!("--k must be a positive number, not {k}");
         }
     }
     // Refuse an unwritable destination before a long fit.
-    check_writable(&args.out).map_err(CliError)?;
+    check_writable(&args.out).map_err(Error::msg)?;
     let started = Instant::now();
-    let samples = dataset::load(&args.data).map_err(CliError)?;
+    let samples = dataset::load(&args.data).map_err(Error::msg)?;
     let held_out = match &args.validate {
-        Some(path) => dataset::load(path).map_err(CliError)?,
+        Some(path) => dataset::load(path).map_err(Error::msg)?,
         None => Vec::new(),
     };
     writeln!(out, "positions {} (loaded in {:.1} s)", samples.len(), started.elapsed().as_secs_f64())?;
@@ -105,7 +106,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<(), CliError> {
         let name = layout::pair_name(i / 2);
         writeln!(out, "  {name} {half}: {} -> {} ({delta:+})", start[i], rounded[i])?;
     }
-    write_atomically(&args.out, &writer::weights_source(&w)).map_err(CliError)?;
+    write_file(&args.out, &writer::weights_source(&w))?;
     writeln!(out, "wrote {} in {:.1} s", args.out.display(), started.elapsed().as_secs_f64())?;
     out.flush()?;
     Ok(())

@@ -19,7 +19,7 @@ pub fn format(pos: &Position, mv: Move) -> String {
     let Some(d) = describe(pos, mv) else {
         return mv.to_string();
     };
-    let piece = piece_char(d.kind, d.color);
+    let piece = piece_char(d.color, d.kind, Script::Simplified);
     let file = number_char(d.color, d.file);
     let mut out = String::with_capacity(12);
     match d.origin {
@@ -69,35 +69,55 @@ fn number_char(color: Color, number: u8) -> char {
     }
 }
 
-/// The simplified character for a piece of `color`.
-fn piece_char(kind: PieceKind, color: Color) -> char {
-    let (red, black) = match kind {
-        PieceKind::King => ('帅', '将'),
-        PieceKind::Advisor => ('仕', '士'),
-        PieceKind::Elephant => ('相', '象'),
-        PieceKind::Horse => ('马', '马'),
-        PieceKind::Rook => ('车', '车'),
-        PieceKind::Cannon => ('炮', '炮'),
-        PieceKind::Pawn => ('兵', '卒'),
+/// The number `color` calls board file `file` (0 = a … 8 = i) by, as it writes it: each side
+/// counts the files from its own right, so Red reads 九 … 一 and Black １ … ９ from a to i.
+pub fn file_char(color: Color, file: u8) -> char {
+    let number = match color {
+        Color::Red => 9 - file.min(8),
+        Color::Black => file.min(8) + 1,
     };
-    match color {
-        Color::Red => red,
-        Color::Black => black,
+    number_char(color, number)
+}
+
+/// How piece characters are written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Script {
+    /// As moves are written: 帅仕相马车炮兵 for Red, 将士象马车炮卒 for Black.
+    Simplified,
+    /// As boards are drawn, the two sides' pieces told apart: 帥仕相傌俥炮兵 for Red,
+    /// 將士象馬車砲卒 for Black.
+    Traditional,
+}
+
+/// A kind's characters: simplified Red, simplified Black, traditional Red, traditional Black.
+const fn piece_chars(kind: PieceKind) -> [char; 4] {
+    match kind {
+        PieceKind::King => ['帅', '将', '帥', '將'],
+        PieceKind::Advisor => ['仕', '士', '仕', '士'],
+        PieceKind::Elephant => ['相', '象', '相', '象'],
+        PieceKind::Horse => ['马', '马', '傌', '馬'],
+        PieceKind::Rook => ['车', '车', '俥', '車'],
+        PieceKind::Cannon => ['炮', '炮', '炮', '砲'],
+        PieceKind::Pawn => ['兵', '卒', '兵', '卒'],
     }
 }
 
-/// The kind a piece character names, simplified or traditional, of either side.
+/// The character of a piece of `color` and `kind`, in `script`.
+pub fn piece_char(color: Color, kind: PieceKind, script: Script) -> char {
+    let first = match script {
+        Script::Simplified => 0,
+        Script::Traditional => 2,
+    };
+    piece_chars(kind)[first + color.index()]
+}
+
+/// The kind a piece character names, simplified or traditional, of either side (包 is a cannon
+/// too).
 fn kind_of(c: char) -> Option<PieceKind> {
-    Some(match c {
-        '帅' | '帥' | '将' | '將' => PieceKind::King,
-        '仕' | '士' => PieceKind::Advisor,
-        '相' | '象' => PieceKind::Elephant,
-        '马' | '馬' | '傌' => PieceKind::Horse,
-        '车' | '車' | '俥' => PieceKind::Rook,
-        '炮' | '砲' | '包' => PieceKind::Cannon,
-        '兵' | '卒' => PieceKind::Pawn,
-        _ => return None,
-    })
+    if c == '包' {
+        return Some(PieceKind::Cannon);
+    }
+    PieceKind::ALL.into_iter().find(|&kind| piece_chars(kind).contains(&c))
 }
 
 /// The value 1..=9 of a Chinese numeral, full-width digit or ASCII digit.
@@ -159,6 +179,34 @@ fn ordinal(c: char) -> Option<Pick> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_side_numbers_the_files_from_its_right() {
+        let row = |color| -> String { (0..9).map(|file| file_char(color, file)).collect() };
+        assert_eq!(row(Color::Red), "九八七六五四三二一");
+        assert_eq!(row(Color::Black), "１２３４５６７８９");
+    }
+
+    #[test]
+    fn piece_characters_in_both_scripts() {
+        let row = |color, script| -> String {
+            PieceKind::ALL.into_iter().map(|kind| piece_char(color, kind, script)).collect()
+        };
+        assert_eq!(row(Color::Red, Script::Simplified), "帅仕相马车炮兵");
+        assert_eq!(row(Color::Black, Script::Simplified), "将士象马车炮卒");
+        assert_eq!(row(Color::Red, Script::Traditional), "帥仕相傌俥炮兵");
+        assert_eq!(row(Color::Black, Script::Traditional), "將士象馬車砲卒");
+        // Every character written is read back as its kind, and so is the cannon's other one.
+        for kind in PieceKind::ALL {
+            for color in Color::BOTH {
+                for script in [Script::Simplified, Script::Traditional] {
+                    assert_eq!(kind_of(piece_char(color, kind, script)), Some(kind));
+                }
+            }
+        }
+        assert_eq!(kind_of('包'), Some(PieceKind::Cannon));
+        assert_eq!(kind_of('进'), None);
+    }
 
     #[test]
     fn numbers_in_every_script() {

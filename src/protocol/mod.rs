@@ -28,7 +28,7 @@ use crate::board::{movegen, Move, Position};
 use crate::book::{self, BookSet};
 use crate::quote::quoted;
 use crate::search::tt::Bound;
-use crate::search::{usable_threads, Engine, Limits, SearchControl, SearchResult};
+use crate::search::{usable_threads, Engine, Limits, SearchControl, SearchResult, TimeBudget};
 use go_cmd::{parse_go, GoCommand, TimeUnit};
 use input::{InputLine, MAX_LINE_BYTES};
 use options::{Options, SetOutcome};
@@ -402,7 +402,7 @@ impl Session {
 
     fn setoption(&mut self, dialect: Dialect, args: &[&str]) -> io::Result<()> {
         let hash_before = self.options.hash_mb;
-        let threads_before = self.options.threads;
+        let threads_before = self.options.engine().threads;
         let books_before = self.options.book_files.clone();
         let outcome = match dialect {
             Dialect::Ucci => self.options.set_ucci(args),
@@ -424,7 +424,7 @@ impl Session {
                         return report_error(&self.out, &format!("{e}; the {hash_before} MB table stays"));
                     }
                 }
-                let threads = self.options.threads;
+                let threads = self.options.engine().threads;
                 if threads != threads_before && usable_threads(threads) < threads {
                     let used = usable_threads(threads);
                     let note = format!("info string {threads} threads asked, {used} used: one per core");
@@ -442,7 +442,7 @@ impl Session {
                 }
             }
             Ok(SetOutcome::Unknown(name)) => {
-                send(&self.out, &format!("info string unknown option {} ignored", quoted(&name)))
+                report_error(&self.out, &format!("unknown option {} ignored", quoted(&name)))
             }
             Err(e) => report_error(&self.out, &e),
         }
@@ -509,37 +509,59 @@ impl Session {
             }
         }
         limits.ban_moves = self.ban_moves.clone();
-        if self.book_allowed(&limits) {
-            if let Some(mv) = self.book_move()? {
-                return send(&self.out, &format!("bestmove {mv}"));
-            }
+        if let Some(mv) = self.book_answer(&limits)? {
+            return send(&self.out, &format!("bestmove {mv}"));
         }
-        self.engine.options.threads = self.options.threads;
-        self.engine.options.algorithm = self.options.algorithm;
-        self.engine.options.move_overhead_ms = self.options.move_overhead_ms;
-        // `without`, `withoutterms` and `tune` were checked when set, so they always parse here.
-        let level = crate::search::SearchFeatures::for_level(self.options.pruning as u8);
-        self.engine.options.features = level.without_list(&self.options.without).unwrap_or(level);
-        let all = crate::eval::TermSet::ALL;
-        self.engine.options.terms = all.without_list(&self.options.without_terms).unwrap_or(all);
-        self.engine.options.params =
-            crate::search::SearchParams::with_list(&self.options.tune).unwrap_or_default();
-        self.engine.options.eval = self.options.eval_choice();
+        // Every option was parsed and checked when it was set: the search takes them as they are.
+        self.engine.options = self.options.engine().clone();
+        if self.options.debug {
+            self.report_time_budget(&limits)?;
+        }
         let ponder = limits.ponder;
         let task = Task::Search(Box::new(SearchTask { engine: self.engine.clone(), limits, dialect }));
         self.start(task, search.draw_offered, ponder)
     }
 
-    /// Book moves answer ordinary game moves, not analysis (infinite, pondering, mate, depth or
-    /// node limits, restricted root moves).
-    fn book_allowed(&self, limits: &Limits) -> bool {
-        self.options.use_book
-            && !limits.infinite
-            && !limits.ponder
-            && limits.mate.is_none()
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.search_moves.is_empty()
+    /// With `debug` on, one `info string` line.
+    fn debug_line(&self, text: &str) -> io::Result<()> {
+        if self.options.debug {
+            send(&self.out, &format!("info string {text}"))?;
+        }
+        Ok(())
+    }
+
+    /// The thinking time the search starts with (computed here as the search will; see
+    /// `TimeBudget`), for `debug`.
+    fn report_time_budget(&self, limits: &Limits) -> io::Result<()> {
+        let options = &self.engine.options;
+        let Some(budget) = TimeBudget::with_params(limits, options.move_overhead_ms, &options.params) else {
+            return self.debug_line("time budget: none, no clock limits this search");
+        };
+        let from = if limits.ponder { ", counted from ponderhit" } else { "" };
+        let line = format!("time budget: soft {} ms, hard {} ms{from}", budget.soft_ms, budget.hard_ms);
+        self.debug_line(&line)
+    }
+
+    /// The book's answer to this `go`, if it has one; with `debug` on, why it has none.
+    fn book_answer(&mut self, limits: &Limits) -> io::Result<Option<Move>> {
+        if !self.options.use_book {
+            self.debug_line("no book move: the book is switched off")?;
+            return Ok(None);
+        }
+        // Book moves answer ordinary game moves, not analysis.
+        let analysis = [
+            (limits.infinite, "infinite"),
+            (limits.ponder, "ponder"),
+            (limits.mate.is_some(), "mate"),
+            (limits.depth.is_some(), "depth"),
+            (limits.nodes.is_some(), "nodes"),
+            (!limits.search_moves.is_empty(), "searchmoves"),
+        ];
+        if let Some((_, word)) = analysis.iter().find(|(asked, _)| *asked) {
+            self.debug_line(&format!("no book move: the book is not asked for a 'go {word}'"))?;
+            return Ok(None);
+        }
+        self.book_move()
     }
 
     fn load_books(&mut self) -> io::Result<()> {
@@ -560,18 +582,38 @@ impl Session {
         if self.books.is_none() {
             self.load_books()?;
         }
-        let randomness = match self.options.randomness {
-            options::Level::None => 0.0,
-            options::Level::Small => 0.5,
-            options::Level::Medium => 1.5,
-            options::Level::Large => 4.0,
-        };
         let Some(set) = &self.books else { return Ok(None) };
+        let randomness = self.options.randomness.book_randomness();
         let Some(choice) = book::choose(set, &self.position, randomness, &mut self.rng) else {
+            let why = if set.books.is_empty() {
+                "no book could be read"
+            } else if set.probe(&self.position).is_none() {
+                "no book has this position"
+            } else {
+                "every book move here would bring back a position of the game"
+            };
+            self.debug_line(&format!("no book move: {why}"))?;
             return Ok(None);
         };
         if self.ban_moves.contains(&choice.mv) {
+            self.debug_line(&format!("no book move: {} drawn from {} is banned", choice.mv, choice.source))?;
             return Ok(None);
+        }
+        if self.options.debug {
+            let pos = &self.position;
+            let book = set.books.iter().find(|b| b.name() == choice.source);
+            let drawn_from: Vec<_> = book.map(|b| b.probe(pos)).unwrap_or_default();
+            let drawn_from: Vec<_> = drawn_from.into_iter().filter(|e| !book::repeats(pos, e.mv)).collect();
+            let total: u64 = drawn_from.iter().map(|e| u64::from(e.weight)).sum();
+            let line = format!(
+                "book: {} drawn from {} moves of {} (weight {} of {total}, randomness {})",
+                choice.mv,
+                drawn_from.len(),
+                choice.source,
+                choice.weight,
+                self.options.randomness.name()
+            );
+            self.debug_line(&line)?;
         }
         let word = match self.dialect {
             Some(Dialect::Ucci) => "info message",
@@ -844,6 +886,12 @@ mod tests {
     /// next line (as a GUI waits for `bestmove`), and returns the output lines.
     fn replies_in_turn(script: &str) -> Vec<String> {
         let (mut session, capture) = new_session();
+        in_turn(&mut session, script);
+        capture.lines()
+    }
+
+    /// Feeds `script` to `session` as `replies_in_turn` does.
+    fn in_turn(session: &mut Session, script: &str) {
         for line in script.lines() {
             session.handle_line(line).unwrap();
             if session.is_thinking() {
@@ -851,7 +899,6 @@ mod tests {
                 session.receive(finished).unwrap();
             }
         }
-        capture.lines()
     }
 
     fn legal_answer(position: &str, line: &str) -> bool {
@@ -951,7 +998,7 @@ mod tests {
         }
         assert!(session.options().use_millisec);
         let lines = capture.lines();
-        assert_eq!(lines.last().unwrap(), "info string unknown option 'nosuch' ignored");
+        assert_eq!(lines.last().unwrap(), "info string error: unknown option 'nosuch' ignored");
     }
 
     #[test]
@@ -1156,5 +1203,134 @@ mod tests {
         let lines =
             replies_in_turn("ucci\nposition fen 3ak4/4a4/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1\ngo draw depth 3\n");
         assert!(!lines.last().unwrap().ends_with(" draw"), "{lines:?}");
+    }
+
+    #[test]
+    fn options_are_parsed_when_set_and_handed_to_the_search_whole() {
+        let (mut session, capture) = new_session();
+        in_turn(
+            &mut session,
+            "ucci\nsetoption tune rfp_margin=70\nsetoption without lmr\nsetoption knowledge small\n\
+             setoption threads 2\nsetoption moveoverhead 50\nsetoption algorithm mtdf\n",
+        );
+        let typed = session.options().engine().clone();
+        assert_eq!(typed.params.rfp_margin, 70);
+        assert!(!typed.features.late_move_reductions && typed.features.null_move);
+        assert!(typed.terms.cannons && !typed.terms.pawns && !typed.terms.king_safety);
+        assert_eq!((typed.threads, typed.move_overhead_ms), (2, 50));
+        assert_eq!(typed.algorithm, crate::search::Algorithm::Mtdf);
+        // Bad values mid-game are refused when they arrive; the values in force stay.
+        let before = capture.lines().len();
+        in_turn(
+            &mut session,
+            "setoption tune rfp_margin=7000\nsetoption without lmr,nullmove\nsetoption knowledge all\n\
+             setoption threads 0\nsetoption algorithm alphabeta\n",
+        );
+        let errors = &capture.lines()[before..];
+        assert_eq!(errors.len(), 5, "{errors:?}");
+        assert!(errors.iter().all(|l| l.starts_with("info string error: ")), "{errors:?}");
+        assert_eq!(session.options().engine(), &typed);
+        // The search gets them at the next `go`, in one piece.
+        assert_eq!(session.engine.options, crate::search::EngineOptions::default());
+        in_turn(&mut session, "position startpos\ngo depth 2\n");
+        assert_eq!(session.engine.options, typed);
+        assert!(capture.lines().last().unwrap().starts_with("bestmove "));
+    }
+
+    /// A session with a seeded book choice, in `dialect`, after `script`.
+    fn seeded_session(script: &str) -> (Session, Capture) {
+        let (mut session, capture) = new_session();
+        session.rng = rand::SeedableRng::seed_from_u64(17);
+        in_turn(&mut session, script);
+        (session, capture)
+    }
+
+    /// The `info string` lines that are not errors.
+    fn notes(lines: &[String]) -> Vec<&str> {
+        lines
+            .iter()
+            .map(String::as_str)
+            .filter(|l| l.starts_with("info string ") && !l.contains("error"))
+            .collect()
+    }
+
+    #[test]
+    fn debug_tells_the_book_decision_and_the_time_budget() {
+        let script = "ucci\nsetoption usemillisec true\nposition startpos\ngo time 60000 increment 0\n\
+                      go depth 1\nposition fen 3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1\n\
+                      go time 2000 increment 0\nsetoption usebook false\ngo time 2000 increment 0\n";
+        let (_, quiet) = seeded_session(script);
+        let quiet = quiet.lines();
+        assert_eq!(notes(&quiet), Vec::<&str>::new(), "{quiet:?}");
+        let (_, told) = seeded_session(&format!("ucci\nsetoption debug true\n{}", &script[5..]));
+        let told = told.lines();
+        let book_line = told.iter().find(|l| l.starts_with("info message book move ")).unwrap();
+        let mv = book_line.split(' ').nth(4).unwrap();
+        // The same move as without debug: debug only tells.
+        assert!(quiet.contains(book_line), "{book_line} {quiet:?}");
+        let notes = notes(&told);
+        assert_eq!(notes.len(), 7, "{told:?}");
+        assert!(notes[0].starts_with(&format!("info string book: {mv} drawn from ")), "{notes:?}");
+        assert!(notes[0].contains(" moves of embedded (weight ") && notes[0].ends_with(", randomness none)"));
+        assert_eq!(notes[1], "info string no book move: the book is not asked for a 'go depth'");
+        assert_eq!(notes[2], "info string time budget: none, no clock limits this search");
+        assert_eq!(notes[3], "info string no book move: no book has this position");
+        assert!(notes[4].starts_with("info string time budget: soft "), "{notes:?}");
+        assert_eq!(notes[5], "info string no book move: the book is switched off");
+        assert_eq!(notes[4], notes[6], "the same clock, the same budget");
+        // The budget line comes before the search it is for.
+        let at = told.iter().position(|l| l == notes[4]).unwrap();
+        assert!(told[at + 1..].iter().any(|l| l.starts_with("info depth")), "{told:?}");
+    }
+
+    #[test]
+    fn debug_names_a_banned_book_move_and_an_unreadable_book() {
+        let (_, first) = seeded_session("ucci\nposition startpos\ngo time 600 increment 0\n");
+        let first = first.lines();
+        let mv = first.iter().find_map(|l| l.strip_prefix("info message book move ")).unwrap();
+        let mv = mv.split(' ').next().unwrap();
+        let (_, banned) = seeded_session(&format!(
+            "ucci\nsetoption debug\nsetoption usemillisec\nposition startpos\nbanmoves {mv}\n\
+             go time 1000 increment 0\n"
+        ));
+        let banned = banned.lines();
+        assert_eq!(
+            notes(&banned)[0],
+            format!("info string no book move: {mv} drawn from embedded is banned")
+        );
+        let answer = banned.last().unwrap();
+        assert!(legal_answer("startpos", answer) && answer.split(' ').nth(1) != Some(mv), "{answer}");
+        let (_, unread) = seeded_session(
+            "uci\ndebug on\nsetoption name BookFile value /no/such/book.cbk\ngo wtime 1000 btime 1000\n\
+             debug off\ngo wtime 1000 btime 1000\n",
+        );
+        let unread = unread.lines();
+        let notes = notes(&unread);
+        assert_eq!(notes[0], "info string no book move: no book could be read", "{unread:?}");
+        assert_eq!(notes[1], "info string time budget: soft 18 ms, hard 90 ms", "{unread:?}");
+        assert_eq!(notes.len(), 2, "nothing after debug off: {unread:?}");
+    }
+
+    #[test]
+    fn debug_gives_the_movetime_budget_less_the_overhead() {
+        let (mut session, lines) = seeded_session(
+            "uci\ndebug on\nsetoption name OwnBook value false\nsetoption name Move Overhead value 50\n\
+             go movetime 300\n",
+        );
+        // Pondering ends only with a stop (or a ponderhit).
+        session.handle_line("go ponder movetime 300").unwrap();
+        session.handle_line("stop").unwrap();
+        let finished = session.done.recv();
+        session.receive(finished).unwrap();
+        let lines = lines.lines();
+        assert_eq!(
+            notes(&lines),
+            [
+                "info string no book move: the book is switched off",
+                "info string time budget: soft 250 ms, hard 250 ms",
+                "info string no book move: the book is switched off",
+                "info string time budget: soft 250 ms, hard 250 ms, counted from ponderhit",
+            ]
+        );
     }
 }

@@ -1,4 +1,9 @@
 //! Engine options, declared once and announced in either dialect, and `setoption`.
+//!
+//! A value is parsed and checked when `setoption` brings it, and what the search needs goes
+//! straight into the `EngineOptions` this holds, so `go` hands that over whole and a refused value
+//! leaves the last good one in force. The strings the GUI typed are not kept: an announcement
+//! writes each value back from its typed form.
 
 use std::num::IntErrorKind;
 use std::sync::Arc;
@@ -6,7 +11,7 @@ use std::sync::Arc;
 use crate::eval::nnue::{format, Network};
 use crate::eval::{EvalChoice, TermSet};
 use crate::quote::quoted;
-use crate::search::{Algorithm, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
+use crate::search::{Algorithm, EngineOptions, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
 
 /// The option values a session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,7 +20,8 @@ pub struct Options {
     pub use_millisec: bool,
     /// UCCI `batch`: read no commands while thinking.
     pub batch: bool,
-    /// `debug`: extra `info string` lines.
+    /// UCCI `debug` (and UCI's `debug` command): report the time budget and the book's decision
+    /// as `info string` lines.
     pub debug: bool,
     /// `ponder` / `Ponder`: the GUI may ask us to ponder (the engine itself needs no change).
     pub ponder: bool,
@@ -25,40 +31,33 @@ pub struct Options {
     pub book_files: String,
     /// `hashsize` / `Hash`, megabytes.
     pub hash_mb: usize,
-    /// `threads` / `Threads`.
-    pub threads: usize,
     /// UCI `MultiPV`.
     pub multipv: usize,
-    /// UCI `Move Overhead` (also UCCI `moveoverhead`), milliseconds.
-    pub move_overhead_ms: u64,
-    /// Root search algorithm (`algorithm` / `Algorithm`).
-    pub algorithm: Algorithm,
     /// UCCI `resign`: may the engine resign hopeless games.
     pub resign: bool,
-    /// UCCI `pruning`, `knowledge`, `randomness` (none|small|medium|large).
-    pub pruning: Level,
-    /// See `pruning`.
-    pub knowledge: Level,
-    /// See `pruning`; flattens book choice.
+    /// UCCI `randomness`: flattens the choice among book moves.
     pub randomness: Level,
-    /// `without` / `Without`: search features switched off (comma-separated names, as
-    /// `chariot bench --without` takes them), to measure what each one is worth in games.
-    pub without: String,
-    /// `withoutterms` / `Without Terms`: evaluation term groups left out (comma-separated).
-    pub without_terms: String,
-    /// `tune` / `Tune`: search parameters that differ from the defaults (`name=value` pairs,
-    /// separated by spaces or commas), to test a candidate value against the landed one.
-    pub tune: String,
+    /// UCCI `pruning`: how much of the selective search is on (with `without`, the features).
+    pruning: Level,
+    /// UCCI `knowledge`: how many evaluation term groups are on (with `without_terms`, the terms).
+    knowledge: Level,
+    /// `without` / `Without`: every search feature but those named.
+    without: SearchFeatures,
+    /// `withoutterms` / `Without Terms`: every evaluation term group but those named.
+    without_terms: TermSet,
     /// `evalfile` / `EvalFile`: the net file loaded (empty: none).
-    pub eval_file: String,
+    eval_file: String,
     /// The net `eval_file` holds, loaded when the option was set.
-    pub net: Option<Arc<Network>>,
-    /// `usennue` / `Use NNUE`: evaluate with the net instead of the classic evaluation.
-    pub use_nnue: bool,
+    net: Option<Arc<Network>>,
+    /// What the next search runs with: `threads`, `algorithm`, `moveoverhead`, the features
+    /// (`pruning` less `without`), the terms (`knowledge` less `withoutterms`), the parameters
+    /// (`tune`) and the evaluation (`usennue` with the net of `evalfile`). Kept up to date as each
+    /// option arrives.
+    engine: EngineOptions,
 }
 
 /// The four-step scale of UCCI's combo options.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     /// none
     None,
@@ -70,24 +69,84 @@ pub enum Level {
     Large,
 }
 
+/// The levels' names, in the order of `Level`.
+const LEVELS: &[&str] = &["none", "small", "medium", "large"];
+const ALGORITHMS: &[&str] = &["pvs", "mtdf"];
+
 impl Level {
-    fn parse(text: &str) -> Option<Level> {
-        Some(match text.to_ascii_lowercase().as_str() {
-            "none" => Level::None,
-            "small" => Level::Small,
-            "medium" => Level::Medium,
-            "large" => Level::Large,
-            _ => return None,
-        })
+    const ALL: [Level; 4] = [Level::None, Level::Small, Level::Medium, Level::Large];
+
+    fn parse(display: &str, value: &str) -> Result<Level, String> {
+        let word = value.trim().to_ascii_lowercase();
+        match LEVELS.iter().position(|&name| name == word) {
+            Some(at) => Ok(Level::ALL[at]),
+            None => Err(format!("{display} wants one of {}, not {}", LEVELS.join("/"), quoted(value))),
+        }
     }
 
-    fn name(self) -> &'static str {
+    /// The level as the option writes it.
+    pub fn name(self) -> &'static str {
+        LEVELS[self as usize]
+    }
+
+    /// The book's `randomness` for this level (see `book::choose`).
+    pub fn book_randomness(self) -> f64 {
         match self {
-            Level::None => "none",
-            Level::Small => "small",
-            Level::Medium => "medium",
-            Level::Large => "large",
+            Level::None => 0.0,
+            Level::Small => 0.5,
+            Level::Medium => 1.5,
+            Level::Large => 4.0,
         }
+    }
+}
+
+/// UCCI's `knowledge` scale over the evaluation's term groups, the groups measured to be worth the
+/// most (docs/strength.md, "What each feature and term is worth") coming on first: none (material
+/// and piece-square tables alone), small (the cannon terms and mobility), medium (also attacker
+/// pairs near the king and connected pawns), large (everything, also king safety).
+fn terms_for_knowledge(level: Level) -> TermSet {
+    TermSet {
+        cannons: level >= Level::Small,
+        mobility: level >= Level::Small,
+        king_attack: level >= Level::Medium,
+        pawns: level >= Level::Medium,
+        king_safety: level >= Level::Large,
+    }
+}
+
+/// The features on in both `a` and `b` (every field named, so a new feature cannot be missed).
+fn features_in_both(a: SearchFeatures, b: SearchFeatures) -> SearchFeatures {
+    let SearchFeatures {
+        null_move,
+        reverse_futility,
+        futility,
+        late_move_pruning,
+        late_move_reductions,
+        check_extension,
+        quiescence_pruning,
+        mate_distance_pruning,
+    } = a;
+    SearchFeatures {
+        null_move: null_move && b.null_move,
+        reverse_futility: reverse_futility && b.reverse_futility,
+        futility: futility && b.futility,
+        late_move_pruning: late_move_pruning && b.late_move_pruning,
+        late_move_reductions: late_move_reductions && b.late_move_reductions,
+        check_extension: check_extension && b.check_extension,
+        quiescence_pruning: quiescence_pruning && b.quiescence_pruning,
+        mate_distance_pruning: mate_distance_pruning && b.mate_distance_pruning,
+    }
+}
+
+/// The term groups on in both `a` and `b` (every field named, as above).
+fn terms_in_both(a: TermSet, b: TermSet) -> TermSet {
+    let TermSet { king_safety, cannons, mobility, pawns, king_attack } = a;
+    TermSet {
+        king_safety: king_safety && b.king_safety,
+        cannons: cannons && b.cannons,
+        mobility: mobility && b.mobility,
+        pawns: pawns && b.pawns,
+        king_attack: king_attack && b.king_attack,
     }
 }
 
@@ -101,25 +160,30 @@ impl Default for Options {
             use_book: true,
             book_files: String::new(),
             hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
             multipv: 1,
-            move_overhead_ms: 30,
-            algorithm: Algorithm::Pvs,
             resign: true,
+            randomness: Level::None,
             pruning: Level::Large,
             knowledge: Level::Large,
-            randomness: Level::None,
-            without: String::new(),
-            without_terms: String::new(),
-            tune: String::new(),
+            without: SearchFeatures::ALL,
+            without_terms: TermSet::ALL,
             eval_file: String::new(),
             net: None,
-            use_nnue: false,
+            engine: EngineOptions::default(),
         }
     }
 }
 
-/// Upper bounds of the spin options.
+/// The range of a spin option.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SpinRange {
+    /// The least value.
+    pub min: i64,
+    /// The greatest value.
+    pub max: i64,
+}
+
+/// Upper bound of `hashsize` / `Hash`.
 pub const MAX_HASH_MB: usize = 65_536;
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
@@ -127,6 +191,11 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 128;
 /// Longest value of a string option (a path is at most 4096 bytes on Linux).
 pub const MAX_TEXT_BYTES: usize = 4096;
+
+const HASH_RANGE: SpinRange = SpinRange { min: 1, max: MAX_HASH_MB as i64 };
+const THREADS_RANGE: SpinRange = SpinRange { min: 1, max: MAX_THREADS as i64 };
+const MULTIPV_RANGE: SpinRange = SpinRange { min: 1, max: MAX_MULTIPV as i64 };
+const OVERHEAD_RANGE: SpinRange = SpinRange { min: 0, max: 5_000 };
 
 /// What a `setoption` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,182 +209,218 @@ pub enum SetOutcome {
         /// A value given after the button's name.
         stray_value: Option<String>,
     },
-    /// No option of that name exists; the protocols say to ignore it (with a note).
+    /// No option of that name exists: reported as an error, and nothing changes.
     Unknown(String),
+}
+
+/// Each option, whatever either dialect calls it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Key {
+    UseMillisec,
+    Batch,
+    Debug,
+    Ponder,
+    UseBook,
+    BookFiles,
+    Hash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+    Algorithm,
+    Resign,
+    Pruning,
+    Knowledge,
+    Randomness,
+    Without,
+    WithoutTerms,
+    Tune,
+    EvalFile,
+    UseNnue,
+    NewGame,
 }
 
 #[derive(Copy, Clone)]
 enum Kind {
     Check,
-    Spin(i64, i64),
+    Spin(SpinRange),
     Combo(&'static [&'static str]),
     Text,
     Button,
 }
 
-struct Spec {
-    ucci: Option<&'static str>,
-    uci: Option<&'static str>,
-    kind: Kind,
+impl Key {
+    fn kind(self) -> Kind {
+        match self {
+            Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder | Key::UseBook | Key::Resign => {
+                Kind::Check
+            }
+            Key::UseNnue => Kind::Check,
+            Key::Hash => Kind::Spin(HASH_RANGE),
+            Key::Threads => Kind::Spin(THREADS_RANGE),
+            Key::MultiPv => Kind::Spin(MULTIPV_RANGE),
+            Key::MoveOverhead => Kind::Spin(OVERHEAD_RANGE),
+            Key::Algorithm => Kind::Combo(ALGORITHMS),
+            Key::Pruning | Key::Knowledge | Key::Randomness => Kind::Combo(LEVELS),
+            Key::BookFiles | Key::Without | Key::WithoutTerms | Key::Tune | Key::EvalFile => Kind::Text,
+            Key::NewGame => Kind::Button,
+        }
+    }
 }
 
-const LEVELS: &[&str] = &["none", "small", "medium", "large"];
-const ALGORITHMS: &[&str] = &["pvs", "mtdf"];
+/// One option's names: UCCI's, UCI's, or both.
+struct Spec {
+    key: Key,
+    ucci: Option<&'static str>,
+    uci: Option<&'static str>,
+}
 
+/// The options in the order they are announced.
 const SPECS: &[Spec] = &[
-    Spec { ucci: Some("usemillisec"), uci: None, kind: Kind::Check },
-    Spec { ucci: Some("batch"), uci: None, kind: Kind::Check },
-    Spec { ucci: Some("debug"), uci: None, kind: Kind::Check },
-    Spec { ucci: Some("ponder"), uci: Some("Ponder"), kind: Kind::Check },
-    Spec { ucci: Some("usebook"), uci: Some("OwnBook"), kind: Kind::Check },
-    Spec { ucci: Some("bookfiles"), uci: Some("BookFile"), kind: Kind::Text },
-    Spec { ucci: Some("hashsize"), uci: Some("Hash"), kind: Kind::Spin(1, MAX_HASH_MB as i64) },
-    Spec { ucci: Some("threads"), uci: Some("Threads"), kind: Kind::Spin(1, MAX_THREADS as i64) },
-    Spec { ucci: None, uci: Some("MultiPV"), kind: Kind::Spin(1, MAX_MULTIPV as i64) },
-    Spec { ucci: Some("moveoverhead"), uci: Some("Move Overhead"), kind: Kind::Spin(0, 5_000) },
-    Spec { ucci: Some("algorithm"), uci: Some("Algorithm"), kind: Kind::Combo(ALGORITHMS) },
-    Spec { ucci: Some("resign"), uci: None, kind: Kind::Check },
-    Spec { ucci: Some("pruning"), uci: None, kind: Kind::Combo(LEVELS) },
-    Spec { ucci: Some("knowledge"), uci: None, kind: Kind::Combo(LEVELS) },
-    Spec { ucci: Some("randomness"), uci: None, kind: Kind::Combo(LEVELS) },
-    Spec { ucci: Some("without"), uci: Some("Without"), kind: Kind::Text },
-    Spec { ucci: Some("withoutterms"), uci: Some("Without Terms"), kind: Kind::Text },
-    Spec { ucci: Some("tune"), uci: Some("Tune"), kind: Kind::Text },
-    Spec { ucci: Some("evalfile"), uci: Some("EvalFile"), kind: Kind::Text },
-    Spec { ucci: Some("usennue"), uci: Some("Use NNUE"), kind: Kind::Check },
-    Spec { ucci: Some("newgame"), uci: Some("Clear Hash"), kind: Kind::Button },
+    Spec { key: Key::UseMillisec, ucci: Some("usemillisec"), uci: None },
+    Spec { key: Key::Batch, ucci: Some("batch"), uci: None },
+    Spec { key: Key::Debug, ucci: Some("debug"), uci: None },
+    Spec { key: Key::Ponder, ucci: Some("ponder"), uci: Some("Ponder") },
+    Spec { key: Key::UseBook, ucci: Some("usebook"), uci: Some("OwnBook") },
+    Spec { key: Key::BookFiles, ucci: Some("bookfiles"), uci: Some("BookFile") },
+    Spec { key: Key::Hash, ucci: Some("hashsize"), uci: Some("Hash") },
+    Spec { key: Key::Threads, ucci: Some("threads"), uci: Some("Threads") },
+    Spec { key: Key::MultiPv, ucci: None, uci: Some("MultiPV") },
+    Spec { key: Key::MoveOverhead, ucci: Some("moveoverhead"), uci: Some("Move Overhead") },
+    Spec { key: Key::Algorithm, ucci: Some("algorithm"), uci: Some("Algorithm") },
+    Spec { key: Key::Resign, ucci: Some("resign"), uci: None },
+    Spec { key: Key::Pruning, ucci: Some("pruning"), uci: None },
+    Spec { key: Key::Knowledge, ucci: Some("knowledge"), uci: None },
+    Spec { key: Key::Randomness, ucci: Some("randomness"), uci: None },
+    Spec { key: Key::Without, ucci: Some("without"), uci: Some("Without") },
+    Spec { key: Key::WithoutTerms, ucci: Some("withoutterms"), uci: Some("Without Terms") },
+    Spec { key: Key::Tune, ucci: Some("tune"), uci: Some("Tune") },
+    Spec { key: Key::EvalFile, ucci: Some("evalfile"), uci: Some("EvalFile") },
+    Spec { key: Key::UseNnue, ucci: Some("usennue"), uci: Some("Use NNUE") },
+    Spec { key: Key::NewGame, ucci: Some("newgame"), uci: Some("Clear Hash") },
 ];
 
 impl Options {
-    /// The evaluation a search should use: the net when `usennue` is on, else the classic one.
-    pub fn eval_choice(&self) -> EvalChoice {
-        match (&self.net, self.use_nnue) {
-            (Some(net), true) => EvalChoice::Nnue(net.clone()),
-            _ => EvalChoice::Classic,
-        }
+    /// What the next search runs with, as the options set it.
+    pub fn engine(&self) -> &EngineOptions {
+        &self.engine
     }
 
-    fn current(&self, ucci_name: &str) -> String {
-        match ucci_name {
-            "usemillisec" => self.use_millisec.to_string(),
-            "batch" => self.batch.to_string(),
-            "debug" => self.debug.to_string(),
-            "ponder" => self.ponder.to_string(),
-            "usebook" => self.use_book.to_string(),
-            "bookfiles" => self.book_files.clone(),
-            "hashsize" => self.hash_mb.to_string(),
-            "threads" => self.threads.to_string(),
-            "multipv" => self.multipv.to_string(),
-            "moveoverhead" => self.move_overhead_ms.to_string(),
-            "algorithm" => match self.algorithm {
+    /// The value in force, as the announcement writes it.
+    fn current(&self, key: Key) -> String {
+        match key {
+            Key::UseMillisec => self.use_millisec.to_string(),
+            Key::Batch => self.batch.to_string(),
+            Key::Debug => self.debug.to_string(),
+            Key::Ponder => self.ponder.to_string(),
+            Key::UseBook => self.use_book.to_string(),
+            Key::BookFiles => self.book_files.clone(),
+            Key::Hash => self.hash_mb.to_string(),
+            Key::Threads => self.engine.threads.to_string(),
+            Key::MultiPv => self.multipv.to_string(),
+            Key::MoveOverhead => self.engine.move_overhead_ms.to_string(),
+            Key::Algorithm => match self.engine.algorithm {
                 Algorithm::Pvs => "pvs".into(),
                 Algorithm::Mtdf => "mtdf".into(),
             },
-            "resign" => self.resign.to_string(),
-            "pruning" => self.pruning.name().into(),
-            "knowledge" => self.knowledge.name().into(),
-            "randomness" => self.randomness.name().into(),
-            "without" => self.without.clone(),
-            "withoutterms" => self.without_terms.clone(),
-            "tune" => self.tune.clone(),
-            "evalfile" => self.eval_file.clone(),
-            "usennue" => self.use_nnue.to_string(),
-            _ => String::new(),
+            Key::Resign => self.resign.to_string(),
+            Key::Pruning => self.pruning.name().into(),
+            Key::Knowledge => self.knowledge.name().into(),
+            Key::Randomness => self.randomness.name().into(),
+            Key::Without => {
+                let off = |&name: &&str| self.without.without(name) == Ok(self.without);
+                SearchFeatures::NAMES.into_iter().filter(off).collect::<Vec<_>>().join(",")
+            }
+            Key::WithoutTerms => {
+                let off = |&name: &&str| self.without_terms.without_list(name) == Ok(self.without_terms);
+                TermSet::NAMES.into_iter().filter(off).collect::<Vec<_>>().join(",")
+            }
+            Key::Tune => {
+                let landed = SearchParams::DEFAULT.pairs();
+                let pairs = self.engine.params.pairs().into_iter().zip(landed);
+                let changed = pairs.filter(|(now, landed)| now != landed);
+                changed.map(|((name, value), _)| format!("{name}={value}")).collect::<Vec<_>>().join(",")
+            }
+            Key::EvalFile => self.eval_file.clone(),
+            Key::UseNnue => matches!(self.engine.eval, EvalChoice::Nnue(_)).to_string(),
+            Key::NewGame => String::new(),
         }
     }
 
-    /// Sets the option known internally by its UCCI-style key.
-    fn assign(&mut self, key: &str, kind: Kind, display: &str, value: &str) -> Result<SetOutcome, String> {
-        match kind {
-            Kind::Button => {
+    /// Parses `value` for the option `key` (called `display` in messages) and puts it in force;
+    /// a value that does not parse is refused and changes nothing.
+    fn assign(&mut self, key: Key, display: &str, value: &str) -> Result<SetOutcome, String> {
+        let context = |e: String| format!("{display}: {e}");
+        match key {
+            Key::NewGame => {
                 let value = value.trim();
                 let stray_value = (!value.is_empty()).then(|| value.to_string());
                 return Ok(SetOutcome::NewGame { stray_value });
             }
-            Kind::Check => {
-                let v = parse_check(display, value)?;
-                match key {
-                    "usemillisec" => self.use_millisec = v,
-                    "batch" => self.batch = v,
-                    "debug" => self.debug = v,
-                    "ponder" => self.ponder = v,
-                    "usebook" => self.use_book = v,
-                    "usennue" if v && self.net.is_none() => {
-                        return Err(format!("{display}: no net is loaded (set EvalFile first)"))
-                    }
-                    "usennue" => self.use_nnue = v,
-                    _ => self.resign = v,
+            Key::UseMillisec => self.use_millisec = parse_check(display, value)?,
+            Key::Batch => self.batch = parse_check(display, value)?,
+            Key::Debug => self.debug = parse_check(display, value)?,
+            Key::Ponder => self.ponder = parse_check(display, value)?,
+            Key::UseBook => self.use_book = parse_check(display, value)?,
+            Key::Resign => self.resign = parse_check(display, value)?,
+            Key::UseNnue => {
+                self.engine.eval = match (parse_check(display, value)?, &self.net) {
+                    (false, _) => EvalChoice::Classic,
+                    (true, Some(net)) => EvalChoice::Nnue(net.clone()),
+                    (true, None) => return Err(format!("{display}: no net is loaded (set EvalFile first)")),
                 }
             }
-            Kind::Spin(min, max) => {
-                let v: i64 = match value.trim().parse() {
-                    Ok(v) => v,
-                    Err(e) if matches!(e.kind(), IntErrorKind::PosOverflow | IntErrorKind::NegOverflow) => {
-                        return Err(format!(
-                            "{display} must be between {min} and {max}, not {}",
-                            quoted(value.trim())
-                        ))
-                    }
-                    Err(_) => {
-                        return Err(format!(
-                            "{display} wants a whole number from {min} to {max}, not {}",
-                            quoted(value)
-                        ))
-                    }
-                };
-                if !(min..=max).contains(&v) {
-                    return Err(format!("{display} must be between {min} and {max}, not {v}"));
-                }
-                match key {
-                    "hashsize" => self.hash_mb = v as usize,
-                    "threads" => self.threads = v as usize,
-                    "multipv" => self.multipv = v as usize,
-                    _ => self.move_overhead_ms = v as u64,
-                }
+            Key::Hash => self.hash_mb = parse_spin(display, HASH_RANGE, value)? as usize,
+            Key::Threads => self.engine.threads = parse_spin(display, THREADS_RANGE, value)? as usize,
+            Key::MultiPv => self.multipv = parse_spin(display, MULTIPV_RANGE, value)? as usize,
+            Key::MoveOverhead => {
+                self.engine.move_overhead_ms = parse_spin(display, OVERHEAD_RANGE, value)? as u64
             }
-            Kind::Combo(vars) => {
-                let v = value.trim().to_ascii_lowercase();
-                if !vars.contains(&v.as_str()) {
-                    return Err(format!("{display} wants one of {}, not {}", vars.join("/"), quoted(value)));
+            Key::Algorithm => {
+                let word = value.trim().to_ascii_lowercase();
+                if !ALGORITHMS.contains(&word.as_str()) {
+                    let choices = ALGORITHMS.join("/");
+                    return Err(format!("{display} wants one of {choices}, not {}", quoted(value)));
                 }
-                match key {
-                    "algorithm" => self.algorithm = v.parse()?,
-                    "pruning" => self.pruning = Level::parse(&v).unwrap_or(Level::Large),
-                    "knowledge" => self.knowledge = Level::parse(&v).unwrap_or(Level::Large),
-                    _ => self.randomness = Level::parse(&v).unwrap_or(Level::None),
-                }
+                self.engine.algorithm = word.parse()?;
             }
-            // GUIs write an empty string as `<empty>`, as the announcement does.
-            Kind::Text => {
-                if value.len() > MAX_TEXT_BYTES {
-                    return Err(format!("{display} is {} bytes long: at most {MAX_TEXT_BYTES}", value.len()));
-                }
-                let text = value.trim().replace("<empty>", "");
-                match key {
-                    "without" => {
-                        SearchFeatures::ALL.without_list(&text).map_err(|e| format!("{display}: {e}"))?;
-                        self.without = text;
-                    }
-                    "withoutterms" => {
-                        TermSet::ALL.without_list(&text).map_err(|e| format!("{display}: {e}"))?;
-                        self.without_terms = text;
-                    }
-                    "tune" => {
-                        SearchParams::with_list(&text).map_err(|e| format!("{display}: {e}"))?;
-                        self.tune = text;
-                    }
+            Key::Pruning => {
+                self.pruning = Level::parse(display, value)?;
+                self.engine.features =
+                    features_in_both(SearchFeatures::for_level(self.pruning as u8), self.without);
+            }
+            Key::Knowledge => {
+                self.knowledge = Level::parse(display, value)?;
+                self.engine.terms = terms_in_both(terms_for_knowledge(self.knowledge), self.without_terms);
+            }
+            Key::Randomness => self.randomness = Level::parse(display, value)?,
+            Key::Without => {
+                self.without =
+                    SearchFeatures::ALL.without_list(&parse_text(display, value)?).map_err(context)?;
+                self.engine.features =
+                    features_in_both(SearchFeatures::for_level(self.pruning as u8), self.without);
+            }
+            Key::WithoutTerms => {
+                self.without_terms =
+                    TermSet::ALL.without_list(&parse_text(display, value)?).map_err(context)?;
+                self.engine.terms = terms_in_both(terms_for_knowledge(self.knowledge), self.without_terms);
+            }
+            Key::Tune => {
+                self.engine.params = SearchParams::with_list(&parse_text(display, value)?).map_err(context)?
+            }
+            Key::EvalFile => {
+                let path = parse_text(display, value)?;
+                if path.is_empty() {
+                    (self.eval_file, self.net, self.engine.eval) = (path, None, EvalChoice::Classic);
+                } else {
                     // A file that does not load leaves the net in use as it was.
-                    "evalfile" if text.is_empty() => {
-                        (self.eval_file, self.net, self.use_nnue) = (text, None, false);
+                    let net = Arc::new(format::load(std::path::Path::new(&path)).map_err(context)?);
+                    if matches!(self.engine.eval, EvalChoice::Nnue(_)) {
+                        self.engine.eval = EvalChoice::Nnue(net.clone());
                     }
-                    "evalfile" => {
-                        let net = format::load(std::path::Path::new(&text))
-                            .map_err(|e| format!("{display}: {e}"))?;
-                        (self.eval_file, self.net) = (text, Some(Arc::new(net)));
-                    }
-                    _ => self.book_files = text,
+                    (self.eval_file, self.net) = (path, Some(net));
                 }
             }
+            Key::BookFiles => self.book_files = parse_text(display, value)?,
         }
         Ok(SetOutcome::Set)
     }
@@ -332,7 +437,7 @@ impl Options {
         let Some(spec) = SPECS.iter().find(|s| s.ucci == Some(name)) else {
             return Ok(SetOutcome::Unknown(name.to_string()));
         };
-        self.assign(name, spec.kind, name, &value.join(" "))
+        self.assign(spec.key, name, &value.join(" "))
     }
 
     /// UCI form: `setoption name <name…> [value <value…>]` (names case-insensitive).
@@ -346,35 +451,36 @@ impl Options {
         }
         let name = rest[..name_len].join(" ");
         let value = rest.get(name_len + 1..).map(|v| v.join(" ")).unwrap_or_default();
-        let Some(spec) = SPECS.iter().find(|s| s.uci.is_some_and(|u| u.eq_ignore_ascii_case(&name))) else {
+        let Some((spec, uci_name)) =
+            SPECS.iter().find_map(|s| s.uci.filter(|u| u.eq_ignore_ascii_case(&name)).map(|u| (s, u)))
+        else {
             return Ok(SetOutcome::Unknown(name));
         };
-        let key = spec.ucci.unwrap_or("multipv");
-        if matches!(spec.kind, Kind::Check | Kind::Spin(..) | Kind::Combo(_)) && name_len == rest.len() {
+        let kind = spec.key.kind();
+        if matches!(kind, Kind::Check | Kind::Spin(..) | Kind::Combo(_)) && name_len == rest.len() {
             return Err(format!("setoption {name} needs 'value <…>'"));
         }
-        self.assign(key, spec.kind, spec.uci.unwrap_or(key), &value)
+        self.assign(spec.key, uci_name, &value)
     }
 
     /// The `option …` lines announced after `ucci`.
     pub fn ucci_lines(&self) -> Vec<String> {
         SPECS
             .iter()
-            .filter_map(|s| s.ucci.map(|name| (name, s.kind)))
-            .map(|(name, kind)| match kind {
-                Kind::Check => format!("option {name} type check default {}", self.current(name)),
-                Kind::Spin(min, max) => {
-                    format!("option {name} type spin min {min} max {max} default {}", self.current(name))
+            .filter_map(|s| s.ucci.map(|name| (name, s.key)))
+            .map(|(name, key)| {
+                let current = self.current(key);
+                match key.kind() {
+                    Kind::Check => format!("option {name} type check default {current}"),
+                    Kind::Spin(SpinRange { min, max }) => {
+                        format!("option {name} type spin min {min} max {max} default {current}")
+                    }
+                    Kind::Combo(vars) => {
+                        format!("option {name} type combo default {current} {}", var_list(vars, &current))
+                    }
+                    Kind::Text => format!("option {name} type string default {}", empty_as(&current)),
+                    Kind::Button => format!("option {name} type button"),
                 }
-                Kind::Combo(vars) => {
-                    format!(
-                        "option {name} type combo default {} {}",
-                        self.current(name),
-                        var_list(vars, &self.current(name))
-                    )
-                }
-                Kind::Text => format!("option {name} type string default {}", empty_as(&self.current(name))),
-                Kind::Button => format!("option {name} type button"),
             })
             .collect()
     }
@@ -383,23 +489,23 @@ impl Options {
     pub fn uci_lines(&self) -> Vec<String> {
         SPECS
             .iter()
-            .filter_map(|s| s.uci.map(|name| (name, s.ucci.unwrap_or("multipv"), s.kind)))
-            .map(|(name, key, kind)| match kind {
-                Kind::Check => format!("option name {name} type check default {}", self.current(key)),
-                Kind::Spin(min, max) => {
-                    format!("option name {name} type spin default {} min {min} max {max}", self.current(key))
+            .filter_map(|s| s.uci.map(|name| (name, s.key)))
+            .map(|(name, key)| {
+                let current = self.current(key);
+                match key.kind() {
+                    Kind::Check => format!("option name {name} type check default {current}"),
+                    Kind::Spin(SpinRange { min, max }) => {
+                        format!("option name {name} type spin default {current} min {min} max {max}")
+                    }
+                    Kind::Combo(vars) => {
+                        format!(
+                            "option name {name} type combo default {current} {}",
+                            var_list(vars, &current)
+                        )
+                    }
+                    Kind::Text => format!("option name {name} type string default {}", empty_as(&current)),
+                    Kind::Button => format!("option name {name} type button"),
                 }
-                Kind::Combo(vars) => {
-                    format!(
-                        "option name {name} type combo default {} {}",
-                        self.current(key),
-                        var_list(vars, &self.current(key))
-                    )
-                }
-                Kind::Text => {
-                    format!("option name {name} type string default {}", empty_as(&self.current(key)))
-                }
-                Kind::Button => format!("option name {name} type button"),
             })
             .collect()
     }
@@ -434,6 +540,32 @@ fn parse_check(name: &str, value: &str) -> Result<bool, String> {
     }
 }
 
+/// A spin option's value: a whole number within `range`.
+fn parse_spin(name: &str, SpinRange { min, max }: SpinRange, value: &str) -> Result<i64, String> {
+    let v: i64 = match value.trim().parse() {
+        Ok(v) => v,
+        Err(e) if matches!(e.kind(), IntErrorKind::PosOverflow | IntErrorKind::NegOverflow) => {
+            return Err(format!("{name} must be between {min} and {max}, not {}", quoted(value.trim())))
+        }
+        Err(_) => {
+            return Err(format!("{name} wants a whole number from {min} to {max}, not {}", quoted(value)))
+        }
+    };
+    if !(min..=max).contains(&v) {
+        return Err(format!("{name} must be between {min} and {max}, not {v}"));
+    }
+    Ok(v)
+}
+
+/// A string option's value, trimmed; GUIs write an empty string as `<empty>`, as the announcement
+/// does.
+fn parse_text(name: &str, value: &str) -> Result<String, String> {
+    if value.len() > MAX_TEXT_BYTES {
+        return Err(format!("{name} is {} bytes long: at most {MAX_TEXT_BYTES}", value.len()));
+    }
+    Ok(value.trim().replace("<empty>", ""))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,11 +595,13 @@ mod tests {
         assert_eq!(o.set_uci(&["name", "hash", "value", "32"]), Ok(SetOutcome::Set));
         assert_eq!(o.hash_mb, 32);
         assert_eq!(o.set_uci(&["name", "Move", "Overhead", "value", "10"]), Ok(SetOutcome::Set));
-        assert_eq!(o.move_overhead_ms, 10);
+        assert_eq!(o.engine().move_overhead_ms, 10);
         assert_eq!(o.set_uci(&["name", "MultiPV", "value", "3"]), Ok(SetOutcome::Set));
         assert_eq!(o.multipv, 3);
+        assert_eq!(o.set_ucci(&["threads", "2"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().threads, 2);
         assert_eq!(o.set_ucci(&["algorithm", "mtdf"]), Ok(SetOutcome::Set));
-        assert_eq!(o.algorithm, Algorithm::Mtdf);
+        assert_eq!(o.engine().algorithm, Algorithm::Mtdf);
         assert_eq!(o.set_ucci(&["bookfiles", "a.dat;b.dat"]), Ok(SetOutcome::Set));
         assert_eq!(o.book_files, "a.dat;b.dat");
         assert_eq!(o.set_ucci(&["bookfiles", "<empty>"]), Ok(SetOutcome::Set));
@@ -481,12 +615,112 @@ mod tests {
         );
         assert_eq!(o.set_ucci(&["randomness", "small"]), Ok(SetOutcome::Set));
         assert_eq!(o.randomness, Level::Small);
-        assert_eq!(o.set_ucci(&["without", "null,lmr"]), Ok(SetOutcome::Set));
-        assert_eq!(o.without, "null,lmr");
+    }
+
+    #[test]
+    fn without_and_pruning_give_the_search_features_when_set() {
+        let mut o = Options::default();
+        assert_eq!(o.engine().features, SearchFeatures::ALL);
+        assert_eq!(o.set_ucci(&["without", "null,", "lmr"]), Ok(SetOutcome::Set));
+        let f = o.engine().features;
+        assert!(!f.null_move && !f.late_move_reductions, "{f:?}");
+        assert!(f.futility && f.late_move_pruning && f.reverse_futility && f.check_extension, "{f:?}");
+        // Written back in one canonical form.
+        assert!(o.uci_lines().contains(&"option name Without type string default null,lmr".to_string()));
+        // `pruning small` keeps null move and check extension; `without null` still takes null move.
+        assert_eq!(o.set_ucci(&["pruning", "small"]), Ok(SetOutcome::Set));
+        let f = o.engine().features;
+        assert!(!f.null_move && f.check_extension && f.mate_distance_pruning, "{f:?}");
+        assert!(!f.futility && !f.late_move_pruning && !f.late_move_reductions && !f.reverse_futility);
         assert_eq!(o.set_uci(&["name", "Without", "value", "<empty>"]), Ok(SetOutcome::Set));
-        assert_eq!(o.without, "");
+        assert_eq!(o.engine().features, SearchFeatures::for_level(1));
+        assert!(o.engine().features.null_move);
+        assert_eq!(o.set_ucci(&["pruning", "none"]), Ok(SetOutcome::Set));
+        assert!(!o.engine().features.null_move);
+        assert_eq!(o.set_ucci(&["pruning", "large"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().features, SearchFeatures::ALL);
+    }
+
+    #[test]
+    fn knowledge_and_withoutterms_give_the_evaluation_terms_when_set() {
+        let mut o = Options::default();
+        assert_eq!(o.engine().terms, TermSet::ALL);
+        let levels: Vec<TermSet> = ["none", "small", "medium", "large"]
+            .iter()
+            .map(|level| {
+                assert_eq!(o.set_ucci(&["knowledge", level]), Ok(SetOutcome::Set));
+                o.engine().terms
+            })
+            .collect();
+        let none =
+            TermSet { king_safety: false, cannons: false, mobility: false, pawns: false, king_attack: false };
+        assert_eq!(levels[0], none);
+        assert_eq!(levels[1], TermSet { cannons: true, mobility: true, ..none });
+        assert_eq!(levels[2], TermSet { king_safety: false, ..TermSet::ALL });
+        assert_eq!(levels[3], TermSet::ALL);
         assert_eq!(o.set_uci(&["name", "Without", "Terms", "value", "cannons,pawns"]), Ok(SetOutcome::Set));
-        assert_eq!(o.without_terms, "cannons,pawns");
+        assert_eq!(o.engine().terms, TermSet { cannons: false, pawns: false, ..TermSet::ALL });
+        assert!(o
+            .ucci_lines()
+            .contains(&"option withoutterms type string default cannons,pawns".to_string()));
+        assert_eq!(o.set_ucci(&["knowledge", "small"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().terms, TermSet { mobility: true, ..none });
+        assert!(o
+            .ucci_lines()
+            .iter()
+            .any(|l| l.starts_with("option knowledge type combo default small var small")));
+    }
+
+    #[test]
+    fn tune_gives_the_search_parameters_when_set() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set_uci(&["name", "Tune", "value", "rfp_margin=70", "lmr_history=8"]),
+            Ok(SetOutcome::Set)
+        );
+        assert_eq!(o.engine().params.rfp_margin, 70);
+        assert_eq!(o.engine().params.lmr_history, 8);
+        assert_eq!(o.engine().params.lmr_base, SearchParams::DEFAULT.lmr_base);
+        assert!(o
+            .ucci_lines()
+            .contains(&"option tune type string default rfp_margin=70,lmr_history=8".to_string()));
+        // Each setting replaces the whole list.
+        assert_eq!(o.set_ucci(&["tune", "lmr_base=0"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().params, SearchParams { lmr_base: 0, ..SearchParams::DEFAULT });
+        assert_eq!(o.set_ucci(&["tune", "<empty>"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine(), &EngineOptions::default());
+    }
+
+    #[test]
+    fn a_refused_value_keeps_the_typed_value_in_force() {
+        let mut o = Options::default();
+        for good in [
+            &["without", "lmr"][..],
+            &["withoutterms", "mobility"],
+            &["tune", "rfp_margin=70"],
+            &["pruning", "medium"],
+            &["knowledge", "small"],
+            &["threads", "2"],
+            &["algorithm", "mtdf"],
+            &["moveoverhead", "50"],
+        ] {
+            assert_eq!(o.set_ucci(good), Ok(SetOutcome::Set), "{good:?}");
+        }
+        let in_force = o.clone();
+        for bad in [
+            &["without", "lmr,nullmove"][..],
+            &["withoutterms", "tempo"],
+            &["tune", "rfp_margin=70,null_reduction=0"],
+            &["pruning", "huge"],
+            &["knowledge", "all"],
+            &["threads", "0"],
+            &["algorithm", "negascout"],
+            &["moveoverhead", "-1"],
+            &["usennue", "true"],
+        ] {
+            assert!(o.set_ucci(bad).is_err(), "{bad:?}");
+            assert_eq!(o, in_force, "{bad:?}");
+        }
     }
 
     #[test]
@@ -509,39 +743,49 @@ mod tests {
         assert!(o.set_uci(&["name", "value", "3"]).unwrap_err().contains("empty"));
         assert_eq!(o, Options::default());
         assert_eq!(o.set_ucci(&["nosuchoption", "1"]), Ok(SetOutcome::Unknown("nosuchoption".into())));
+        assert_eq!(
+            o.set_uci(&["name", "Knowledge", "value", "none"]),
+            Ok(SetOutcome::Unknown("Knowledge".into()))
+        );
     }
 
     #[test]
     fn evalfile_loads_a_net_and_usennue_switches_to_it() {
         let dir = std::env::temp_dir().join(format!("chariot-options-nnue-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let (good, bad) = (dir.join("good.nnue"), dir.join("bad.nnue"));
+        let (good, other, bad) = (dir.join("good.nnue"), dir.join("other.nnue"), dir.join("bad.nnue"));
         let arch = crate::eval::nnue::Architecture { width: 16, ..crate::eval::nnue::Architecture::DEFAULT };
         let net = crate::eval::nnue::FloatNetwork::random(arch, 1).quantise().unwrap();
+        let other_net = crate::eval::nnue::FloatNetwork::random(arch, 2).quantise().unwrap();
         format::save(&net, &good).unwrap();
+        format::save(&other_net, &other).unwrap();
         std::fs::write(&bad, b"CHARNNUE\x07\x00").unwrap();
-        let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+        let (good, other, bad) = (good.to_str().unwrap(), other.to_str().unwrap(), bad.to_str().unwrap());
 
         let mut o = Options::default();
-        assert_eq!(o.eval_choice(), EvalChoice::Classic);
+        assert_eq!(o.engine().eval, EvalChoice::Classic);
         let err = o.set_uci(&["name", "Use", "NNUE", "value", "true"]).unwrap_err();
         assert!(err.contains("no net is loaded"), "{err}");
-        assert!(!o.use_nnue);
+        assert_eq!(o, Options::default());
         assert_eq!(o.set_uci(&["name", "EvalFile", "value", good]), Ok(SetOutcome::Set));
-        assert_eq!(o.eval_choice(), EvalChoice::Classic, "loading a net does not switch to it");
+        assert_eq!(o.engine().eval, EvalChoice::Classic, "loading a net does not switch to it");
         assert_eq!(o.set_uci(&["name", "Use", "NNUE", "value", "true"]), Ok(SetOutcome::Set));
-        assert_eq!(o.eval_choice(), EvalChoice::Nnue(Arc::new(net.clone())));
+        assert_eq!(o.engine().eval, EvalChoice::Nnue(Arc::new(net.clone())));
         // A damaged file is refused, with where and what, and the loaded net stays.
         let err = o.set_ucci(&["evalfile", bad]).unwrap_err();
         assert!(err.starts_with("evalfile: net file") && err.contains("byte 8: format version 7"), "{err}");
         assert_eq!(o.eval_file, good);
-        assert_eq!(o.eval_choice(), EvalChoice::Nnue(Arc::new(net)));
+        assert_eq!(o.engine().eval, EvalChoice::Nnue(Arc::new(net)));
         assert!(o.uci_lines().contains(&format!("option name EvalFile type string default {good}")));
         assert!(o.ucci_lines().contains(&"option usennue type check default true".to_string()));
+        // Another net while the net is in use: the search uses the new one.
+        assert_eq!(o.set_ucci(&["evalfile", other]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().eval, EvalChoice::Nnue(Arc::new(other_net)));
         assert_eq!(o.set_ucci(&["usennue", "false"]), Ok(SetOutcome::Set));
-        assert_eq!(o.eval_choice(), EvalChoice::Classic);
+        assert_eq!(o.engine().eval, EvalChoice::Classic);
         assert_eq!(o.set_ucci(&["evalfile", "<empty>"]), Ok(SetOutcome::Set));
         assert!(o.net.is_none() && o.eval_file.is_empty());
+        assert_eq!(o, Options::default());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -562,25 +806,131 @@ mod tests {
         assert_eq!(o, Options::default());
     }
 
+    /// A value for each option other than its default (a button has none).
+    fn another_value(key: Key) -> Option<&'static str> {
+        Some(match key {
+            Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder => "true",
+            Key::UseBook | Key::Resign => "false",
+            Key::BookFiles => "a.cbk",
+            Key::Hash => "8",
+            Key::Threads => "2",
+            Key::MultiPv => "3",
+            Key::MoveOverhead => "0",
+            Key::Algorithm => "mtdf",
+            Key::Pruning | Key::Knowledge | Key::Randomness => "medium",
+            Key::Without => "lmp",
+            Key::WithoutTerms => "pawns",
+            Key::Tune => "rfp_margin=70",
+            // Needs a net file: the test above covers it.
+            Key::EvalFile | Key::UseNnue | Key::NewGame => return None,
+        })
+    }
+
+    /// Checks that `after` differs from `before` in one line, the one announcing `value`.
+    fn one_line_changed(before: &[String], after: &[String], value: &str, set: &str) {
+        let changed: Vec<(&String, &String)> = before.iter().zip(after).filter(|(b, a)| b != a).collect();
+        assert_eq!(changed.len(), 1, "{set} changed {changed:?}");
+        assert!(changed[0].1.contains(&format!("default {value}")), "{set}: {:?}", changed[0]);
+    }
+
+    #[test]
+    fn each_name_sets_its_own_option_and_no_other() {
+        let default = Options::default();
+        for spec in SPECS {
+            let Some(value) = another_value(spec.key) else { continue };
+            if let Some(name) = spec.ucci {
+                let mut o = Options::default();
+                assert_eq!(o.set_ucci(&[name, value]), Ok(SetOutcome::Set), "{name}");
+                one_line_changed(&default.ucci_lines(), &o.ucci_lines(), value, name);
+            }
+            if let Some(name) = spec.uci {
+                let line = format!("name {name} value {value}");
+                let mut o = Options::default();
+                assert_eq!(o.set_uci(&line.split(' ').collect::<Vec<_>>()), Ok(SetOutcome::Set), "{line}");
+                one_line_changed(&default.uci_lines(), &o.uci_lines(), value, &line);
+            }
+        }
+    }
+
+    #[test]
+    fn the_options_take_back_their_announced_defaults() {
+        let mut o = Options::default();
+        for spec in SPECS {
+            if let (Some(name), Some(value)) = (spec.ucci, another_value(spec.key)) {
+                assert_eq!(o.set_ucci(&[name, value]), Ok(SetOutcome::Set), "{name}");
+            }
+        }
+        assert_eq!(o.set_uci(&["name", "MultiPV", "value", "2"]), Ok(SetOutcome::Set));
+        assert_ne!(o.engine(), &EngineOptions::default());
+        // Setting each option to the default it was announced with (at the start) undoes it all.
+        for line in Options::default().ucci_lines() {
+            let words: Vec<&str> = line.split(' ').collect();
+            let (name, kind) = (words[1], words[3]);
+            let default = words.iter().position(|&w| w == "default").map(|at| words[at + 1]);
+            let outcome = o.set_ucci(&[name, default.unwrap_or("")]);
+            let wanted =
+                if kind == "button" { SetOutcome::NewGame { stray_value: None } } else { SetOutcome::Set };
+            assert_eq!(outcome, Ok(wanted), "{line}");
+        }
+        let line = Options::default().uci_lines().into_iter().find(|l| l.contains("MultiPV")).unwrap();
+        let default = line.split(' ').skip_while(|&w| w != "default").nth(1).unwrap().to_string();
+        assert_eq!(o.set_uci(&["name", "MultiPV", "value", &default]), Ok(SetOutcome::Set));
+        assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn the_default_options_search_as_the_engine_does_by_default() {
+        assert_eq!(Options::default().engine(), &EngineOptions::default());
+    }
+
     #[test]
     fn announcements() {
         let o = Options::default();
-        let ucci = o.ucci_lines();
-        for name in ["usemillisec", "batch", "debug", "ponder", "usebook", "bookfiles", "hashsize", "threads"]
-        {
-            assert!(ucci.iter().any(|l| l.starts_with(&format!("option {name} type"))), "{name}");
-        }
-        assert!(ucci.contains(&"option newgame type button".to_string()));
-        // The value in force comes first among the vars (for uci2wb and XBoard), then the rest.
-        assert!(ucci.contains(
-            &"option pruning type combo default large var large var none var small var medium".to_string()
-        ));
-        assert!(ucci.contains(&"option bookfiles type string default <empty>".to_string()));
-        let uci = o.uci_lines();
-        for name in
-            ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "OwnBook", "BookFile"]
-        {
-            assert!(uci.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
-        }
+        // The option table of docs/protocols.md, in both dialects.
+        assert_eq!(
+            o.ucci_lines(),
+            [
+                "option usemillisec type check default false",
+                "option batch type check default false",
+                "option debug type check default false",
+                "option ponder type check default false",
+                "option usebook type check default true",
+                "option bookfiles type string default <empty>",
+                "option hashsize type spin min 1 max 65536 default 64",
+                "option threads type spin min 1 max 256 default 1",
+                "option moveoverhead type spin min 0 max 5000 default 30",
+                "option algorithm type combo default pvs var pvs var mtdf",
+                "option resign type check default true",
+                // The value in force comes first among the vars (for uci2wb and XBoard), then the rest.
+                "option pruning type combo default large var large var none var small var medium",
+                "option knowledge type combo default large var large var none var small var medium",
+                "option randomness type combo default none var none var small var medium var large",
+                "option without type string default <empty>",
+                "option withoutterms type string default <empty>",
+                "option tune type string default <empty>",
+                "option evalfile type string default <empty>",
+                "option usennue type check default false",
+                "option newgame type button",
+            ]
+        );
+        assert_eq!(
+            o.uci_lines(),
+            [
+                "option name Ponder type check default false",
+                "option name OwnBook type check default true",
+                "option name BookFile type string default <empty>",
+                "option name Hash type spin default 64 min 1 max 65536",
+                "option name Threads type spin default 1 min 1 max 256",
+                "option name MultiPV type spin default 1 min 1 max 128",
+                "option name Move Overhead type spin default 30 min 0 max 5000",
+                "option name Algorithm type combo default pvs var pvs var mtdf",
+                "option name Without type string default <empty>",
+                "option name Without Terms type string default <empty>",
+                "option name Tune type string default <empty>",
+                "option name EvalFile type string default <empty>",
+                "option name Use NNUE type check default false",
+                "option name Clear Hash type button",
+            ]
+        );
     }
 }

@@ -2,11 +2,12 @@
 //! after each game (so it is never half-written), and the results of an earlier run read back
 //! for `--resume`.
 
-use std::io::{ErrorKind, Write};
-use std::path::{Path, PathBuf};
+use std::io::ErrorKind;
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::game::GameRecord;
+use crate::files;
 use crate::notation::{read_pgn, write_pgn, MoveNotation, PgnGame, PgnMove};
 use crate::rules::GameResult;
 
@@ -74,25 +75,15 @@ pub fn game_text(record: &GameRecord, tags: &GameTags, notation: MoveNotation) -
     write_pgn(&game, notation).map_err(|e| format!("cannot write game {} as PGN: {e}", tags.round))
 }
 
-/// The temporary file beside `path` that `write_atomically` writes first.
-fn temporary_beside(path: &Path) -> PathBuf {
-    let name =
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "match.pgn".to_string());
-    path.with_file_name(format!(".{name}.tmp"))
-}
-
 /// Checks before the first game that the PGN can be written where `--pgn` says: not a
 /// directory itself, in a directory that exists and takes new files (tried by creating and
-/// removing the temporary file `write_atomically` will use).
+/// removing a temporary file there).
 pub fn check_writable(path: &Path) -> Result<(), String> {
     let shown = path.display();
     if path.is_dir() {
         return Err(format!("--pgn {shown} is a directory"));
     }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = files::directory_of(path);
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => return Err(format!("--pgn {shown}: {} is not a directory", dir.display())),
@@ -101,22 +92,13 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
         }
         Err(e) => return Err(format!("--pgn {shown}: cannot use directory {}: {e}", dir.display())),
     }
-    let tmp = temporary_beside(path);
-    std::fs::File::create(&tmp)
-        .and_then(|_| std::fs::remove_file(&tmp))
-        .map_err(|e| format!("--pgn {shown}: cannot write in {} ({e})", dir.display()))
+    files::check_writable(path).map_err(|e| format!("--pgn {shown}: cannot write in {} ({e})", dir.display()))
 }
 
-/// Replaces `path` with `text` by writing a temporary file beside it and renaming it over.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = temporary_beside(path);
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
-        .and_then(|_| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write the PGN file {}: {e}", path.display())
-    })
+/// Replaces the match PGN at `path` with `text`, whole or not at all.
+pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    files::write_atomically(path, text)
+        .map_err(|e| format!("cannot write the PGN file {}: {e}", path.display()))
 }
 
 /// A game found in an earlier run's PGN.

@@ -220,7 +220,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                 let written = pgn_out::game_text(&record, &tags, config.notation).and_then(|text| {
                     pgn_text.push_str(&text);
                     pgn_text.push('\n');
-                    pgn_out::write_atomically(path, &pgn_text)
+                    pgn_out::write_file(path, &pgn_text)
                 });
                 if let Err(e) = written {
                     failure = Some(e);

@@ -25,41 +25,11 @@ pub mod packed;
 pub mod scored;
 pub mod writer;
 
-use std::io::Write;
 use std::path::Path;
 
 /// Checks that `path` could be written (its directory exists and takes a new file), without
 /// touching `path` itself: a long job refuses a bad destination before it starts.
 pub fn check_writable(path: &Path) -> Result<(), String> {
-    let (dir, tmp) = temp_beside(path)?;
-    std::fs::File::create(&tmp).map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
-    let _ = std::fs::remove_file(&tmp);
-    Ok(())
-}
-
-/// The directory of `path` and a temporary file name in it.
-fn temp_beside(path: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), String> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| format!("output path {} names no file", path.display()))?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
-    Ok((dir, tmp))
-}
-
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
-/// reader never sees a half-written file.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let (_, tmp) = temp_beside(path)?;
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
+    crate::files::check_writable(path)
+        .map_err(|e| format!("cannot write in {}: {e}", crate::files::directory_of(path).display()))
 }

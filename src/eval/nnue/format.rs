@@ -26,6 +26,8 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::files;
+
 use super::features::{FeatureSet, KingBuckets};
 use super::network::{self, Activation, Architecture, Network, Quantisation};
 
@@ -280,14 +282,8 @@ pub fn load(path: &Path) -> Result<Network, String> {
 
 /// Writes a net file whole or not at all: into a temporary file beside `path`, then renamed over it.
 pub fn save(net: &Network, path: &Path) -> Result<(), String> {
-    let bytes = to_bytes(net);
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = path.with_file_name(format!(".{file_name}.{}.part", std::process::id()));
-    let result = std::fs::write(&temp, &bytes).and_then(|()| std::fs::rename(&temp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        format!("cannot write net file '{}': {e}", path.display())
-    })
+    files::write_atomically(path, to_bytes(net))
+        .map_err(|e| format!("cannot write net file '{}': {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -13,12 +13,12 @@
 //! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
 
 use std::fmt;
-use std::io::Write;
 use std::path::Path;
 
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
 use crate::eval::nnue::format::checksum;
 use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
+use crate::files;
 
 use super::adam::{net_tensors, net_tensors_mut, Adam};
 use super::model::Gradients;
@@ -436,7 +436,8 @@ impl TrainState {
 
     /// Writes the checkpoint to `path` whole or not at all.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        write_file_atomically(path, &self.to_bytes())
+        files::write_atomically(path, self.to_bytes())
+            .map_err(|e| format!("cannot write checkpoint '{}': {e}", path.display()))
     }
 
     /// Reads the checkpoint at `path`; the error names the file, the byte and the trouble.
@@ -445,23 +446,6 @@ impl TrainState {
             std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{}': {e}", path.display()))?;
         TrainState::from_bytes(&bytes).map_err(|e| format!("checkpoint '{}' refused at {e}", path.display()))
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same directory, synced and renamed
-/// over `path`: a reader (or a crash) never sees half a file.
-pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.{}.part", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        format!("cannot write '{}': {e}", path.display())
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,165 @@
+//! What the subcommands share: the position `--fen` and `--moves` describe, scores as text and
+//! JSON, progress bars on a terminal, and the reading and writing of game files.
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{json, Value};
+
+use crate::board::Position;
+use crate::files;
+use crate::notation::{parse_move, read_pgn, PgnGame};
+use crate::protocol::position_cmd::play_moves;
+use crate::search::score::mate_in_moves;
+
+/// How a subcommand reads its `--moves`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveText {
+    /// ICCS only (`h2e2`), refused as the protocol's `position … moves` refuses a move.
+    Iccs,
+    /// ICCS, WXF or Chinese, each move as `notation::parse_move` reads it.
+    AnyNotation,
+}
+
+/// The position `fen` describes, or the standard start without one.
+pub fn starting_position(fen: Option<&str>) -> Result<Position> {
+    Ok(match fen {
+        Some(fen) => Position::from_fen(fen)?,
+        None => Position::startpos(),
+    })
+}
+
+/// The moves of `--moves`, one a word: `--moves "h2e2 h9g7"` (one quoted word) is as welcome as
+/// separate words. Chinese and WXF moves as this crate writes them have no spaces inside, so
+/// splitting on whitespace is safe for every notation.
+pub fn move_words(moves: &[String]) -> Vec<&str> {
+    moves.iter().flat_map(|m| m.split_whitespace()).collect()
+}
+
+/// The position `fen` (or the start) after `moves`, read as `text` says. The moves stay in the
+/// position's history, so the last one can be marked and repetitions judged.
+pub fn setup_position(fen: Option<&str>, moves: &[String], text: MoveText) -> Result<Position> {
+    let start = starting_position(fen)?;
+    let words = move_words(moves);
+    match text {
+        MoveText::Iccs => Ok(play_moves(start, &words)?),
+        MoveText::AnyNotation => {
+            let mut pos = start;
+            for (i, word) in words.into_iter().enumerate() {
+                let mv = parse_move(&pos, word).with_context(|| format!("move {}", i + 1))?;
+                pos.make_move(mv);
+            }
+            Ok(pos)
+        }
+    }
+}
+
+/// A score as text: `+34` in centipawns or `mate 3` / `mate -2` in moves.
+pub fn score_text(score: i32) -> String {
+    match mate_in_moves(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("{score:+}"),
+    }
+}
+
+/// Adds a score to a JSON object: `score_cp` in centipawns, or `mate` in moves.
+pub fn put_score(obj: &mut serde_json::Map<String, Value>, score: i32) {
+    match mate_in_moves(score) {
+        Some(m) => obj.insert("mate".into(), json!(m)),
+        None => obj.insert("score_cp".into(), json!(score)),
+    };
+}
+
+/// Whether a progress bar may be drawn: stderr is a terminal (not a log, a pipe or CI).
+pub fn progress_wanted() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// The look of a progress bar, from an indicatif template (the default look if the template
+/// does not parse).
+pub fn bar_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
+/// A progress bar of `len` steps drawn on stderr in `style`, or a hidden one unless `shown`.
+pub fn progress_bar(len: u64, shown: bool, style: ProgressStyle) -> ProgressBar {
+    let target = if shown { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
+    let bar = ProgressBar::with_draw_target(Some(len), target);
+    bar.set_style(style);
+    bar
+}
+
+/// Every game of the PGN file at `path`; the errors name the file (and the line).
+pub fn load_games(path: &Path) -> Result<Vec<PgnGame>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games = read_pgn(&text).with_context(|| path.display().to_string())?;
+    if games.is_empty() {
+        bail!("{}: no game found", path.display());
+    }
+    Ok(games)
+}
+
+/// Replaces (or creates) `path` with `text`, whole or not at all.
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    files::write_atomically(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn fen_and_moves_in_each_reading() {
+        let moves = ["h2e2".to_string(), "h9g7 a0a1".to_string()];
+        let iccs = setup_position(None, &moves, MoveText::Iccs).unwrap();
+        let any =
+            setup_position(None, &["炮二平五".into(), "马8进7".into(), "R9+1".into()], MoveText::AnyNotation)
+                .unwrap();
+        assert_eq!(iccs.to_fen(), any.to_fen());
+        assert_eq!(iccs.history().len(), 3);
+        let one_word = setup_position(None, &["h2e2 马8进7 a0a1".into()], MoveText::AnyNotation).unwrap();
+        assert_eq!(one_word.to_fen(), any.to_fen());
+        // ICCS only: Chinese is refused as the protocol refuses it.
+        let err = setup_position(None, &["炮二平五".into()], MoveText::Iccs).unwrap_err();
+        assert!(format!("{err:#}").starts_with("move 1 '炮二平五' is not an ICCS move"), "{err:#}");
+        let err = setup_position(None, &["h2e2".into(), "h2e2".into()], MoveText::AnyNotation).unwrap_err();
+        assert!(format!("{err:#}").starts_with("move 2: "), "{err:#}");
+        let err = setup_position(Some("9/9 w"), &[], MoveText::AnyNotation).unwrap_err();
+        assert_eq!(format!("{err:#}"), "bad FEN: 2 ranks instead of 10");
+    }
+
+    #[test]
+    fn scores_as_text_and_json() {
+        assert_eq!(score_text(34), "+34");
+        assert_eq!(score_text(-5), "-5");
+        assert_eq!(score_text(MATE - 5), "mate 3");
+        let mut obj = serde_json::Map::new();
+        put_score(&mut obj, -(MATE - 4));
+        assert_eq!(Value::Object(obj), json!({"mate": -2}));
+        let mut obj = serde_json::Map::new();
+        put_score(&mut obj, 0);
+        assert_eq!(Value::Object(obj), json!({"score_cp": 0}));
+    }
+
+    #[test]
+    fn game_files_name_themselves_in_errors() {
+        let dir = std::env::temp_dir().join(format!("chariot-cli-common-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.pgn");
+        let err = load_games(&path).unwrap_err();
+        assert!(format!("{err:#}").starts_with(&format!("cannot read {}: ", path.display())), "{err:#}");
+        write_file(&path, "[Event \"x\"]\n\n1. h2e2 h9g7 *\n").unwrap();
+        assert_eq!(load_games(&path).unwrap()[0].moves.len(), 2);
+        write_file(&path, "").unwrap();
+        assert_eq!(
+            format!("{:#}", load_games(&path).unwrap_err()),
+            format!("{}: no game found", path.display())
+        );
+        let err = write_file(&dir.join("missing/out.pgn"), "x").unwrap_err();
+        assert!(format!("{err:#}").starts_with("cannot write "), "{err:#}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,9 +1,11 @@
 //! Iterative deepening for one thread: aspiration windows around the last score (PVS) or
-//! MTD(f) passes, MultiPV, time checks and reports (main thread only).
+//! MTD(f) passes, MultiPV, and on the main thread reports and asking the time manager
+//! whether to go on.
 
 use super::info::{Info, IterationInfo, ScoreBound};
 use super::ordering::MAX_PLY;
 use super::score::{is_mate, INFINITE, MATE};
+use super::timeman::{ClockReading, Iteration};
 use super::tt::Bound;
 use super::worker::Worker;
 use super::{Algorithm, RootMove};
@@ -22,8 +24,6 @@ pub(crate) struct Outcome {
     pub depth: i32,
 }
 
-const ASPIRATION_START_DEPTH: i32 = 4;
-
 impl Worker<'_> {
     /// Deepens until a limit, the clock or a stop ends it.
     pub fn iterate(&mut self, mut moves: Vec<RootMove>, algorithm: Algorithm) -> Outcome {
@@ -39,10 +39,9 @@ impl Worker<'_> {
             depth: 0,
         };
         // With one legal move on a clock there is nothing to think about.
-        if main && moves.len() == 1 && limits.is_timed() && !limits.ponder {
+        if self.time.as_ref().is_some_and(|time| time.answers_at_once(moves.len())) {
             return outcome;
         }
-        let mut time_scale = 1.0f64;
         let mut prev_score = outcome.lines[0].score;
         for depth in 1..=max_depth {
             // Lazy SMP: helpers skip some depths so that threads spread over different trees.
@@ -91,8 +90,6 @@ impl Worker<'_> {
                 }
                 break;
             }
-            let best_changed = outcome.depth > 0 && lines[0].pv[0] != outcome.lines[0].pv[0];
-            let score_dropped = outcome.depth > 0 && lines[0].score < prev_score - 30;
             prev_score = lines[0].score;
             // The root's result goes into the table too, so that `probe` and the next search see it.
             let eval = self.eval.evaluate(&self.pos);
@@ -108,21 +105,9 @@ impl Worker<'_> {
                     break;
                 }
             }
-            if let Some(budget) = self.shared.budget {
-                if self.shared.control.is_pondering() || limits.movetime.is_some() {
-                    continue;
-                }
-                time_scale =
-                    if best_changed { (time_scale * 1.5).min(3.0) } else { (time_scale * 0.85).max(1.0) };
-                if score_dropped {
-                    time_scale = (time_scale * 1.3).min(3.0);
-                }
-                let soft = (budget.soft_ms as f64 * time_scale).min(budget.hard_ms as f64);
-                let elapsed = self.shared.elapsed_ms() as f64;
-                if elapsed >= soft || elapsed * 2.5 >= budget.hard_ms as f64 {
-                    break;
-                }
-                if is_mate(prev_score) && depth as i64 > (MATE - prev_score.abs()) as i64 + 4 {
+            if let Some(time) = &mut self.time {
+                let iteration = Iteration { depth, best: outcome.lines[0].pv[0], score: prev_score };
+                if !time.start_next_iteration(iteration, ClockReading::of(self.shared.control)) {
                     break;
                 }
             }
@@ -133,7 +118,7 @@ impl Worker<'_> {
     /// A PVS iteration inside a window around `guess` that widens until the score fits.
     fn aspiration(&mut self, moves: &mut [RootMove], guess: i32, depth: i32, pv_index: usize) -> i32 {
         let mut delta = self.shared.params.aspiration_delta;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH && !is_mate(guess) {
+        let (mut alpha, mut beta) = if depth >= self.shared.params.aspiration_depth && !is_mate(guess) {
             ((guess - delta).max(-INFINITE), (guess + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)

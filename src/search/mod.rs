@@ -16,6 +16,7 @@ mod rules_hook;
 pub mod score;
 pub mod see;
 mod shared;
+mod stack;
 pub mod timeman;
 pub mod tt;
 mod worker;
@@ -29,7 +30,7 @@ pub use info::{Info, IterationInfo, ScoreBound, SearchResult};
 pub use limits::Limits;
 pub use params::SearchParams;
 pub use shared::Reporter;
-pub use timeman::TimeBudget;
+pub use timeman::{TimeBudget, TimeManager};
 pub use tt::{HashError, TranspositionTable};
 
 use ordering::OrderingTables;
@@ -289,11 +290,11 @@ impl Engine {
         // Deterministic root order: generation order, stable sorts from there on.
         moves.sort_by_key(|m| std::cmp::Reverse(root.piece_at(m.mv.to()).is_piece()));
         self.tt.new_search();
-        let budget = TimeBudget::with_params(limits, self.options.move_overhead_ms, &self.options.params);
+        let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
         let threads = usable_threads(self.options.threads);
         let algorithm = self.options.algorithm;
         let options = EngineOptions { threads, ..self.options.clone() };
-        let shared = Shared::new(&self.tt, control, limits, budget, &options, reporter);
+        let shared = Shared::new(&self.tt, control, limits, &options, reporter);
         // Last search's history, faded: the position is one move pair on, so most of it still holds.
         let mut tables = std::mem::take(&mut *self.saved_tables());
         tables.resize_with(threads, OrderingTables::default);
@@ -305,7 +306,7 @@ impl Engine {
             for (i, tables) in tables.enumerate() {
                 let (shared, moves, pos, eval) = (&shared, moves.clone(), root.clone(), &self.options.eval);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let mut w = Worker::new(pos, shared, i + 1, tables, eval);
+                    let mut w = Worker::new(pos, shared, i + 1, tables, eval, None);
                     w.iterate(moves, algorithm);
                     shared.publish_nodes(i + 1, w.nodes);
                     w.tables
@@ -316,12 +317,11 @@ impl Engine {
                     Err(_) => break,
                 }
             }
-            let mut main = Worker::new(root.clone(), &shared, 0, main_tables, &self.options.eval);
+            let mut main = Worker::new(root.clone(), &shared, 0, main_tables, &self.options.eval, Some(time));
             let outcome = main.iterate(moves, algorithm);
             shared.publish_nodes(0, main.nodes);
-            // `go infinite` and pondering never answer before `stop` / `ponderhit`.
-            while (limits.infinite || control.is_pondering()) && !control.stop_requested() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
+            if let Some(time) = &main.time {
+                time.wait_for_release(control);
             }
             shared.finished.store(true, std::sync::atomic::Ordering::SeqCst);
             let mut tables = vec![main.tables];

@@ -11,11 +11,16 @@ pub const MAX_PLY: usize = 128;
 
 const HASH_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
-const KILLER: [i32; 2] = [(1 << 27) + 2, (1 << 27) + 1];
-const COUNTER: i32 = 1 << 27;
+/// The lowest order score of a killer or the counter move, below good captures and above
+/// every history score: a quiet move scoring at least this refuted a sibling or the last move.
+pub const REFUTATION: i32 = 1 << 27;
+const KILLER: [i32; 2] = [REFUTATION + 2, REFUTATION + 1];
+const COUNTER: i32 = REFUTATION;
 const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, so they never outrank killers.
 pub const HISTORY_MAX: i32 = 1 << 20;
+// A quiet move's score adds three history entries (its own and two continuations).
+const _: () = assert!(3 * HISTORY_MAX < REFUTATION && REFUTATION + 2 < GOOD_CAPTURE - (1 << 20));
 
 /// Piece types (both colours) times squares: the size of a continuation-history row.
 const PIECE_SQUARES: usize = 14 * 90;
@@ -34,10 +39,9 @@ pub fn piece_square(pos: &Position, mv: Move) -> ContRow {
     pos.piece_at(mv.from()).type_index() * 90 + to.rank() as usize * 9 + to.file() as usize
 }
 
-/// Killer moves and history tables of one search thread.
+/// History tables of one search thread, kept (faded) from one search to the next. The killers
+/// live in the search's per-ply `Stack`.
 pub struct OrderingTables {
-    /// Two quiet moves per ply that caused a cutoff.
-    pub killers: [[Move; 2]; MAX_PLY],
     /// Quiet-move success by (piece type index, destination).
     pub history: Box<[[i32; 256]; 14]>,
     /// The reply that refuted a move, by (piece type index, destination) of that move.
@@ -50,7 +54,6 @@ pub struct OrderingTables {
 impl Default for OrderingTables {
     fn default() -> Self {
         OrderingTables {
-            killers: [[Move::NONE; 2]; MAX_PLY],
             history: Box::new([[0; 256]; 14]),
             counter: Box::new([[Move::NONE; 256]; 14]),
             cont: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
@@ -59,21 +62,16 @@ impl Default for OrderingTables {
 }
 
 impl OrderingTables {
-    /// Records a quiet move that caused a beta cutoff at `ply`, and punishes the quiet moves
-    /// tried before it. `conts` are the rows of the moves one and two plies before.
+    /// Records a quiet move that caused a beta cutoff, and punishes the quiet moves tried before
+    /// it. `conts` are the rows of the moves one and two plies before.
     pub fn reward_quiet(
         &mut self,
         pos: &Position,
         mv: Move,
         tried: &[Move],
         depth: i32,
-        ply: usize,
         conts: [ContRow; 2],
     ) {
-        if self.killers[ply][0] != mv {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = mv;
-        }
         let bonus = (depth * depth).min(400) * 16;
         self.update_quiet(pos, mv, bonus, conts);
         for &other in tried {
@@ -118,7 +116,6 @@ impl OrderingTables {
                 *h /= 4;
             }
         }
-        self.killers = [[Move::NONE; 2]; MAX_PLY];
     }
 }
 
@@ -135,14 +132,14 @@ pub struct ScoredMoves {
 }
 
 impl ScoredMoves {
-    /// Scores `moves` for the node at `ply`; `conts` are the rows of the moves one and two
-    /// plies before.
+    /// Scores `moves` for a node with these `killers`; `conts` are the rows of the moves one
+    /// and two plies before.
     pub fn new(
         pos: &mut Position,
         moves: MoveList,
         hash_move: Move,
         tables: &OrderingTables,
-        ply: usize,
+        killers: [Move; 2],
         conts: [ContRow; 2],
     ) -> Self {
         let mut scores = [0; crate::board::moves::MAX_MOVES];
@@ -160,9 +157,9 @@ impl ScoredMoves {
                 } else {
                     BAD_CAPTURE + mvv_lva
                 }
-            } else if mv == tables.killers[ply][0] {
+            } else if mv == killers[0] {
                 KILLER[0]
-            } else if mv == tables.killers[ply][1] {
+            } else if mv == killers[1] {
                 KILLER[1]
             } else if mv == counter {
                 COUNTER
@@ -219,13 +216,47 @@ mod tests {
         let mut pos = Position::from_fen("r2k5/9/9/p8/4n4/9/9/9/R3R4/5K3 w - - 0 1").unwrap();
         let moves = movegen::legal_moves(&mut pos);
         let hash = Move::parse_iccs("e1e2").unwrap();
-        let order: Vec<Move> =
-            ScoredMoves::new(&mut pos, moves, hash, &OrderingTables::default(), 0, [NO_CONTINUATION; 2])
-                .map(|(m, _)| m)
-                .collect();
+        let order: Vec<Move> = ScoredMoves::new(
+            &mut pos,
+            moves,
+            hash,
+            &OrderingTables::default(),
+            [Move::NONE; 2],
+            [NO_CONTINUATION; 2],
+        )
+        .map(|(m, _)| m)
+        .collect();
         assert_eq!(order[0], hash);
         assert_eq!(order[1].to_string(), "e1e5", "the free horse next");
         assert_eq!(order.last().unwrap().to_string(), "a1a6", "the losing capture last");
+    }
+
+    #[test]
+    fn killers_then_the_counter_move_rank_above_any_history() {
+        let mut pos = Position::startpos();
+        let central_cannon = Move::parse_iccs("h2e2").unwrap();
+        let mut tables = OrderingTables::default();
+        let [killer, second_killer, counter, favourite, plain] =
+            ["h9g7", "b9c7", "h7e7", "i9i8", "a6a5"].map(|m| Move::parse_iccs(m).unwrap());
+        pos.make_move(central_cannon);
+        // `favourite` gets all the history there is; `counter` is the last move to have refuted
+        // h2e2 (each reward makes its move the counter move).
+        let conts = [piece_square(&Position::startpos(), central_cannon), NO_CONTINUATION];
+        for _ in 0..1_000 {
+            tables.reward_quiet(&pos, favourite, &[], 20, conts);
+        }
+        tables.reward_quiet(&pos, counter, &[], 1, conts);
+        let moves = movegen::legal_moves(&mut pos);
+        let scored: Vec<(Move, i32)> =
+            ScoredMoves::new(&mut pos, moves, Move::NONE, &tables, [killer, second_killer], conts).collect();
+        let rank = |mv: Move| scored.iter().position(|&(m, _)| m == mv).unwrap();
+        let score = |mv: Move| scored[rank(mv)].1;
+        assert!(rank(killer) < rank(second_killer));
+        assert!(rank(second_killer) < rank(counter));
+        assert!(rank(counter) < rank(favourite));
+        assert!(rank(favourite) < rank(plain));
+        assert!(score(counter) >= REFUTATION && score(second_killer) >= REFUTATION);
+        assert!(score(favourite) < REFUTATION && score(favourite) > 2 * HISTORY_MAX - HISTORY_MAX / 8);
     }
 
     #[test]
@@ -240,7 +271,7 @@ mod tests {
         let horse = Move::parse_iccs("h9g7").unwrap();
         let rook = Move::parse_iccs("i9h9").unwrap();
         let conts = [after_cannon, NO_CONTINUATION];
-        tables.reward_quiet(&pos, horse, &[rook, horse], 6, 1, conts);
+        tables.reward_quiet(&pos, horse, &[rook, horse], 6, conts);
         // The plain history moves both ways; the continuation entry after h2e2 does too ...
         assert!(
             tables.quiet_score(&pos, horse, conts) > tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])

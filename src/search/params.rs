@@ -3,6 +3,9 @@
 //! `chariot bench --tune` take `name=value` pairs, and `scripts/sprt.sh` tests a candidate
 //! against the defaults without a rebuild.
 
+/// Depths and move numbers the late-move reduction table has rows and columns for.
+pub const REDUCTION_TABLE: usize = 64;
+
 /// Declares the parameters once: the struct, its defaults, and each one's name and range.
 macro_rules! search_params {
     ($($(#[doc = $doc:literal])* $field:ident: $default:literal in $min:literal..=$max:literal,)*) => {
@@ -50,12 +53,26 @@ search_params! {
     lmp_base: 3 in 0..=64,
     /// Late move pruning applies up to this depth.
     lmp_depth: 4 in 0..=32,
+    /// Null move: tried from this depth on.
+    null_depth: 2 in 1..=32,
     /// Null move: the base reduction.
     null_reduction: 3 in 1..=10,
     /// Null move: one more ply of reduction per this much depth.
     null_depth_div: 4 in 1..=64,
-    /// Null move: one more ply of reduction per this much static eval above beta (at most two).
+    /// Null move: one more ply of reduction per this much static eval above beta (at most
+    /// `null_eval_plies`).
     null_eval_div: 200 in 1..=5000,
+    /// See `null_eval_div`.
+    null_eval_plies: 2 in 0..=10,
+    /// Null move: a cut stands unverified below this depth when the side to move has more than
+    /// `null_verify_pieces` big pieces; otherwise a reduced normal search must confirm it.
+    null_verify_depth: 10 in 0..=128,
+    /// Null move: see `null_verify_depth`; rooks count two, horses and cannons one.
+    null_verify_pieces: 2 in 0..=20,
+    /// Late move reductions apply from this depth on.
+    lmr_depth: 3 in 1..=32,
+    /// Late move reductions: moves searched in full before any is reduced (one more at PV nodes).
+    lmr_moves: 2 in 0..=64,
     /// Late move reductions: `base/100 + ln(depth) ln(move number) / (divisor/100)` plies.
     lmr_base: 80 in -300..=500,
     /// See `lmr_base`.
@@ -66,12 +83,41 @@ search_params! {
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.
     aspiration_delta: 25 in 1..=1000,
+    /// Aspiration window: used from this depth on (the shallower iterations search the full window).
+    aspiration_depth: 4 in 1..=64,
     /// Time use: moves assumed left in the game when the clock says nothing (and at most).
     time_moves: 32 in 1..=200,
     /// Time use: the soft budget (start no new iteration past it), percent of a move's share.
     time_soft: 60 in 1..=1000,
     /// Time use: the hard budget (abort), percent of a move's share.
     time_hard: 300 in 1..=2000,
+    /// Time use: percent of the increment added to a move's share.
+    time_increment: 75 in 0..=200,
+    /// Time use: no budget exceeds this percent of the usable clock (`time_cap_last` on the
+    /// last move before the time control).
+    time_cap: 50 in 1..=100,
+    /// Time use: no budget exceeds this percent of the usable clock on the last move before
+    /// the time control.
+    time_cap_last: 90 in 1..=100,
+    /// Time use: when an iteration's best move differs from the last one's, the soft budget's
+    /// scale grows to this percent of itself (up to `time_scale_max`).
+    time_best_changed: 150 in 100..=1000,
+    /// Time use: when an iteration's best move is the last one's, the soft budget's scale
+    /// shrinks to this percent of itself (never below 100%).
+    time_best_stable: 85 in 1..=100,
+    /// Time use: when the score drops by more than `time_drop_margin` centipawns in an
+    /// iteration, the soft budget's scale grows to this percent of itself (up to `time_scale_max`).
+    time_score_dropped: 130 in 100..=1000,
+    /// See `time_score_dropped`.
+    time_drop_margin: 30 in 0..=1000,
+    /// Time use: the soft budget stretches to at most this percent of itself (and never past
+    /// the hard budget).
+    time_scale_max: 300 in 100..=1000,
+    /// Time use: no new iteration starts once the time used, times this percent, reaches the
+    /// hard budget (the next iteration would take longer than all before it and be cut off).
+    time_next_iteration: 250 in 100..=1000,
+    /// Time use: on a clock, a mate is not searched more than this many plies past its distance.
+    time_mate_plies: 4 in 0..=64,
 }
 
 impl Default for SearchParams {
@@ -103,8 +149,8 @@ impl SearchParams {
     }
 
     /// The late-move reduction table, by depth and move number, from `lmr_base` and `lmr_divisor`.
-    pub fn reductions(&self) -> Box<[[i32; 64]; 64]> {
-        let mut t = Box::new([[0; 64]; 64]);
+    pub fn reductions(&self) -> Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]> {
+        let mut t = Box::new([[0; REDUCTION_TABLE]; REDUCTION_TABLE]);
         let base = self.lmr_base as f64 / 100.0;
         let divisor = self.lmr_divisor as f64 / 100.0;
         for (d, row) in t.iter_mut().enumerate().skip(1) {

@@ -1,5 +1,5 @@
 //! State shared by the threads of one search: the table, the control, limits, node counts, and
-//! the reporter (only the main thread reports).
+//! the reporter (only the main thread reports). The clock is the main thread's `TimeManager`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -9,7 +9,7 @@ use crate::board::Move;
 use super::control::SearchControl;
 use super::info::Info;
 use super::limits::Limits;
-use super::timeman::TimeBudget;
+use super::params::REDUCTION_TABLE;
 use super::tt::TranspositionTable;
 
 /// The caller's sink for search output.
@@ -22,14 +22,13 @@ pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     pub limits: &'a Limits,
-    pub budget: Option<TimeBudget>,
     pub features: super::SearchFeatures,
     /// The evaluation terms in use.
     pub terms: crate::eval::TermSet,
     /// Margins, depth limits and the reduction formula.
     pub params: super::SearchParams,
-    /// Late-move reductions by depth and move number, from `params`.
-    pub reductions: Box<[[i32; 64]; 64]>,
+    /// Late-move reductions by depth and move number, from `params` (see `reduction`).
+    reductions: Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]>,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -42,7 +41,6 @@ impl<'a> Shared<'a> {
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
         limits: &'a Limits,
-        budget: Option<TimeBudget>,
         options: &super::EngineOptions,
         reporter: Reporter<'a>,
     ) -> Shared<'a> {
@@ -51,7 +49,6 @@ impl<'a> Shared<'a> {
             tt,
             control,
             limits,
-            budget,
             features: options.features,
             terms: options.terms,
             params: options.params,
@@ -89,19 +86,22 @@ impl<'a> Shared<'a> {
         self.control.stop_requested() || self.finished.load(Ordering::Relaxed)
     }
 
+    /// The late-move reduction for the `move_number`th move at `depth`, both at least 1 (the
+    /// table's last row and column serve beyond it).
+    #[inline]
+    pub fn reduction(&self, depth: i32, move_number: i32) -> i32 {
+        let last = REDUCTION_TABLE as i32 - 1;
+        self.reductions[depth.min(last) as usize][move_number.min(last) as usize]
+    }
+
     /// Milliseconds on the clock (0 while pondering: the clock has not started).
     pub fn elapsed_ms(&self) -> u64 {
         self.control.elapsed_ms()
     }
 
-    /// The main thread's periodic duties: the hard time limit, the total node limit, progress.
-    pub fn poll(&self) {
-        let elapsed = self.elapsed_ms();
-        if let Some(budget) = self.budget {
-            if !self.control.is_pondering() && elapsed >= budget.hard_ms {
-                self.control.request_stop();
-            }
-        }
+    /// The main thread's periodic duties besides the clock, `elapsed` milliseconds into the
+    /// search: the total node limit, progress lines.
+    pub fn poll(&self, elapsed: u64) {
         if let Some(limit) = self.limits.nodes {
             if self.total_nodes() >= limit {
                 self.control.request_stop();

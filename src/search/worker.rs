@@ -4,13 +4,22 @@
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::{EvalChoice, Evaluator};
 
-use super::ordering::{piece_square, ContRow, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION};
+use super::ordering::{piece_square, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION, REFUTATION};
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see_non_negative, value_on};
 use super::shared::Shared;
+use super::stack::{PvTable, Stack};
+use super::timeman::{ClockReading, TimeManager};
 use super::tt::Bound;
 use super::RootMove;
+
+/// Nodes between two looks at the stop flag (and, on the main thread, at the clock and the
+/// total node count).
+const POLL_INTERVAL: u64 = 1024;
+
+/// Nodes this deep return their static evaluation: the per-ply stacks end at `MAX_PLY`.
+const PLY_LIMIT: usize = MAX_PLY - 4;
 
 /// Search a node as a principal-variation node (full window) or not.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -29,11 +38,12 @@ pub(crate) struct Worker<'a> {
     pub tables: OrderingTables,
     /// The evaluation, following the line as moves are made and taken back.
     pub eval: Evaluator,
-    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
-    static_evals: [i32; MAX_PLY],
-    /// The continuation-history row of the move played at each ply of the current line.
-    cont_rows: [ContRow; MAX_PLY],
+    /// The main thread's clock keeper (`None` on helpers, which stop when the main thread is done).
+    pub time: Option<TimeManager>,
+    /// Per ply of the current line: static evaluation, continuation row, killers.
+    stack: Stack,
+    /// The principal variations below each ply of the current line.
+    pv: PvTable,
     /// Set once this thread must unwind.
     pub stopped: bool,
 }
@@ -45,6 +55,7 @@ impl<'a> Worker<'a> {
         id: usize,
         tables: OrderingTables,
         eval: &EvalChoice,
+        time: Option<TimeManager>,
     ) -> Worker<'a> {
         let eval = Evaluator::new(eval, shared.terms, &pos);
         Worker {
@@ -55,20 +66,20 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             tables,
             eval,
-            pv: Box::new([[Move::NONE; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
-            static_evals: [0; MAX_PLY],
-            cont_rows: [NO_CONTINUATION; MAX_PLY],
+            time,
+            stack: Stack::default(),
+            pv: PvTable::default(),
             stopped: false,
         }
     }
 
     /// The principal variation found by the last search from the root.
     pub fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
+        self.pv.root().to_vec()
     }
 
-    /// Counts a node and, every so often, polls the stop flag, the clock and the node limit.
+    /// Counts a node and, every `POLL_INTERVAL` nodes, polls the stop flag, the clock and the
+    /// node limit.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -78,10 +89,14 @@ impl<'a> Worker<'a> {
                 self.shared.control.request_stop();
             }
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.shared.publish_nodes(self.id, self.nodes);
-            if self.id == 0 {
-                self.shared.poll();
+            if let Some(time) = &self.time {
+                let clock = ClockReading::of(self.shared.control);
+                if time.must_abort(clock) {
+                    self.shared.control.request_stop();
+                }
+                self.shared.poll(clock.elapsed_ms);
             }
             if self.shared.must_stop() {
                 self.stopped = true;
@@ -90,27 +105,10 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    /// The continuation rows of the moves one and two plies before the node at `ply`.
-    #[inline]
-    fn conts(&self, ply: usize) -> [ContRow; 2] {
-        let back = |n: usize| if ply >= n { self.cont_rows[ply - n] } else { NO_CONTINUATION };
-        [back(1), back(2)]
-    }
-
-    #[inline]
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][0] = mv;
-        let child_len = if ply + 1 < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
-        for i in 0..child_len {
-            self.pv[ply][i + 1] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child_len + 1;
-    }
-
     /// Searches the root moves in their order with window (alpha, beta), fail-soft. Each move
     /// searched gets its score; the others keep `-INFINITE`. Returns the best score.
     pub fn search_root(&mut self, moves: &mut [RootMove], mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        self.pv_len[0] = 0;
+        self.pv.clear(0);
         let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::NonPv };
         let mut best = -INFINITE;
         for rm in moves.iter_mut() {
@@ -121,7 +119,7 @@ impl<'a> Worker<'a> {
             if self.id == 0 {
                 self.shared.report_currmove(mv, i + 1, depth);
             }
-            self.cont_rows[0] = piece_square(&self.pos, mv);
+            self.stack[0].cont_row = piece_square(&self.pos, mv);
             self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -141,7 +139,7 @@ impl<'a> Worker<'a> {
             if score > best {
                 best = score;
                 if score > alpha || i == 0 {
-                    self.update_pv(0, mv);
+                    self.pv.update(0, mv);
                 }
                 if score > alpha {
                     alpha = score;
@@ -154,7 +152,8 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Alpha-beta with principal variation search.
+    /// Alpha-beta with principal variation search: the score of the node at `ply` within
+    /// (alpha, beta), fail-soft, searched `depth` plies deep.
     pub fn search(
         &mut self,
         mut alpha: i32,
@@ -164,7 +163,9 @@ impl<'a> Worker<'a> {
         kind: NodeKind,
         allow_null: bool,
     ) -> i32 {
-        self.pv_len[ply] = 0;
+        // Step 1. Count the node and poll; the rules' verdict (repetition, dead material); the
+        // end of the stacks.
+        self.pv.clear(ply);
         if self.tick() {
             return 0;
         }
@@ -172,18 +173,21 @@ impl<'a> Worker<'a> {
         if let Some(score) = rule_score(&self.pos, ply as i32) {
             return score;
         }
-        if ply >= MAX_PLY - 4 {
+        if ply >= PLY_LIMIT {
             return self.eval.evaluate(&self.pos);
         }
+
+        // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
         let features = self.shared.features;
         if features.mate_distance_pruning {
-            // No line here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
                 return alpha;
             }
         }
+
+        // Step 3. Check extension, and quiescence at the horizon.
         let legality = movegen::LegalityFilter::new(&self.pos);
         let in_check = legality.in_check();
         if in_check && features.check_extension {
@@ -194,6 +198,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply as i32);
 
+        // Step 4. The transposition table: a cut-off outside PV nodes, else the move to try first.
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply as i32);
         let hash_move = hit.map(|h| h.mv).unwrap_or(Move::NONE);
@@ -203,6 +208,8 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 5. The static evaluation (the table's when it has one), and whether it improved on
+        // the one two plies before.
         let params = &self.shared.params;
         let static_eval = if in_check {
             -INFINITE
@@ -211,24 +218,30 @@ impl<'a> Worker<'a> {
         } else {
             self.eval.evaluate(&self.pos)
         };
-        self.static_evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && self.stack.improving(ply);
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            // Reverse futility: far above beta with little depth left.
+            // Step 6. Reverse futility: far above beta with little depth left.
             if features.reverse_futility
                 && depth <= params.rfp_depth
                 && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
             {
                 return static_eval;
             }
-            // Null move: give the opponent a free move; if we still beat beta, cut.
+
+            // Step 7. Null move: give the opponent a free move; if we still beat beta, cut.
             let pieces = self.big_pieces(self.pos.side_to_move());
-            if features.null_move && allow_null && depth >= 2 && static_eval >= beta && pieces > 0 {
+            if features.null_move
+                && allow_null
+                && depth >= params.null_depth
+                && static_eval >= beta
+                && pieces > 0
+            {
                 let r = params.null_reduction
                     + depth / params.null_depth_div
-                    + ((static_eval - beta) / params.null_eval_div).min(2);
-                self.cont_rows[ply] = NO_CONTINUATION;
+                    + ((static_eval - beta) / params.null_eval_div).min(params.null_eval_plies);
+                self.stack[ply].cont_row = NO_CONTINUATION;
                 self.eval.make_null_move(&mut self.pos);
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
                 self.eval.unmake_null_move(&mut self.pos);
@@ -237,10 +250,11 @@ impl<'a> Worker<'a> {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    // Zugzwang is real in xiangqi endgames: verify with a reduced normal search.
-                    if pieces > 2 && depth < 10 {
+                    if pieces > params.null_verify_pieces && depth < params.null_verify_depth {
                         return score;
                     }
+                    // Zugzwang is real in xiangqi endgames, and deep cuts cost the most when
+                    // wrong: verify with a reduced normal search.
                     let v = self.search(beta - 1, beta, depth - r, ply, NodeKind::NonPv, false);
                     if v >= beta {
                         return score;
@@ -249,10 +263,12 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 8. Generate and order the moves.
         let mut list = MoveList::new();
         movegen::pseudo_moves(&self.pos, &mut list);
-        let conts = self.conts(ply);
-        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &self.tables, ply, conts);
+        let conts = self.stack.conts(ply);
+        let killers = self.stack[ply].killers;
+        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &self.tables, killers, conts);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -261,6 +277,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new();
         let futility_base = static_eval + params.futility_base + params.futility_margin * depth;
 
+        // Step 9. The move loop.
         for (mv, order_score) in moves {
             if !legality.is_legal(&mut self.pos, mv) {
                 continue;
@@ -268,12 +285,14 @@ impl<'a> Worker<'a> {
             legal += 1;
             let capture = self.pos.piece_at(mv.to()).is_piece();
             let may_prune = !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND;
-            let may_reduce = features.late_move_reductions && depth >= 3 && legal > 2 + pv_node as i32;
+            let may_reduce = features.late_move_reductions
+                && depth >= params.lmr_depth
+                && legal > params.lmr_moves + pv_node as i32;
             // Whether a quiet move checks only matters where it could be pruned or reduced.
             let quiet = !capture && (may_prune || may_reduce) && !self.pos.gives_check(mv);
 
+            // Step 10. Late move pruning and futility pruning of quiet moves near the leaves.
             if may_prune && quiet {
-                // Late move pruning and futility pruning of quiet moves near the leaves.
                 if features.late_move_pruning
                     && depth <= params.lmp_depth
                     && quiets_tried.len() as i32 >= params.lmp_base + depth * depth * (1 + improving as i32)
@@ -285,20 +304,21 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            self.cont_rows[ply] = piece_square(&self.pos, mv);
+            // Step 11. Search the move: the first with the full window, the others with a null
+            // window, reduced when quiet and late, and searched again when they beat alpha.
+            self.stack[ply].cont_row = piece_square(&self.pos, mv);
             self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
             let score = if legal == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
             } else {
-                // Late move reductions for quiet moves ordered late.
                 let mut r = 0;
                 if may_reduce && quiet {
-                    r = self.shared.reductions[depth.min(63) as usize][legal.min(63) as usize];
+                    r = self.shared.reduction(depth, legal);
                     r -= pv_node as i32;
                     r += !improving as i32;
-                    if order_score >= (1 << 27) {
-                        r -= 1; // killers and counter moves
+                    if order_score >= REFUTATION {
+                        r -= 1;
                     } else if params.lmr_history > 0 {
                         // A quiet move's order score is its history: reduce good ones less.
                         r -= order_score / (params.lmr_history * 1000);
@@ -321,18 +341,22 @@ impl<'a> Worker<'a> {
             if !capture {
                 quiets_tried.push(mv);
             }
+
+            // Step 12. A new best move; a quiet one that cuts off becomes a killer and gains
+            // history over the quiet moves tried before it.
             if score > best_score {
                 best_score = score;
                 if score > alpha {
                     best_move = mv;
                     if pv_node {
-                        self.update_pv(ply, mv);
+                        self.pv.update(ply, mv);
                     }
                     alpha = score;
                     if score >= beta {
                         if !capture {
+                            self.stack[ply].add_killer(mv);
                             let tried = &quiets_tried.as_slice()[..quiets_tried.len() - 1];
-                            self.tables.reward_quiet(&self.pos, mv, tried, depth, ply, conts);
+                            self.tables.reward_quiet(&self.pos, mv, tried, depth, conts);
                         }
                         break;
                     }
@@ -340,8 +364,8 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 13. No legal move loses, in check or not; otherwise the result goes into the table.
         if legal == 0 {
-            // No legal move loses, in check or not.
             return -MATE + ply as i32;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
@@ -359,12 +383,12 @@ impl<'a> Worker<'a> {
 
     /// Quiescence: captures (winning or even by SEE) until quiet; all evasions when in check.
     pub fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if self.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as i32);
-        if ply >= MAX_PLY - 4 {
+        if ply >= PLY_LIMIT {
             return self.eval.evaluate(&self.pos);
         }
         let legality = movegen::LegalityFilter::new(&self.pos);
@@ -395,8 +419,8 @@ impl<'a> Worker<'a> {
             movegen::pseudo_captures(&self.pos, &mut list);
         }
         let moves = if in_check {
-            let no_conts = [NO_CONTINUATION; 2];
-            ScoredMoves::new(&mut self.pos, list, Move::NONE, &self.tables, ply.min(MAX_PLY - 1), no_conts)
+            let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 2]);
+            ScoredMoves::new(&mut self.pos, list, Move::NONE, &self.tables, killers, no_conts)
         } else {
             ScoredMoves::captures(&self.pos, list)
         };
@@ -426,7 +450,7 @@ impl<'a> Worker<'a> {
                 if score > alpha {
                     alpha = score;
                     best_move = mv;
-                    self.update_pv(ply, mv);
+                    self.pv.update(ply, mv);
                     if score >= beta {
                         break;
                     }

@@ -52,7 +52,7 @@ fn chariot_entries(plies: &[Ply]) -> HashMap<(u64, u16), u16> {
     entries
 }
 
-/// The BOOK.DAT image of `plies` as the format spec (shared/spec/eleeye-book.md) lays it out:
+/// The BOOK.DAT image of `plies` as the format spec (docs/book-formats.md) lays it out:
 /// 8-byte little-endian records (lock, move, weight) sorted by lock, one per (lock, move), the
 /// first weight given for it.
 fn book_dat_of(plies: &[Ply]) -> (Vec<u8>, HashMap<(u32, u16), u16>) {

@@ -366,6 +366,17 @@ fn tune_changes_search_parameters_and_back() {
     assert_eq!(nodes_after(&mut e, "setoption name Tune value <empty>"), landed);
 }
 
+/// The score of the depth-1 iteration of the search just started, in either dialect (UCI says
+/// `score cp N`, UCCI `score N`), once its `bestmove` has come.
+fn depth_1_score(e: &mut EngineProcess) -> i32 {
+    e.expect("bestmove");
+    let line = e.transcript.iter().rev().find(|l| l.starts_with("info depth 1 ")).unwrap().clone();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").unwrap();
+    let number = if words[at + 1] == "cp" { words[at + 2] } else { words[at + 1] };
+    number.parse::<i32>().unwrap()
+}
+
 #[test]
 fn withoutterms_leaves_evaluation_terms_out() {
     let mut e = EngineProcess::start();
@@ -375,11 +386,7 @@ fn withoutterms_leaves_evaluation_terms_out() {
     e.send("position fen 3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1");
     let score_at_depth_1 = |e: &mut EngineProcess| {
         e.send("go depth 1");
-        e.expect("bestmove");
-        let line = e.transcript.iter().rev().find(|l| l.starts_with("info depth 1 ")).unwrap().clone();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "cp").unwrap();
-        words[at + 1].parse::<i32>().unwrap()
+        depth_1_score(e)
     };
     let all = score_at_depth_1(&mut e);
     // The table keeps scores of the other evaluation: clear it between the runs.
@@ -402,11 +409,7 @@ fn knowledge_switches_evaluation_term_groups_and_a_refusal_keeps_it() {
     let score_at_depth_1 = |e: &mut EngineProcess| {
         e.send("setoption newgame");
         e.send("go depth 1");
-        e.expect("bestmove");
-        let line = e.transcript.iter().rev().find(|l| l.starts_with("info depth 1 ")).unwrap().clone();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "score").unwrap();
-        words[at + 1].parse::<i32>().unwrap()
+        depth_1_score(e)
     };
     let all = score_at_depth_1(&mut e);
     e.send("setoption knowledge none");

@@ -2,6 +2,8 @@
 //! with the place of the fault, runs are reproducible, appending and resuming after an
 //! interruption give the data an uninterrupted run gives, and the labels mean what they say.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -24,10 +26,7 @@ fn test_data(file: &str) -> PathBuf {
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-datagen-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("datagen", test)
 }
 
 /// The perft FENs and every position of a seeded random walk of `plies` plies from each.

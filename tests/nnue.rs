@@ -1,6 +1,8 @@
 //! The neural evaluation end to end: the engine searching with a net (random weights the tests
 //! make), and the `nnue`, `eval`, `bench` and `analyze` commands with net files.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::Arc;
@@ -20,11 +22,8 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A directory of its own for each test, under the system's temporary directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-nnue-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("nnue", name)
 }
 
 fn random_net(width: usize, seed: u64) -> Arc<Network> {

@@ -3,6 +3,8 @@
 //! to the net an uninterrupted run makes, exports nets `nnue check` accepts, and refuses damaged
 //! data and checkpoints with the place of the damage.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -27,12 +29,8 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A directory of its own for each test, emptied first.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-nnue-train-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("nnue-train", name)
 }
 
 fn s(path: &Path) -> &str {

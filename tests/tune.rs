@@ -2,6 +2,8 @@
 //! search do what they should on data whose answer is known, self-play data is well formed, and
 //! the weights writer keeps every current value.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -24,10 +26,7 @@ fn test_data(file: &str) -> PathBuf {
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-tune-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("tune", test)
 }
 
 /// The perft FENs and, from each, every position of a seeded random walk of `plies` plies.

@@ -74,16 +74,21 @@ pub struct DataReader<R: Read> {
     chunk_start: (u64, u64),
 }
 
+/// Opens `path` (called `name` in errors) for reading.
+fn open_file(path: &Path, name: &str) -> Result<File, DataError> {
+    File::open(path).map_err(|e| DataError {
+        file: name.to_string(),
+        offset: 0,
+        record: None,
+        message: format!("cannot open: {e}"),
+    })
+}
+
 impl DataReader<BufReader<File>> {
     /// Opens a data file and checks its header.
     pub fn open(path: &Path) -> Result<Self, DataError> {
         let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| DataError {
-            file: name.clone(),
-            offset: 0,
-            record: None,
-            message: format!("cannot open: {e}"),
-        })?;
+        let file = open_file(path, &name)?;
         DataReader::new(BufReader::with_capacity(READ_BUFFER, file), &name)
     }
 }
@@ -283,12 +288,7 @@ pub struct AppendPoint {
 /// write, not damage; anything else wrong, or a second shard, is refused.
 pub fn scan_for_append(path: &Path) -> Result<AppendPoint, DataError> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| DataError {
-        file: name.clone(),
-        offset: 0,
-        record: None,
-        message: format!("cannot open: {e}"),
-    })?;
+    let file = open_file(path, &name)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len < BLOCK as u64 {
         let message = format!("truncated header: {len} of {BLOCK} bytes");

@@ -16,6 +16,15 @@ pub fn chariot_bin() -> String {
     std::env::var("CHARIOT_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_chariot").to_string())
 }
 
+/// An empty directory of its own for test `test` of suite `suite`, under the system's temporary
+/// directory (named with the process id, so that runs side by side do not meet).
+pub fn scratch_dir(suite: &str, test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-{suite}-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// `chariot ARGS` run by `sh` under an address-space limit of `kib` kilobytes (`ulimit -v`).
 pub fn limited_command(kib: u64, args: &[&str]) -> Command {
     let mut command = Command::new("sh");

@@ -40,7 +40,8 @@ pub const FIXED_HEADER: usize = 38;
 /// Longest description kept.
 pub const MAX_DESCRIPTION: usize = 4096;
 
-/// Why a net file was refused: what is wrong, and the byte offset where it shows.
+/// Why a net file (or a trainer's checkpoint, which shares this error) was refused: what is
+/// wrong, and the byte offset where it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatError {
     /// Byte offset in the file.
@@ -57,7 +58,8 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
-fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, FormatError> {
+/// A refusal at byte `offset`.
+pub(crate) fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, FormatError> {
     Err(FormatError { offset: offset as u64, message: message.into() })
 }
 

@@ -12,11 +12,10 @@
 //! weights, Adam's first and second moments, the best epoch's weights), each tensor a u64 length
 //! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
 
-use std::fmt;
 use std::path::Path;
 
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-use crate::eval::nnue::format::checksum;
+use crate::eval::nnue::format::{checksum, fail, FormatError};
 use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
 use crate::files;
 
@@ -78,24 +77,8 @@ pub struct TrainState {
     pub best_net: FloatNetwork,
 }
 
-/// Why a checkpoint was refused: what, and at which byte.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckpointError {
-    /// Byte offset in the file.
-    pub offset: u64,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl fmt::Display for CheckpointError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.message)
-    }
-}
-
-fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, CheckpointError> {
-    Err(CheckpointError { offset: offset as u64, message: message.into() })
-}
+/// Why a checkpoint was refused: what, and at which byte (the net format's error).
+pub type CheckpointError = FormatError;
 
 /// Appends little-endian fields.
 struct Out(Vec<u8>);

@@ -113,15 +113,18 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     file
 }
 
-/// Reads little-endian fields from a byte slice, naming the field when the file ends too soon.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// Reads little-endian fields from a byte slice, naming the field when the slice ends too soon
+/// (net files and the trainer's checkpoints).
+pub(crate) struct FieldReader<'a> {
+    /// What is read.
+    pub(crate) bytes: &'a [u8],
+    /// Where the next field starts.
+    pub(crate) at: usize,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], FormatError> {
-        match self.bytes.get(self.at..self.at + n) {
+impl<'a> FieldReader<'a> {
+    pub(crate) fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], FormatError> {
+        match self.at.checked_add(n).and_then(|end| self.bytes.get(self.at..end)) {
             Some(s) => {
                 self.at += n;
                 Ok(s)
@@ -132,26 +135,53 @@ impl<'a> Reader<'a> {
                     "the file is truncated: it ends at byte {} in the {field} (bytes {}..{})",
                     self.bytes.len(),
                     self.at,
-                    self.at + n
+                    self.at.saturating_add(n)
                 ),
             ),
         }
     }
-
-    fn u8(&mut self, field: &str) -> Result<u8, FormatError> {
+    pub(crate) fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N], FormatError> {
+        Ok(self.take(N, field)?.try_into().expect("N bytes"))
+    }
+    pub(crate) fn u8(&mut self, field: &str) -> Result<u8, FormatError> {
         Ok(self.take(1, field)?[0])
     }
-
-    fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N], FormatError> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N, field)?);
-        Ok(a)
+    pub(crate) fn u16(&mut self, field: &str) -> Result<u16, FormatError> {
+        Ok(u16::from_le_bytes(self.array(field)?))
+    }
+    pub(crate) fn i16(&mut self, field: &str) -> Result<i16, FormatError> {
+        Ok(i16::from_le_bytes(self.array(field)?))
+    }
+    pub(crate) fn u32(&mut self, field: &str) -> Result<u32, FormatError> {
+        Ok(u32::from_le_bytes(self.array(field)?))
+    }
+    pub(crate) fn i32(&mut self, field: &str) -> Result<i32, FormatError> {
+        Ok(i32::from_le_bytes(self.array(field)?))
+    }
+    pub(crate) fn u64(&mut self, field: &str) -> Result<u64, FormatError> {
+        Ok(u64::from_le_bytes(self.array(field)?))
+    }
+    pub(crate) fn f32(&mut self, field: &str) -> Result<f32, FormatError> {
+        Ok(f32::from_le_bytes(self.array(field)?))
+    }
+    pub(crate) fn f64(&mut self, field: &str) -> Result<f64, FormatError> {
+        Ok(f64::from_le_bytes(self.array(field)?))
+    }
+    /// A tensor that must hold `expected` values.
+    pub(crate) fn tensor(&mut self, expected: usize, field: &str) -> Result<Vec<f32>, FormatError> {
+        let at = self.at;
+        let len = self.u64(field)?;
+        if len != expected as u64 {
+            return fail(at, format!("the {field} hold {len} values, the architecture has {expected}"));
+        }
+        let raw = self.take(4 * expected, field)?;
+        Ok(raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
     }
 }
 
 /// Parses a net file's bytes, checking the header, the length, the checksum and the weights.
 pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = FieldReader { bytes, at: 0 };
     let magic = r.array::<8>("magic")?;
     if magic != MAGIC {
         return fail(
@@ -255,7 +285,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             format!("checksum mismatch: the file says {stored_sum:016x}, its bytes give {computed:016x} (damaged)"),
         );
     }
-    let mut r = Reader { bytes: payload, at: 0 };
+    let mut r = FieldReader { bytes: payload, at: 0 };
     let mut i16s = |count: usize, field: &str| -> Result<Vec<i16>, FormatError> {
         let raw = r
             .take(2 * count, field)

@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-use crate::eval::nnue::format::{checksum, fail, FormatError};
+use crate::eval::nnue::format::{checksum, fail, FieldReader, FormatError};
 use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
 use crate::files;
 
@@ -112,68 +112,6 @@ impl Out {
     }
 }
 
-/// Reads little-endian fields, naming the field when the file ends too soon.
-struct In<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> In<'a> {
-    fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], CheckpointError> {
-        match self.at.checked_add(n).and_then(|end| self.bytes.get(self.at..end)) {
-            Some(s) => {
-                self.at += n;
-                Ok(s)
-            }
-            None => fail(
-                self.bytes.len(),
-                format!(
-                    "the file is truncated: it ends at byte {} in the {field} (from byte {})",
-                    self.bytes.len(),
-                    self.at
-                ),
-            ),
-        }
-    }
-    fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N], CheckpointError> {
-        Ok(self.take(N, field)?.try_into().expect("N bytes"))
-    }
-    fn u8(&mut self, field: &str) -> Result<u8, CheckpointError> {
-        Ok(self.take(1, field)?[0])
-    }
-    fn u16(&mut self, field: &str) -> Result<u16, CheckpointError> {
-        Ok(u16::from_le_bytes(self.array(field)?))
-    }
-    fn i16(&mut self, field: &str) -> Result<i16, CheckpointError> {
-        Ok(i16::from_le_bytes(self.array(field)?))
-    }
-    fn u32(&mut self, field: &str) -> Result<u32, CheckpointError> {
-        Ok(u32::from_le_bytes(self.array(field)?))
-    }
-    fn i32(&mut self, field: &str) -> Result<i32, CheckpointError> {
-        Ok(i32::from_le_bytes(self.array(field)?))
-    }
-    fn u64(&mut self, field: &str) -> Result<u64, CheckpointError> {
-        Ok(u64::from_le_bytes(self.array(field)?))
-    }
-    fn f32(&mut self, field: &str) -> Result<f32, CheckpointError> {
-        Ok(f32::from_le_bytes(self.array(field)?))
-    }
-    fn f64(&mut self, field: &str) -> Result<f64, CheckpointError> {
-        Ok(f64::from_le_bytes(self.array(field)?))
-    }
-    /// A tensor that must hold `expected` values.
-    fn tensor(&mut self, expected: usize, field: &str) -> Result<Vec<f32>, CheckpointError> {
-        let at = self.at;
-        let len = self.u64(field)?;
-        if len != expected as u64 {
-            return fail(at, format!("the {field} hold {len} values, the architecture has {expected}"));
-        }
-        let raw = self.take(4 * expected, field)?;
-        Ok(raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
-    }
-}
-
 const SCHEDULE_CONSTANT: u8 = 0;
 const SCHEDULE_COSINE: u8 = 1;
 const SCHEDULE_STEP: u8 = 2;
@@ -249,7 +187,7 @@ impl TrainState {
 
     /// Reads a checkpoint's bytes, checking every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, CheckpointError> {
-        let mut r = In { bytes, at: 0 };
+        let mut r = FieldReader { bytes, at: 0 };
         let magic = r.array::<8>("magic")?;
         if magic != MAGIC {
             return fail(

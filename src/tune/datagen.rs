@@ -77,24 +77,17 @@ impl DatagenConfig {
         }
     }
 
-    /// The scored mode's settings (docs/datagen.md gives the reasons for each).
+    /// The scored mode's settings (docs/datagen.md gives the reasons for each): the text mode's,
+    /// with longer games, firmer adjudication, draws adjudicated and wider scores kept.
     pub fn scored(nodes: u64, random_plies: usize, seed: u64) -> DatagenConfig {
         DatagenConfig {
-            games: 0,
-            nodes,
-            random_plies,
-            openings: Vec::new(),
-            seed,
-            concurrency: 1,
-            hash_mb: 16,
-            skip_plies: 8,
             max_plies: 400,
-            adjudicate_score: 1000,
             adjudicate_plies: 6,
             draw_after_ply: 80,
             draw_score: 10,
             draw_plies: 12,
             keep_below: 3000,
+            ..DatagenConfig::new(0, nodes, random_plies, seed)
         }
     }
 

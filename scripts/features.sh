@@ -9,7 +9,8 @@
 # the result does not depend on the load of a shared machine. Environment: GAMES (per pairing,
 # default 60), NODES (default 40000), CONCURRENCY (default 2), FEATURES and TERMS (the names to
 # test; default all but mdp, which acts only once a mate is found: its worth is in nodes, see
-# `chariot bench --without mdp`), OPENINGS, PGN (default features.pgn) and CHARIOT (the runner;
+# `chariot bench --without mdp`), NNUE (1: the built-in net instead of the classic evaluation,
+# without the terms), OPENINGS, PGN (default features.pgn) and CHARIOT (the runner;
 # default this checkout's release build, built first). The table's Elo is each crippled copy's
 # against the full engine: the more negative, the more the feature is worth.
 set -euo pipefail
@@ -31,12 +32,21 @@ for program in "$runner" "$engine"; do
     fi
 done
 
-engines=(--engine "name=all,cmd=$engine,proto=ucci")
+# The term groups belong to the classic evaluation, so every engine uses it unless NNUE=1, which
+# measures the search features with the built-in net and leaves the terms out.
+if [ "${NNUE:-0}" = 1 ]; then
+    eval_opt=""
+    groups=""
+else
+    eval_opt=",option.usennue=false"
+    groups=${TERMS:-kingsafety cannons mobility pawns kingattack}
+fi
+engines=(--engine "name=all,cmd=$engine,proto=ucci$eval_opt")
 for feature in ${FEATURES:-null rfp futility lmp lmr checkext qsprune}; do
-    engines+=(--engine "name=no-$feature,cmd=$engine,proto=ucci,option.without=$feature")
+    engines+=(--engine "name=no-$feature,cmd=$engine,proto=ucci,option.without=$feature$eval_opt")
 done
-for group in ${TERMS:-kingsafety cannons mobility pawns kingattack}; do
-    engines+=(--engine "name=no-$group,cmd=$engine,proto=ucci,option.withoutterms=$group")
+for group in $groups; do
+    engines+=(--engine "name=no-$group,cmd=$engine,proto=ucci,option.withoutterms=$group$eval_opt")
 done
 
 exec "$runner" match "${engines[@]}" --gauntlet \

@@ -10,8 +10,9 @@
 # ENGINE_BINARY is the Chariot to measure (default: this checkout's release build, built first).
 # Environment: GAMES (default 400), TC (default 5+0.05), OPENINGS (default tests/data/openings.txt),
 # PGN (default strength.pgn; an existing one is resumed), FSF (default /usr/games/fairy-stockfish),
-# CHARIOT_OPTS (extra engine-spec keys for Chariot, e.g. option.evalfile=…) and CHARIOT (the match
-# runner; default the release build).
+# CHARIOT_OPTS (extra engine-spec keys for Chariot: option.evalfile=… for another net than the
+# built-in one, option.usennue=false for the classic evaluation) and CHARIOT (the match runner;
+# default the release build).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -210,6 +210,12 @@ fn eval_counts_an_extra_rook_for_its_owner() {
     assert!(eval_total(red_to_move) > 150);
     assert!(eval_total(black_to_move) < -150);
     let text = ok_stdout(&["eval", "--fen", red_to_move], "");
+    let net_total =
+        text.lines().find_map(|l| l.strip_prefix("NNUE total: ")).expect("the built-in net's total");
+    assert!(net_total.split_whitespace().next().unwrap().parse::<i32>().unwrap() > 150, "{net_total}");
+    assert!(text.contains("NNUE (built in): "), "{text}");
+    let text = ok_stdout(&["eval", "--classic", "--fen", red_to_move], "");
+    assert!(!text.contains("NNUE"), "--classic shows no net: {text}");
     // 31 pieces, each on its own line with its square, letter and character.
     let piece_lines: Vec<&str> =
         text.lines().filter(|l| l.starts_with("  ") && l.as_bytes()[3].is_ascii_digit()).collect();

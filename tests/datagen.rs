@@ -7,8 +7,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use chariot::board::{movegen, Color, Position};
+use chariot::eval::nnue::{Architecture, FloatNetwork};
+use chariot::eval::EvalChoice;
 use chariot::rules::{game_result, Termination};
 use chariot::search::Engine;
 use chariot::tournament::Opening;
@@ -750,4 +753,22 @@ fn the_scored_and_stats_commands_end_to_end() {
     let out = chariot(&["datagen", "--stats", openings.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("bad magic"));
+}
+
+#[test]
+fn the_evaluation_searched_with_is_part_of_the_settings() {
+    let mut cfg = DatagenConfig::scored(5000, 8, 1);
+    cfg.openings = chariot::tournament::openings::load(&test_data("openings.txt")).unwrap();
+    cfg.eval = EvalChoice::Classic;
+    // The settings field of the header that the build before nets could search (01642fd) wrote
+    // for `datagen --scored --nodes 5000 --random-plies 8 --openings tests/data/openings.txt`:
+    // files made with the classic evaluation then still resume.
+    assert_eq!(scored::fingerprint(&cfg), 0x0135_e7e4_5df7_9a77);
+    let classic = scored::fingerprint(&cfg);
+    cfg.eval = EvalChoice::default();
+    let built_in = scored::fingerprint(&cfg);
+    let arch = Architecture { width: 16, ..Architecture::DEFAULT };
+    cfg.eval = EvalChoice::Nnue(Arc::new(FloatNetwork::random(arch, 1).quantise().unwrap()));
+    let other = scored::fingerprint(&cfg);
+    assert!(classic != built_in && built_in != other && other != classic, "{classic} {built_in} {other}");
 }

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 
 use chariot::board::{movegen, Position};
-use chariot::eval::nnue::{format, Architecture, FloatNetwork, Network};
+use chariot::eval::nnue::{embedded, format, Architecture, FloatNetwork, Network};
 use chariot::eval::EvalChoice;
 use chariot::search::{bench, Engine, EngineOptions, Limits, SearchControl, SearchResult};
 
@@ -60,14 +60,18 @@ fn the_engine_plays_legal_moves_with_a_net_and_repeats_itself() {
 }
 
 #[test]
-fn a_net_changes_the_search_and_the_classic_default_does_not() {
-    let classic = bench::run_with(4, 4, &EngineOptions::default()).unwrap();
+fn a_net_changes_the_search_and_the_built_in_net_is_the_default() {
+    let classic = EngineOptions { eval: EvalChoice::Classic, ..EngineOptions::default() };
+    let classic = bench::run_with(4, 4, &classic).unwrap();
     let options = EngineOptions { eval: EvalChoice::Nnue(random_net(32, 1)), ..EngineOptions::default() };
     let with_net = bench::run_with(4, 4, &options).unwrap();
     let again = bench::run_with(4, 4, &options).unwrap();
     assert_eq!(with_net.nodes, again.nodes, "deterministic for a given net");
     assert_ne!(with_net.nodes, classic.nodes, "the net is what evaluates");
-    assert_eq!(EngineOptions::default().eval, EvalChoice::Classic);
+    assert_eq!(EngineOptions::default().eval, EvalChoice::Nnue(embedded::network()));
+    let built_in = bench::run_with(4, 4, &EngineOptions::default()).unwrap();
+    assert_ne!(built_in.nodes, classic.nodes, "the default searches with the built-in net");
+    assert_ne!(built_in.nodes, with_net.nodes);
 }
 
 #[test]
@@ -188,8 +192,7 @@ fn the_protocol_loads_a_net_refuses_a_bad_one_and_searches_with_it() {
     child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
     let out = text(&child.wait_with_output().unwrap().stdout);
     assert!(out.contains("option name EvalFile type string default <empty>"), "{out}");
-    assert!(out.contains("option name Use NNUE type check default false"), "{out}");
-    assert!(out.contains("info string error: Use NNUE: no net is loaded"), "{out}");
+    assert!(out.contains("option name Use NNUE type check default true"), "{out}");
     assert!(out.contains("info string error: EvalFile: cannot read net file"), "{out}");
     let best = search_with(&net, &Position::startpos(), 3).best.unwrap();
     assert!(out.contains(&format!("bestmove {best}")), "the search used the net: {out}");

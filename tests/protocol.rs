@@ -382,6 +382,8 @@ fn withoutterms_leaves_evaluation_terms_out() {
     let mut e = EngineProcess::start();
     e.send("uci");
     e.expect("uciok");
+    // The terms belong to the classic evaluation.
+    e.send("setoption name Use NNUE value false");
     // Red's cannon faces the black king over an empty file (空头炮): the cannon terms see it.
     e.send("position fen 3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1");
     let score_at_depth_1 = |e: &mut EngineProcess| {
@@ -404,6 +406,8 @@ fn knowledge_switches_evaluation_term_groups_and_a_refusal_keeps_it() {
     let mut e = EngineProcess::start();
     e.send("ucci");
     e.expect("ucciok");
+    // The term groups belong to the classic evaluation.
+    e.send("setoption usennue false");
     // Red's cannon faces the black king over an empty file: the cannon terms see it.
     e.send("position fen 3akab2/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1");
     let score_at_depth_1 = |e: &mut EngineProcess| {

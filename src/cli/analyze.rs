@@ -1,6 +1,6 @@
 //! `chariot analyze [--fen FEN | --startpos] [--moves …] [--depth D | --movetime MS | --nodes N]
-//! [--multipv K] [--threads N] [--hash MB] [--evalfile NET] [--json]`: searches positions and prints each
-//! iteration. `--fen -` reads one FEN per line from stdin and answers each.
+//! [--multipv K] [--threads N] [--hash MB] [--evalfile NET | --classic] [--json]`: searches
+//! positions and prints each iteration. `--fen -` reads one FEN per line from stdin and answers each.
 
 use std::io::{BufRead, Write};
 
@@ -48,9 +48,9 @@ pub struct AnalyzeArgs {
     /// Hash table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
-    /// Evaluate with this net file instead of the classic evaluation.
-    #[arg(long, value_name = "NET")]
-    pub evalfile: Option<std::path::PathBuf>,
+    /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
+    #[command(flatten)]
+    pub eval: super::nnue::EvalSource,
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -174,7 +174,7 @@ pub fn run(
 ) -> Result<()> {
     let mut engine = Engine::try_new(args.hash as usize)?;
     engine.options.threads = args.threads as usize;
-    engine.options.eval = super::nnue::eval_choice(args.evalfile.as_deref())?;
+    engine.options.eval = args.eval.choice()?;
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {
         let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;

@@ -1,7 +1,7 @@
-//! `chariot annotate GAME.pgn [--movetime MS | --depth D] [-o OUT.pgn] [--json]`: searches every
-//! position of a game, comments each move with the engine's score and best alternative, marks
-//! inaccuracies (?!), mistakes (?) and blunders (??) by the score they lose, and sums up each
-//! side's play.
+//! `chariot annotate GAME.pgn [--movetime MS | --depth D] [-o OUT.pgn] [--json]
+//! [--evalfile NET | --classic]`: searches every position of a game, comments each move with the
+//! engine's score and best alternative, marks inaccuracies (?!), mistakes (?) and blunders (??) by
+//! the score they lose, and sums up each side's play.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,6 +47,9 @@ pub struct AnnotateArgs {
     /// Hash table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
+    #[command(flatten)]
+    pub eval: super::nnue::EvalSource,
 }
 
 /// What the engine thinks of one move of the game.
@@ -234,6 +237,7 @@ pub fn run(args: &AnnotateArgs, out: &mut impl Write, progress: bool) -> Result<
         None => Limits::depth(args.depth.unwrap_or(DEFAULT_DEPTH)),
     };
     let mut engine = Engine::try_new(args.hash as usize)?;
+    engine.options.eval = args.eval.choice()?;
     let total: usize = games.iter().map(|g| g.moves.len()).sum();
     let bar = progress_bar(total as u64, progress, bar_style("{bar:40} {pos}/{len} moves {elapsed}"));
     let mut pgn = String::new();

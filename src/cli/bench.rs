@@ -1,7 +1,8 @@
 //! `chariot bench [--depth D] [--threads N] [--hash MB] [--algorithm pvs|mtdf] [--without F,…]
-//! [--tune NAME=VALUE,…] [--evalfile NET]`: searches the fixed bench positions and prints the node count, the
-//! search's signature, and the speed. `--without` switches search features off, to measure what
-//! each one saves; `--tune` changes search parameters; `--evalfile` searches with a net.
+//! [--tune NAME=VALUE,…] [--evalfile NET | --classic]`: searches the fixed bench positions and
+//! prints the node count, the search's signature, and the speed. `--without` switches search
+//! features off, to measure what each one saves; `--tune` changes search parameters; `--evalfile`
+//! searches with another net than the built-in one, `--classic` with the classic evaluation.
 
 use std::io::Write;
 
@@ -33,9 +34,9 @@ pub struct BenchArgs {
     /// Search parameters to change, `name=value` pairs separated by commas (see the `Tune` option).
     #[arg(long, default_value = "", value_parser = parse_params)]
     pub tune: SearchParams,
-    /// Evaluate with this net file instead of the classic evaluation.
-    #[arg(long, value_name = "NET")]
-    pub evalfile: Option<std::path::PathBuf>,
+    /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
+    #[command(flatten)]
+    pub eval: super::nnue::EvalSource,
 }
 
 fn parse_params(text: &str) -> Result<SearchParams, String> {
@@ -59,7 +60,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<()> {
         algorithm: args.algorithm,
         features,
         params: args.tune,
-        eval: super::nnue::eval_choice(args.evalfile.as_deref())?,
+        eval: args.eval.choice()?,
         ..EngineOptions::default()
     };
     let report = bench::run_with(args.depth, args.hash as usize, &options)?;

@@ -38,7 +38,8 @@ pub struct DatagenArgs {
     pub scored: bool,
     /// Check a scored data file and print what it holds (records, games, results, scores).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "games", "positions", "scored", "out", "openings", "nodes", "random_plies", "seed", "concurrency", "hash"
+        "games", "positions", "scored", "out", "openings", "nodes", "random_plies", "seed", "concurrency", "hash",
+        "evalfile", "classic"
     ])]
     pub stats: Option<PathBuf>,
     /// With --stats: skip the rules' check of every position and best move (faster).
@@ -66,6 +67,10 @@ pub struct DatagenArgs {
     /// Hash table of each concurrent game, in megabytes (cleared before every game).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
+    /// The evaluation the games are searched with: the built-in net, `--evalfile NET` or
+    /// `--classic`. Part of a scored file's settings: a file is resumed with the one it began with.
+    #[command(flatten)]
+    pub eval: super::nnue::EvalSource,
 }
 
 /// Runs the mode the arguments ask for: results on `out`, notes (resuming a file) on stderr.
@@ -86,6 +91,7 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     };
     cfg.concurrency = args.concurrency as usize;
     cfg.hash_mb = args.hash as usize;
+    cfg.eval = args.eval.choice()?;
     if let Some(file) = &args.openings {
         cfg.openings = openings::load(file).map_err(Error::msg)?;
     }

@@ -1,7 +1,8 @@
-//! `chariot eval [--fen FEN] [--moves …] [--evalfile NET]`: the static evaluation explained piece
-//! by piece and term by term, for both sides, with the tapered total from the side to move's view;
-//! with a net, also the net's score and each piece's share of it (the score with the piece on the
-//! board less the score with it taken off).
+//! `chariot eval [--fen FEN] [--moves …] [--evalfile NET | --classic]`: the static evaluation
+//! explained piece by piece and term by term, for both sides, with the tapered total from the side
+//! to move's view; then the net's score (the built-in net's, or `--evalfile`'s; none with
+//! `--classic`) and each piece's share of it (the score with the piece on the board less the
+//! score with it taken off).
 
 use std::io::Write;
 
@@ -11,7 +12,7 @@ use clap::Args;
 use super::common::{setup_position, MoveText};
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::eval::nnue::Network;
-use crate::eval::{breakdown, Score};
+use crate::eval::{breakdown, EvalChoice, Score};
 use crate::notation::chinese::{piece_char, Script};
 
 /// Arguments of `chariot eval`.
@@ -23,9 +24,10 @@ pub struct EvalArgs {
     /// Moves to play first, in ICCS, WXF or Chinese notation.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
-    /// Also show this net's evaluation and each piece's share of it.
-    #[arg(long, value_name = "NET")]
-    pub evalfile: Option<std::path::PathBuf>,
+    /// The net whose score and pieces' shares follow the classic breakdown: the built-in one,
+    /// `--evalfile NET`, or none with `--classic`.
+    #[command(flatten)]
+    pub eval: super::nnue::EvalSource,
 }
 
 fn signed(s: Score) -> String {
@@ -98,7 +100,8 @@ pub fn net_shares(net: &Network, pos: &Position) -> Vec<(Square, Color, PieceKin
 
 /// Writes the net's score of `pos` and each piece's share of it on `out`.
 pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Result<()> {
-    writeln!(out, "NNUE: {}", net.arch())?;
+    let built_in = if crate::eval::nnue::embedded::is_built_in(net) { " (built in)" } else { "" };
+    writeln!(out, "NNUE{built_in}: {}", net.arch())?;
     writeln!(out, "Piece shares (score with the piece less score without it, owner's view):")?;
     for (sq, color, kind, share) in net_shares(net, pos) {
         let letter = if color == Color::Red { kind.letter() } else { kind.letter().to_ascii_lowercase() };
@@ -117,7 +120,10 @@ pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Resul
 
 /// Runs `chariot eval`.
 pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
-    let net = args.evalfile.as_deref().map(super::nnue::load_net).transpose()?;
+    let net = match args.eval.choice()? {
+        EvalChoice::Nnue(net) => Some(net),
+        EvalChoice::Classic => None,
+    };
     let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
     explain(&pos, out)?;
     if let Some(net) = net {

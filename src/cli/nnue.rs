@@ -189,11 +189,25 @@ pub fn load_net(path: &Path) -> Result<Arc<Network>> {
     format::load(path).map(Arc::new).map_err(Error::msg)
 }
 
-/// The evaluation `--evalfile` asks for: the net in that file, or the classic one without it.
-pub fn eval_choice(evalfile: Option<&Path>) -> Result<EvalChoice> {
-    match evalfile {
-        None => Ok(EvalChoice::Classic),
-        Some(path) => Ok(EvalChoice::Nnue(load_net(path)?)),
+/// The evaluation a searching subcommand uses: the built-in net unless told otherwise.
+#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct EvalSource {
+    /// Evaluate with the net in this file instead of the built-in one.
+    #[arg(long, value_name = "NET", conflicts_with = "classic")]
+    pub evalfile: Option<PathBuf>,
+    /// Evaluate with the classic (hand-tuned piece-square) evaluation instead of a net.
+    #[arg(long)]
+    pub classic: bool,
+}
+
+impl EvalSource {
+    /// The evaluation these arguments ask for; a net file that does not load is an error.
+    pub fn choice(&self) -> Result<EvalChoice> {
+        match (&self.evalfile, self.classic) {
+            (_, true) => Ok(EvalChoice::Classic),
+            (Some(path), false) => Ok(EvalChoice::Nnue(load_net(path)?)),
+            (None, false) => Ok(EvalChoice::default()),
+        }
     }
 }
 

@@ -1,6 +1,6 @@
-//! `chariot play [--fen FEN] [--red human|engine] [--black human|engine] [--movetime MS]`: a game
-//! against the engine in the terminal. Commands come from stdin line by line, so a script can
-//! drive a session as well as a person can.
+//! `chariot play [--fen FEN] [--red human|engine] [--black human|engine] [--movetime MS]
+//! [--evalfile NET | --classic]`: a game against the engine in the terminal. Commands come from
+//! stdin line by line, so a script can drive a session as well as a person can.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -47,6 +47,9 @@ pub struct PlayArgs {
     /// Hash table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
+    #[command(flatten)]
+    pub eval: super::nnue::EvalSource,
 }
 
 const HELP: &str = "\
@@ -286,6 +289,7 @@ pub fn run(
     };
     limits.multipv = 1;
     let mut engine = Engine::try_new(args.hash as usize)?;
+    engine.options.eval = args.eval.choice()?;
     // A person waits for the engine; the overhead meant for GUIs and pipes is not needed here.
     engine.options.move_overhead_ms = 0;
     let mut session = Session {

@@ -3,18 +3,23 @@
 
 use std::sync::Arc;
 
-use super::nnue::{AccumulatorStack, Network};
+use super::nnue::{embedded, AccumulatorStack, Network};
 use super::{evaluate_with, TermSet};
 use crate::board::{Move, Position};
 
-/// The evaluation an engine searches with.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The evaluation an engine searches with: by default the built-in net.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalChoice {
     /// The tuned piece-square evaluation with its extra terms.
-    #[default]
     Classic,
     /// A neural network.
     Nnue(Arc<Network>),
+}
+
+impl Default for EvalChoice {
+    fn default() -> EvalChoice {
+        EvalChoice::Nnue(embedded::network())
+    }
 }
 
 impl EvalChoice {
@@ -22,6 +27,7 @@ impl EvalChoice {
     pub fn describe(&self) -> String {
         match self {
             EvalChoice::Classic => "classic evaluation".to_string(),
+            EvalChoice::Nnue(net) if embedded::is_built_in(net) => format!("NNUE {} (built in)", net.arch()),
             EvalChoice::Nnue(net) => format!("NNUE {}", net.arch()),
         }
     }

@@ -8,7 +8,7 @@
 use std::num::IntErrorKind;
 use std::sync::Arc;
 
-use crate::eval::nnue::{format, Network};
+use crate::eval::nnue::{embedded, format, Network};
 use crate::eval::{EvalChoice, TermSet};
 use crate::quote::quoted;
 use crate::search::{Algorithm, EngineOptions, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
@@ -45,10 +45,11 @@ pub struct Options {
     without: SearchFeatures,
     /// `withoutterms` / `Without Terms`: every evaluation term group but those named.
     without_terms: TermSet,
-    /// `evalfile` / `EvalFile`: the net file loaded (empty: none).
+    /// `evalfile` / `EvalFile`: the net file loaded (empty: the built-in net).
     eval_file: String,
-    /// The net `eval_file` holds, loaded when the option was set.
-    net: Option<Arc<Network>>,
+    /// The net `usennue` switches to: the one `eval_file` holds, loaded when the option was set,
+    /// or the built-in one.
+    net: Arc<Network>,
     /// What the next search runs with: `threads`, `algorithm`, `moveoverhead`, the features
     /// (`pruning` less `without`), the terms (`knowledge` less `withoutterms`), the parameters
     /// (`tune`) and the evaluation (`usennue` with the net of `evalfile`). Kept up to date as each
@@ -168,7 +169,7 @@ impl Default for Options {
             without: SearchFeatures::ALL,
             without_terms: TermSet::ALL,
             eval_file: String::new(),
-            net: None,
+            net: embedded::network(),
             engine: EngineOptions::default(),
         }
     }
@@ -363,10 +364,9 @@ impl Options {
             Key::UseBook => self.use_book = parse_check(display, value)?,
             Key::Resign => self.resign = parse_check(display, value)?,
             Key::UseNnue => {
-                self.engine.eval = match (parse_check(display, value)?, &self.net) {
-                    (false, _) => EvalChoice::Classic,
-                    (true, Some(net)) => EvalChoice::Nnue(net.clone()),
-                    (true, None) => return Err(format!("{display}: no net is loaded (set EvalFile first)")),
+                self.engine.eval = match parse_check(display, value)? {
+                    false => EvalChoice::Classic,
+                    true => EvalChoice::Nnue(self.net.clone()),
                 }
             }
             Key::Hash => self.hash_mb = parse_spin(display, HASH_RANGE, value)? as usize,
@@ -409,16 +409,15 @@ impl Options {
             }
             Key::EvalFile => {
                 let path = parse_text(display, value)?;
-                if path.is_empty() {
-                    (self.eval_file, self.net, self.engine.eval) = (path, None, EvalChoice::Classic);
-                } else {
-                    // A file that does not load leaves the net in use as it was.
-                    let net = Arc::new(format::load(std::path::Path::new(&path)).map_err(context)?);
-                    if matches!(self.engine.eval, EvalChoice::Nnue(_)) {
-                        self.engine.eval = EvalChoice::Nnue(net.clone());
-                    }
-                    (self.eval_file, self.net) = (path, Some(net));
+                // A file that does not load leaves the net in use as it was.
+                let net = match path.is_empty() {
+                    true => embedded::network(),
+                    false => Arc::new(format::load(std::path::Path::new(&path)).map_err(context)?),
+                };
+                if matches!(self.engine.eval, EvalChoice::Nnue(_)) {
+                    self.engine.eval = EvalChoice::Nnue(net.clone());
                 }
+                (self.eval_file, self.net) = (path, net);
             }
             Key::BookFiles => self.book_files = parse_text(display, value)?,
         }
@@ -716,7 +715,7 @@ mod tests {
             &["threads", "0"],
             &["algorithm", "negascout"],
             &["moveoverhead", "-1"],
-            &["usennue", "true"],
+            &["evalfile", "/nonexistent/net.nnue"],
         ] {
             assert!(o.set_ucci(bad).is_err(), "{bad:?}");
             assert_eq!(o, in_force, "{bad:?}");
@@ -763,10 +762,11 @@ mod tests {
         let (good, other, bad) = (good.to_str().unwrap(), other.to_str().unwrap(), bad.to_str().unwrap());
 
         let mut o = Options::default();
+        assert_eq!(o.engine().eval, EvalChoice::Nnue(embedded::network()), "the built-in net by default");
+        assert!(o.ucci_lines().contains(&"option usennue type check default true".to_string()));
+        assert!(o.uci_lines().contains(&"option name EvalFile type string default <empty>".to_string()));
+        assert_eq!(o.set_uci(&["name", "Use", "NNUE", "value", "false"]), Ok(SetOutcome::Set));
         assert_eq!(o.engine().eval, EvalChoice::Classic);
-        let err = o.set_uci(&["name", "Use", "NNUE", "value", "true"]).unwrap_err();
-        assert!(err.contains("no net is loaded"), "{err}");
-        assert_eq!(o, Options::default());
         assert_eq!(o.set_uci(&["name", "EvalFile", "value", good]), Ok(SetOutcome::Set));
         assert_eq!(o.engine().eval, EvalChoice::Classic, "loading a net does not switch to it");
         assert_eq!(o.set_uci(&["name", "Use", "NNUE", "value", "true"]), Ok(SetOutcome::Set));
@@ -781,11 +781,12 @@ mod tests {
         // Another net while the net is in use: the search uses the new one.
         assert_eq!(o.set_ucci(&["evalfile", other]), Ok(SetOutcome::Set));
         assert_eq!(o.engine().eval, EvalChoice::Nnue(Arc::new(other_net)));
+        // Emptying the file name goes back to the built-in net.
+        assert_eq!(o.set_ucci(&["evalfile", "<empty>"]), Ok(SetOutcome::Set));
+        assert!(o.eval_file.is_empty());
+        assert_eq!(o, Options::default());
         assert_eq!(o.set_ucci(&["usennue", "false"]), Ok(SetOutcome::Set));
         assert_eq!(o.engine().eval, EvalChoice::Classic);
-        assert_eq!(o.set_ucci(&["evalfile", "<empty>"]), Ok(SetOutcome::Set));
-        assert!(o.net.is_none() && o.eval_file.is_empty());
-        assert_eq!(o, Options::default());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -909,7 +910,7 @@ mod tests {
                 "option withoutterms type string default <empty>",
                 "option tune type string default <empty>",
                 "option evalfile type string default <empty>",
-                "option usennue type check default false",
+                "option usennue type check default true",
                 "option newgame type button",
             ]
         );
@@ -928,7 +929,7 @@ mod tests {
                 "option name Without Terms type string default <empty>",
                 "option name Tune type string default <empty>",
                 "option name EvalFile type string default <empty>",
-                "option name Use NNUE type check default false",
+                "option name Use NNUE type check default true",
                 "option name Clear Hash type button",
             ]
         );

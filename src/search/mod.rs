@@ -169,7 +169,7 @@ pub struct EngineOptions {
     pub features: SearchFeatures,
     /// Evaluation terms in use (by the classic evaluation).
     pub terms: crate::eval::TermSet,
-    /// The evaluation: classic (the default) or a net.
+    /// The evaluation: the built-in net (the default), another net, or the classic one.
     pub eval: crate::eval::EvalChoice,
     /// Margins, depth limits and the reduction formula.
     pub params: SearchParams,
@@ -183,7 +183,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 30,
             features: SearchFeatures::ALL,
             terms: crate::eval::TermSet::ALL,
-            eval: crate::eval::EvalChoice::Classic,
+            eval: crate::eval::EvalChoice::default(),
             params: SearchParams::DEFAULT,
         }
     }

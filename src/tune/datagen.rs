@@ -16,6 +16,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use crate::board::{movegen, Color, Move, Position};
+use crate::eval::EvalChoice;
 use crate::rules::{game_result, Termination};
 use crate::search::{Engine, Limits, SearchControl};
 use crate::tournament::Opening;
@@ -53,6 +54,8 @@ pub struct DatagenConfig {
     pub draw_plies: usize,
     /// Positions scored beyond ±this are not kept (nearly decided, often mates).
     pub keep_below: i32,
+    /// The evaluation the games are searched with (the built-in net unless told otherwise).
+    pub eval: EvalChoice,
 }
 
 impl DatagenConfig {
@@ -74,6 +77,7 @@ impl DatagenConfig {
             draw_score: 0,
             draw_plies: 0,
             keep_below: 2000,
+            eval: EvalChoice::default(),
         }
     }
 
@@ -280,6 +284,7 @@ pub fn play<T>(
     let mut rng = game_rng(cfg.seed, game);
     let mut pos = opening_position(cfg, &mut rng);
     engine.clear_hash();
+    engine.options.eval = cfg.eval.clone();
     let control = SearchControl::new();
     let limits = Limits::nodes(cfg.nodes);
     let mut kept = Vec::new();

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Color;
+use crate::eval::nnue::format;
+use crate::eval::EvalChoice;
 use crate::search::Engine;
 
 use super::datafile::{scan_for_append, AppendPoint};
@@ -91,7 +93,12 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
         cfg.draw_plies,
         cfg.keep_below
     );
-    fnv64(text.as_bytes())
+    // The classic evaluation adds nothing, so files made before nets could search stay resumable.
+    let eval = match &cfg.eval {
+        EvalChoice::Classic => String::new(),
+        EvalChoice::Nnue(net) => format!(";net={:016x}", fnv64(&format::to_bytes(net))),
+    };
+    fnv64((text + &eval).as_bytes())
 }
 
 /// The header of a file `cfg` makes.
@@ -135,7 +142,8 @@ fn open_for_append(
     if found != *expected {
         return Err(format!(
             "{} was made with other settings (seed {}, nodes {}, settings {:016x}; this run: seed {}, nodes {}, \
-             settings {:016x}): resume it with the options it was made with, or write to another file",
+             settings {:016x}): resume it with the options it was made with (the evaluation among them: \
+             --classic, --evalfile), or write to another file",
             path.display(),
             found.seed,
             found.nodes,

@@ -5,11 +5,13 @@
 //! * `network`: the architecture, the float network and its quantised form;
 //! * `format`: the versioned, checksummed net file;
 //! * `accumulator`: the per-ply accumulator stack the search updates incrementally;
-//! * `simd`: the vectorised inner loops.
+//! * `simd`: the vectorised inner loops;
+//! * `embedded`: the net built into the binary, the default evaluation.
 //!
 //! `docs/nnue.md` describes the whole design, the file byte by byte, and the quantisation.
 
 pub mod accumulator;
+pub mod embedded;
 pub mod features;
 pub mod format;
 pub mod network;

@@ -530,7 +530,7 @@ fn move_overhead_threads_and_hash_are_applied_and_a_bad_value_keeps_the_last() {
 }
 
 #[test]
-fn debug_prints_the_book_decision_and_the_time_budget_in_both_dialects() {
+fn debug_prints_the_book_decision_the_evaluation_and_the_time_budget_in_both_dialects() {
     let mut e = EngineProcess::start();
     e.send("ucci");
     e.expect("ucciok");
@@ -548,7 +548,14 @@ fn debug_prints_the_book_decision_and_the_time_budget_in_both_dialects() {
     e.send("setoption usebook false");
     e.send("go time 1000 increment 0");
     assert_eq!(e.expect("info string"), "info string no book move: the book is switched off");
+    let eval = e.expect("info string");
+    assert!(eval.starts_with("info string evaluation: NNUE ") && eval.ends_with(" (built in)"), "{eval}");
     assert!(e.expect("info string").starts_with("info string time budget: soft "));
+    e.expect("bestmove");
+    e.send("setoption usennue false");
+    e.send("go depth 1");
+    assert_eq!(e.expect("info string"), "info string no book move: the book is switched off");
+    assert_eq!(e.expect("info string"), "info string evaluation: classic evaluation");
     e.expect("bestmove");
     e.send("quit");
     e.expect("bye");
@@ -565,6 +572,7 @@ fn debug_prints_the_book_decision_and_the_time_budget_in_both_dialects() {
     e.send("position startpos");
     e.send("go depth 1");
     assert_eq!(e.expect("info string"), "info string no book move: the book is not asked for a 'go depth'");
+    assert!(e.expect("info string").starts_with("info string evaluation: NNUE "));
     assert_eq!(e.expect("info string"), "info string time budget: none, no clock limits this search");
     e.expect("bestmove");
     e.send("debug off");

@@ -515,6 +515,7 @@ impl Session {
         // Every option was parsed and checked when it was set: the search takes them as they are.
         self.engine.options = self.options.engine().clone();
         if self.options.debug {
+            self.debug_line(&format!("evaluation: {}", self.engine.options.eval.describe()))?;
             self.report_time_budget(&limits)?;
         }
         let ponder = limits.ponder;
@@ -1255,7 +1256,7 @@ mod tests {
     }
 
     #[test]
-    fn debug_tells_the_book_decision_and_the_time_budget() {
+    fn debug_tells_the_book_decision_the_evaluation_and_the_time_budget() {
         let script = "ucci\nsetoption usemillisec true\nposition startpos\ngo time 60000 increment 0\n\
                       go depth 1\nposition fen 3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1\n\
                       go time 2000 increment 0\nsetoption usebook false\ngo time 2000 increment 0\n";
@@ -1269,17 +1270,20 @@ mod tests {
         // The same move as without debug: debug only tells.
         assert!(quiet.contains(book_line), "{book_line} {quiet:?}");
         let notes = notes(&told);
-        assert_eq!(notes.len(), 7, "{told:?}");
+        assert_eq!(notes.len(), 10, "{told:?}");
         assert!(notes[0].starts_with(&format!("info string book: {mv} drawn from ")), "{notes:?}");
         assert!(notes[0].contains(" moves of embedded (weight ") && notes[0].ends_with(", randomness none)"));
         assert_eq!(notes[1], "info string no book move: the book is not asked for a 'go depth'");
-        assert_eq!(notes[2], "info string time budget: none, no clock limits this search");
-        assert_eq!(notes[3], "info string no book move: no book has this position");
-        assert!(notes[4].starts_with("info string time budget: soft "), "{notes:?}");
-        assert_eq!(notes[5], "info string no book move: the book is switched off");
-        assert_eq!(notes[4], notes[6], "the same clock, the same budget");
+        // Each search says which evaluation it runs with: the built-in net by default.
+        assert!(notes[2].starts_with("info string evaluation: NNUE ") && notes[2].ends_with(" (built in)"));
+        assert_eq!(notes[3], "info string time budget: none, no clock limits this search");
+        assert_eq!(notes[4], "info string no book move: no book has this position");
+        assert_eq!(notes[5], notes[2]);
+        assert!(notes[6].starts_with("info string time budget: soft "), "{notes:?}");
+        assert_eq!(notes[7], "info string no book move: the book is switched off");
+        assert_eq!(notes[5..7], notes[8..10], "the same clock, the same budget");
         // The budget line comes before the search it is for.
-        let at = told.iter().position(|l| l == notes[4]).unwrap();
+        let at = told.iter().position(|l| l == notes[6]).unwrap();
         assert!(told[at + 1..].iter().any(|l| l.starts_with("info depth")), "{told:?}");
     }
 

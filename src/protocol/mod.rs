@@ -1311,8 +1311,9 @@ mod tests {
         let unread = unread.lines();
         let notes = notes(&unread);
         assert_eq!(notes[0], "info string no book move: no book could be read", "{unread:?}");
-        assert_eq!(notes[1], "info string time budget: soft 18 ms, hard 90 ms", "{unread:?}");
-        assert_eq!(notes.len(), 2, "nothing after debug off: {unread:?}");
+        assert!(notes[1].starts_with("info string evaluation: NNUE "), "{unread:?}");
+        assert_eq!(notes[2], "info string time budget: soft 18 ms, hard 90 ms", "{unread:?}");
+        assert_eq!(notes.len(), 3, "nothing after debug off: {unread:?}");
     }
 
     #[test]
@@ -1327,8 +1328,11 @@ mod tests {
         let finished = session.done.recv();
         session.receive(finished).unwrap();
         let lines = lines.lines();
+        // The evaluation lines between are `debug_tells_the_book_decision_the_evaluation_…`'s.
+        let notes: Vec<&str> =
+            notes(&lines).into_iter().filter(|l| !l.starts_with("info string evaluation: ")).collect();
         assert_eq!(
-            notes(&lines),
+            notes,
             [
                 "info string no book move: the book is switched off",
                 "info string time budget: soft 250 ms, hard 250 ms",

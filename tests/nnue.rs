@@ -151,6 +151,31 @@ fn eval_shows_the_net_beside_the_classic_breakdown() {
 }
 
 #[test]
+fn the_command_line_searches_with_the_built_in_net_unless_told_classic() {
+    let nodes_of = |args: &[&str]| {
+        let out = chariot(args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .map(str::to_string)
+            .expect("a node count")
+    };
+    let classic = EngineOptions { eval: EvalChoice::Classic, ..EngineOptions::default() };
+    let classic = bench::run_with(3, 16, &classic).unwrap().nodes;
+    let built_in = bench::run_with(3, 16, &EngineOptions::default()).unwrap().nodes;
+    assert_ne!(classic, built_in);
+    assert_eq!(nodes_of(&["bench", "--depth", "3"]), built_in.to_string());
+    assert_eq!(nodes_of(&["bench", "--depth", "3", "--classic"]), classic.to_string());
+    for sub in ["bench", "analyze", "eval", "datagen", "play", "annotate"] {
+        let out = chariot(&[sub, "--classic", "--evalfile", "net.nnue"]);
+        assert_eq!(out.status.code(), Some(2), "{sub}");
+        assert!(text(&out.stderr).contains("'--classic' cannot be used with '--evalfile <NET>'"), "{sub}");
+    }
+}
+
+#[test]
 fn bench_and_analyze_search_with_the_net() {
     let dir = scratch("bench");
     let file = dir.join("net.nnue");

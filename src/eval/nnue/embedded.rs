@@ -1,5 +1,5 @@
 //! The net built into the binary, the default evaluation: `nets/default.nnue`, made as
-//! `docs/nnue-training.md` ("The embedded net") records.
+//! `docs/nnue-training.md` ("The built-in net") records.
 
 use std::sync::{Arc, OnceLock};
 

@@ -146,26 +146,15 @@ impl<'a> FieldReader<'a> {
     pub(crate) fn u8(&mut self, field: &str) -> Result<u8, FormatError> {
         Ok(self.take(1, field)?[0])
     }
-    pub(crate) fn u16(&mut self, field: &str) -> Result<u16, FormatError> {
-        Ok(u16::from_le_bytes(self.array(field)?))
-    }
-    pub(crate) fn i16(&mut self, field: &str) -> Result<i16, FormatError> {
-        Ok(i16::from_le_bytes(self.array(field)?))
-    }
-    pub(crate) fn u32(&mut self, field: &str) -> Result<u32, FormatError> {
-        Ok(u32::from_le_bytes(self.array(field)?))
-    }
-    pub(crate) fn i32(&mut self, field: &str) -> Result<i32, FormatError> {
-        Ok(i32::from_le_bytes(self.array(field)?))
-    }
-    pub(crate) fn u64(&mut self, field: &str) -> Result<u64, FormatError> {
-        Ok(u64::from_le_bytes(self.array(field)?))
-    }
-    pub(crate) fn f32(&mut self, field: &str) -> Result<f32, FormatError> {
-        Ok(f32::from_le_bytes(self.array(field)?))
-    }
-    pub(crate) fn f64(&mut self, field: &str) -> Result<f64, FormatError> {
-        Ok(f64::from_le_bytes(self.array(field)?))
+    /// `count` little-endian numbers of `N` bytes each, as `decode` reads one.
+    pub(crate) fn values<T, const N: usize>(
+        &mut self,
+        count: usize,
+        field: &str,
+        decode: fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, FormatError> {
+        let raw = self.take(count.saturating_mul(N), field)?;
+        Ok(raw.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))).collect())
     }
     /// A tensor that must hold `expected` values.
     pub(crate) fn tensor(&mut self, expected: usize, field: &str) -> Result<Vec<f32>, FormatError> {
@@ -174,10 +163,23 @@ impl<'a> FieldReader<'a> {
         if len != expected as u64 {
             return fail(at, format!("the {field} hold {len} values, the architecture has {expected}"));
         }
-        let raw = self.take(4 * expected, field)?;
-        Ok(raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        self.values(expected, field, f32::from_le_bytes)
     }
 }
+
+/// One little-endian number a method, named after its type.
+macro_rules! number_readers {
+    ($($t:ident),*) => {
+        impl FieldReader<'_> {
+            $(
+                pub(crate) fn $t(&mut self, field: &str) -> Result<$t, FormatError> {
+                    Ok($t::from_le_bytes(self.array(field)?))
+                }
+            )*
+        }
+    };
+}
+number_readers!(u16, i16, u32, i32, u64, f32, f64);
 
 /// Parses a net file's bytes, checking the header, the length, the checksum and the weights.
 pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
@@ -192,7 +194,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             ),
         );
     }
-    let version = u16::from_le_bytes(r.array("version")?);
+    let version = r.u16("version")?;
     if version != VERSION {
         return fail(8, format!("format version {version}: this build reads version {VERSION}"));
     }
@@ -206,7 +208,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         1 => true,
         other => return fail(11, format!("mirroring flag {other} (0 or 1)")),
     };
-    let width = u16::from_le_bytes(r.array("width")?) as usize;
+    let width = r.u16("width")? as usize;
     if let Err(e) = network::check_width(width) {
         return fail(12, format!("unsupported architecture: {e}"));
     }
@@ -219,10 +221,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     if let Err(e) = network::check_output_buckets(output_buckets) {
         return fail(15, format!("unsupported architecture: {e}"));
     }
-    let qa = i16::from_le_bytes(r.array("QA")?);
-    let qb = i16::from_le_bytes(r.array("QB")?);
-    let scale = i32::from_le_bytes(r.array("scale")?);
-    let quantisation = Quantisation { qa, qb, scale };
+    let quantisation = Quantisation { qa: r.i16("QA")?, qb: r.i16("QB")?, scale: r.i32("scale")? };
     if let Err(e) = network::check_quantisation(quantisation)
         .and_then(|()| network::check_activation_scale(activation, quantisation))
     {
@@ -235,11 +234,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         output_buckets,
         quantisation,
     };
-    let inputs = u32::from_le_bytes(r.array("input count")?) as usize;
+    let inputs = r.u32("input count")? as usize;
     if inputs != arch.inputs() {
         return fail(24, format!("{inputs} inputs, but {} has {}", arch.features, arch.inputs()));
     }
-    let stated_payload = u64::from_le_bytes(r.array("payload length")?);
+    let stated_payload = r.u64("payload length")?;
     let expected_payload = payload_len(&arch);
     if stated_payload != expected_payload {
         return fail(
@@ -250,7 +249,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             ),
         );
     }
-    let description_len = u16::from_le_bytes(r.array("description length")?) as usize;
+    let description_len = r.u16("description length")? as usize;
     if description_len > MAX_DESCRIPTION {
         return fail(36, format!("description length {description_len} (at most {MAX_DESCRIPTION})"));
     }
@@ -259,7 +258,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         Err(e) => return fail(FIXED_HEADER + e.valid_up_to(), "the description is not UTF-8"),
     };
     let header_end = r.at;
-    let stored_sum = u64::from_le_bytes(r.array("checksum")?);
+    let stored_sum = r.u64("checksum")?;
     let payload_start = r.at;
     let expected_end = payload_start as u64 + expected_payload;
     if (bytes.len() as u64) < expected_end {
@@ -285,20 +284,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             format!("checksum mismatch: the file says {stored_sum:016x}, its bytes give {computed:016x} (damaged)"),
         );
     }
-    let mut r = FieldReader { bytes: payload, at: 0 };
-    let mut i16s = |count: usize, field: &str| -> Result<Vec<i16>, FormatError> {
-        let raw = r
-            .take(2 * count, field)
-            .map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
-        Ok(raw.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
-    };
-    let feature_weights = i16s(arch.feature_weight_count(), "feature weights")?;
-    let feature_bias = i16s(width, "feature biases")?;
-    let output_weights = i16s(arch.output_weight_count(), "output weights")?;
-    let raw = r
-        .take(4 * output_buckets, "output biases")
-        .map_err(|e| FormatError { offset: e.offset + payload_start as u64, ..e })?;
-    let output_bias = raw.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    // The length is checked, so the payload's fields read from `r` where the header left it.
+    let feature_weights = r.values(arch.feature_weight_count(), "feature weights", i16::from_le_bytes)?;
+    let feature_bias = r.values(width, "feature biases", i16::from_le_bytes)?;
+    let output_weights = r.values(arch.output_weight_count(), "output weights", i16::from_le_bytes)?;
+    let output_bias = r.values(output_buckets, "output biases", i32::from_le_bytes)?;
     let net = Network { arch, feature_weights, feature_bias, output_weights, output_bias, description };
     if let Err(e) = net.check_ranges() {
         return fail(payload_start, format!("the weights are out of range: {e}"));

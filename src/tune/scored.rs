@@ -63,11 +63,6 @@ pub struct Summary {
     pub elapsed: Duration,
 }
 
-/// FNV-1a, 64 bits.
-fn fnv64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
-}
-
 /// A fingerprint of every setting besides the seed and the nodes that changes the games or the
 /// records kept: appending with other settings would mix two different sequences in one file.
 pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
@@ -96,9 +91,9 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
     // The classic evaluation adds nothing, so files made before nets could search stay resumable.
     let eval = match &cfg.eval {
         EvalChoice::Classic => String::new(),
-        EvalChoice::Nnue(net) => format!(";net={:016x}", fnv64(&format::to_bytes(net))),
+        EvalChoice::Nnue(net) => format!(";net={:016x}", format::checksum(&[&format::to_bytes(net)])),
     };
-    fnv64((text + &eval).as_bytes())
+    format::checksum(&[text.as_bytes(), eval.as_bytes()])
 }
 
 /// The header of a file `cfg` makes.

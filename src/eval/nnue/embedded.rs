@@ -8,18 +8,22 @@ use super::{format, Network};
 /// The built-in net file, byte for byte.
 pub const BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
 
-/// The built-in net, read once and shared by every engine after that.
-pub fn network() -> Arc<Network> {
+/// The built-in net, read on first use.
+fn shared() -> &'static Arc<Network> {
     static NET: OnceLock<Arc<Network>> = OnceLock::new();
     // The bytes are fixed at build time and `tests::the_built_in_net_loads` reads them, so a
     // refusal here is a broken build, not bad input.
     NET.get_or_init(|| Arc::new(format::from_bytes(BYTES).unwrap_or_else(|e| panic!("built-in net: {e}"))))
-        .clone()
+}
+
+/// The built-in net, read once and shared by every engine after that.
+pub fn network() -> Arc<Network> {
+    shared().clone()
 }
 
 /// Whether `net` is the built-in one (the same allocation, not merely equal weights).
 pub fn is_built_in(net: &Network) -> bool {
-    std::ptr::eq(net, Arc::as_ptr(&network()))
+    std::ptr::eq(net, Arc::as_ptr(shared()))
 }
 
 #[cfg(test)]

@@ -125,8 +125,11 @@ fn one_thread_is_deterministic() {
 
 #[test]
 fn pvs_and_mtdf_mostly_agree() {
-    let pvs = bench::run(6, 1, 16, Algorithm::Pvs);
-    let mtdf = bench::run(6, 1, 16, Algorithm::Mtdf);
+    // Depth 8, not less: at depth 6 the two searches pick different moves of nearly equal score in
+    // a third of the bench positions (22 of 34 with the built-in net s256f, 25 with the classic
+    // evaluation), and deeper they settle on the same ones.
+    let pvs = bench::run(8, 1, 16, Algorithm::Pvs);
+    let mtdf = bench::run(8, 1, 16, Algorithm::Mtdf);
     let same = pvs.per_position.iter().zip(&mtdf.per_position).filter(|(a, b)| a.0 == b.0).count();
     assert!(same * 3 >= pvs.per_position.len() * 2, "only {same} of {} agree", pvs.per_position.len());
 }

@@ -118,6 +118,7 @@ fn subcommands_refuse_a_hash_they_cannot_have() {
     }
     assert!(!std::path::Path::new(book).exists(), "no book is written");
     assert!(!std::path::Path::new(text).exists(), "no text data is written");
+    assert!(!std::path::Path::new(data).exists(), "no scored data file, not even its header, is written");
     // And without a limit, beyond what the machine has.
     if more_than_free(65536) {
         let output = common::run_chariot(&["bench", "--depth", "1", "--hash", "65536"], "");

@@ -215,6 +215,15 @@ pub fn run(
     }
     let expected = header(cfg)?;
     let started = Instant::now();
+    let most = match target {
+        Target::Games(n) => n,
+        Target::Positions(_) => u32::MAX as u64 + 1,
+    };
+    // Every table is allocated before the file is touched and before the first game, so a size
+    // that cannot be had is refused at once: no worker panics and no header-only file is left.
+    let mut engines = (0..(cfg.concurrency as u64).clamp(1, most))
+        .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let (mut file, resumed) = open_for_append(path, &expected, note)?;
     let mut progress = Progress::default();
     if let Some(point) = &resumed {
@@ -228,19 +237,12 @@ pub fn run(
     on_progress(&progress);
 
     let first = progress.file_games;
-    let last = match target {
-        Target::Games(n) => n,
-        Target::Positions(_) => u32::MAX as u64 + 1,
-    };
+    let last = most;
     let next = AtomicU64::new(first);
     let stop = AtomicBool::new(false);
-    let workers = (cfg.concurrency as u64).clamp(1, last - first);
+    // A resumed file may need fewer games than there are engines.
+    engines.truncate((cfg.concurrency as u64).clamp(1, last - first) as usize);
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, Vec<u8>, Option<Color>)>();
-    // Every table is allocated before the first game, so a size that cannot be had is refused
-    // at once rather than panicking a worker.
-    let engines = (0..workers)
-        .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
     let result = std::thread::scope(|scope| {
         for mut engine in engines {
             let tx = tx.clone();

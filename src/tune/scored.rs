@@ -215,13 +215,13 @@ pub fn run(
     }
     let expected = header(cfg)?;
     let started = Instant::now();
-    let most = match target {
+    let last = match target {
         Target::Games(n) => n,
         Target::Positions(_) => u32::MAX as u64 + 1,
     };
     // Every table is allocated before the file is touched and before the first game, so a size
     // that cannot be had is refused at once: no worker panics and no header-only file is left.
-    let mut engines = (0..(cfg.concurrency as u64).clamp(1, most))
+    let mut engines = (0..(cfg.concurrency as u64).clamp(1, last))
         .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     let (mut file, resumed) = open_for_append(path, &expected, note)?;
@@ -237,7 +237,6 @@ pub fn run(
     on_progress(&progress);
 
     let first = progress.file_games;
-    let last = most;
     let next = AtomicU64::new(first);
     let stop = AtomicBool::new(false);
     // A resumed file may need fewer games than there are engines.

@@ -239,8 +239,8 @@ pub fn run(
     let first = progress.file_games;
     let next = AtomicU64::new(first);
     let stop = AtomicBool::new(false);
-    // A resumed file may need fewer games than there are engines.
-    engines.truncate((cfg.concurrency as u64).clamp(1, last - first) as usize);
+    // A resumed file may need fewer games than there are engines (at least one: `reached` said no).
+    engines.truncate((last - first) as usize);
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, Vec<u8>, Option<Color>)>();
     let result = std::thread::scope(|scope| {
         for mut engine in engines {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chariot::board::{movegen, PieceKind, Position};
-use chariot::eval::evaluate;
-use chariot::eval::weights::{MATERIAL, PST_EG, PST_MG};
+use chariot::eval::classic::evaluate;
+use chariot::eval::classic::weights::{MATERIAL, PST_EG, PST_MG};
 use chariot::tournament::Opening;
 use chariot::tune::datagen::{generate, play_game, DatagenConfig};
 use chariot::tune::dataset::{self, Sample};
@@ -124,7 +124,7 @@ fn k_search_finds_the_k_that_made_the_data() {
     let k0 = 0.0075;
     let mut w = vec![0.0; layout::WEIGHTS];
     w[2 * layout::material(PieceKind::Rook)] = 20.0;
-    let tempo = chariot::eval::weights::TEMPO as f64;
+    let tempo = chariot::eval::classic::weights::TEMPO as f64;
     let mut samples = Vec::new();
     for coef in -20i16..=20 {
         let wins = (1000.0 * sigmoid(k0 * (20.0 * coef as f64 + tempo))).round() as usize;

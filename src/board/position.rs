@@ -7,8 +7,8 @@ use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 use super::zobrist;
-use crate::eval::psq::PSQ;
-use crate::eval::weights::PHASE;
+use crate::eval::classic::psq::PSQ;
+use crate::eval::classic::weights::PHASE;
 use crate::eval::Score;
 
 /// What `make_move` must remember to undo a move, and what repetition detection reads.

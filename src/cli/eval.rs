@@ -11,8 +11,9 @@ use clap::Args;
 
 use super::common::{setup_position, MoveText};
 use crate::board::{Color, PieceKind, Position, Square};
+use crate::eval::classic::breakdown;
 use crate::eval::nnue::Network;
-use crate::eval::{breakdown, EvalChoice, Score};
+use crate::eval::{EvalChoice, Score};
 use crate::notation::chinese::{piece_char, Script};
 
 /// Arguments of `chariot eval`.

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use super::classic::{evaluate_with, TermSet};
 use super::nnue::{embedded, AccumulatorStack, Network};
-use super::{evaluate_with, TermSet};
 use crate::board::{Move, Position};
 
 /// The evaluation an engine searches with: by default the built-in net.

@@ -5,8 +5,8 @@
 //! the two in step (they agree to within the taper's integer rounding).
 
 use crate::board::{Color, PieceKind, Position};
-use crate::eval::term_counts;
-use crate::eval::weights::{MAX_PHASE, TEMPO};
+use crate::eval::classic::term_counts;
+use crate::eval::classic::weights::{MAX_PHASE, TEMPO};
 
 use super::layout::{self, Term};
 
@@ -131,7 +131,7 @@ fn side_terms(pos: &Position, us: Color, sign: i32, acc: &mut Accumulator) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate;
+    use crate::eval::classic::evaluate;
 
     #[test]
     fn start_position_has_only_the_tempo() {

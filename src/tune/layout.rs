@@ -7,8 +7,8 @@
 //! the rook mobility base, the phase weights and the tempo stay fixed.
 
 use crate::board::PieceKind;
-use crate::eval::score::Score;
-use crate::eval::weights::*;
+use crate::eval::classic::weights::*;
+use crate::eval::Score;
 
 /// Piece kinds, in `PieceKind::index` order.
 pub const KINDS: usize = 7;

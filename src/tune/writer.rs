@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::board::PieceKind;
-use crate::eval::weights::{
+use crate::eval::classic::weights::{
     ATTACK_FORCE, CANNON_MOBILITY_BASE, HORSE_MOBILITY_BASE, MAX_PHASE, PHASE, ROOK_MOBILITY_BASE, TEMPO,
 };
 

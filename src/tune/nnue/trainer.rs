@@ -236,7 +236,7 @@ pub fn baselines(records: &[Record], blend: Blend) -> Baselines {
         .iter()
         .zip(&targets)
         .map(|(r, &t)| match Position::from_fen(&r.to_fen()) {
-            Ok(pos) => blend.loss(crate::eval::evaluate(&pos) as f32, t as f32) as f64,
+            Ok(pos) => blend.loss(crate::eval::classic::evaluate(&pos) as f32, t as f32) as f64,
             // A record the reader accepted but the FEN rules refuse: scored as a coin toss.
             Err(_) => (0.5 - t) * (0.5 - t),
         })

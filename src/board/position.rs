@@ -1,5 +1,5 @@
-//! `Position`: the mailbox, piece lists, side to move, incremental Zobrist key and piece-square
-//! score, and the history that `unmake_move` and repetition detection need.
+//! `Position`: the mailbox, piece lists, side to move, incremental Zobrist key, and the history
+//! that `unmake_move` and repetition detection need. Evaluation state is the evaluator's own.
 
 use super::attacks;
 use super::mailbox::Mailbox;
@@ -7,9 +7,6 @@ use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 use super::zobrist;
-use crate::eval::classic::psq::PSQ;
-use crate::eval::classic::weights::PHASE;
-use crate::eval::Score;
 
 /// What `make_move` must remember to undo a move, and what repetition detection reads.
 #[derive(Copy, Clone, Debug)]
@@ -32,10 +29,6 @@ pub struct Position {
     squares: [[Square; 16]; 2],
     side: Color,
     key: u64,
-    /// Material + placement, Red's minus Black's.
-    psq: Score,
-    /// Sum of `PHASE` over the pieces on the board.
-    phase: i32,
     halfmove_clock: u32,
     fullmove: u32,
     history: Vec<Undo>,
@@ -49,8 +42,6 @@ impl Position {
             squares: [[Square::NONE; 16]; 2],
             side: Color::Red,
             key: 0,
-            psq: Score::ZERO,
-            phase: 0,
             halfmove_clock: 0,
             fullmove: 1,
             history: Vec::with_capacity(256),
@@ -74,7 +65,7 @@ impl Position {
         let piece = Piece::from_slot(color, slot);
         self.board[sq] = piece;
         self.squares[color.index()][slot as usize] = sq;
-        self.add_features(piece, sq);
+        self.toggle_key(piece, sq);
         true
     }
 
@@ -90,26 +81,10 @@ impl Position {
         self.fullmove = fullmove.max(1);
     }
 
+    /// Puts `piece` on `sq` in the key, or takes it off (the same XOR).
     #[inline]
-    fn add_features(&mut self, piece: Piece, sq: Square) {
-        let t = piece.type_index();
-        self.key ^= zobrist::PIECE_SQUARE[t][sq.index()];
-        self.phase += PHASE[piece.kind().index()];
-        match piece.color() {
-            Color::Red => self.psq += PSQ[t][sq.index()],
-            Color::Black => self.psq -= PSQ[t][sq.index()],
-        }
-    }
-
-    #[inline]
-    fn remove_features(&mut self, piece: Piece, sq: Square) {
-        let t = piece.type_index();
-        self.key ^= zobrist::PIECE_SQUARE[t][sq.index()];
-        self.phase -= PHASE[piece.kind().index()];
-        match piece.color() {
-            Color::Red => self.psq -= PSQ[t][sq.index()],
-            Color::Black => self.psq += PSQ[t][sq.index()],
-        }
+    fn toggle_key(&mut self, piece: Piece, sq: Square) {
+        self.key ^= zobrist::PIECE_SQUARE[piece.type_index()][sq.index()];
     }
 
     // ----- queries -----
@@ -136,18 +111,6 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
-    }
-
-    /// Material + placement, Red's minus Black's (middlegame and endgame).
-    #[inline]
-    pub fn psq_score(&self) -> Score {
-        self.psq
-    }
-
-    /// The game phase: sum of `PHASE` weights of the pieces on the board.
-    #[inline]
-    pub fn phase(&self) -> i32 {
-        self.phase
     }
 
     /// Plies since the last capture (or since the position was set up, plus the FEN's count).
@@ -236,17 +199,17 @@ impl Position {
         debug_assert!(piece.is_color(self.side), "{mv} moves no piece of the side to move");
         self.history.push(Undo { mv, captured, key: self.key, halfmove_clock: self.halfmove_clock });
         if captured.is_piece() {
-            self.remove_features(captured, to);
+            self.toggle_key(captured, to);
             self.squares[captured.color().index()][captured.slot() as usize] = Square::NONE;
             self.halfmove_clock = 0;
         } else {
             self.halfmove_clock += 1;
         }
-        self.remove_features(piece, from);
+        self.toggle_key(piece, from);
         self.board[from] = Piece::EMPTY;
         self.board[to] = piece;
         self.squares[piece.color().index()][piece.slot() as usize] = to;
-        self.add_features(piece, to);
+        self.toggle_key(piece, to);
         if self.side == Color::Black {
             self.fullmove += 1;
         }
@@ -269,15 +232,8 @@ impl Position {
         self.board[to] = undo.captured;
         if undo.captured.is_piece() {
             self.squares[undo.captured.color().index()][undo.captured.slot() as usize] = to;
-            self.add_features(undo.captured, to);
         }
-        // Features of the mover: move them back.
-        let t = piece.type_index();
-        let (f, s) = (PSQ[t][from.index()], PSQ[t][to.index()]);
-        match piece.color() {
-            Color::Red => self.psq += f - s,
-            Color::Black => self.psq -= f - s,
-        }
+        // The undo record holds the key: nothing to XOR back.
         self.key = undo.key;
         self.halfmove_clock = undo.halfmove_clock;
     }
@@ -304,7 +260,7 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
     }
 
-    /// Moves the piece on the board only (no key, score or history), runs `f`, and restores.
+    /// Moves the piece on the board only (no key or history), runs `f`, and restores.
     /// The cheap way to ask "what if" about attacks.
     #[inline]
     fn with_board_move<R>(&mut self, mv: Move, f: impl FnOnce(&Self) -> R) -> R {
@@ -342,8 +298,8 @@ impl Position {
         self.with_board_move(mv, |p| p.in_check(mover.opponent()))
     }
 
-    /// Recomputes key, score and phase from scratch (for tests of the incremental updates).
-    pub fn recomputed_features(&self) -> (u64, Score, i32) {
+    /// Recomputes the key from scratch (for tests of the incremental update).
+    pub fn recomputed_key(&self) -> u64 {
         let mut fresh = Position::empty();
         for sq in Square::all() {
             let p = self.board[sq];
@@ -352,7 +308,7 @@ impl Position {
             }
         }
         fresh.set_side(self.side);
-        (fresh.key, fresh.psq, fresh.phase)
+        fresh.key
     }
 
     /// The position with colours swapped and the board flipped top to bottom: the same game seen

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::classic::{evaluate_with, TermSet};
+use super::classic::{evaluate_from, PsqStack, TermSet};
 use super::nnue::{embedded, AccumulatorStack, Network};
 use crate::board::{Move, Position};
 
@@ -33,11 +33,11 @@ impl EvalChoice {
     }
 }
 
-/// One search thread's evaluator: stateless for the classic evaluation, an accumulator stack
-/// for a net. Moves go through it so that it can follow the line.
+/// One search thread's evaluator: the table sums for the classic evaluation, an accumulator
+/// stack for a net. Moves go through it so that it can follow the line.
 pub enum Evaluator {
-    /// The classic evaluation with these terms.
-    Classic(TermSet),
+    /// The classic evaluation with these terms, and its table sums along the line.
+    Classic(TermSet, PsqStack),
     /// A net's accumulators along the current line.
     Nnue(Box<AccumulatorStack>),
 }
@@ -46,7 +46,7 @@ impl Evaluator {
     /// An evaluator for `choice` rooted at `root` (`terms` serve the classic evaluation).
     pub fn new(choice: &EvalChoice, terms: TermSet, root: &Position) -> Evaluator {
         match choice {
-            EvalChoice::Classic => Evaluator::Classic(terms),
+            EvalChoice::Classic => Evaluator::Classic(terms, PsqStack::new(root)),
             EvalChoice::Nnue(net) => Evaluator::Nnue(Box::new(AccumulatorStack::new(net.clone(), root))),
         }
     }
@@ -54,8 +54,9 @@ impl Evaluator {
     /// Plays `mv` on `pos`.
     #[inline]
     pub fn make_move(&mut self, pos: &mut Position, mv: Move) {
-        if let Evaluator::Nnue(stack) = self {
-            stack.push_move(pos, mv);
+        match self {
+            Evaluator::Classic(_, stack) => stack.push_move(pos, mv),
+            Evaluator::Nnue(stack) => stack.push_move(pos, mv),
         }
         pos.make_move(mv);
     }
@@ -63,8 +64,9 @@ impl Evaluator {
     /// Takes back the last move on `pos`.
     #[inline]
     pub fn unmake_move(&mut self, pos: &mut Position) {
-        if let Evaluator::Nnue(stack) = self {
-            stack.pop();
+        match self {
+            Evaluator::Classic(_, stack) => stack.pop(),
+            Evaluator::Nnue(stack) => stack.pop(),
         }
         pos.unmake_move();
     }
@@ -72,6 +74,7 @@ impl Evaluator {
     /// Passes the move on `pos`.
     #[inline]
     pub fn make_null_move(&mut self, pos: &mut Position) {
+        // A null move changes no table entry: the classic stack neither pushes nor pops.
         if let Evaluator::Nnue(stack) = self {
             stack.push_null();
         }
@@ -92,7 +95,7 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         match self {
-            Evaluator::Classic(terms) => evaluate_with(pos, *terms),
+            Evaluator::Classic(terms, stack) => evaluate_from(pos, stack.top(), *terms),
             Evaluator::Nnue(stack) => stack.evaluate(pos),
         }
     }

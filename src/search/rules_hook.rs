@@ -22,8 +22,9 @@ pub(crate) fn rule_score(pos: &Position, ply: i32) -> Option<i32> {
     if pos.halfmove_clock() >= MOVE_LIMIT_PLIES {
         return Some(DRAW);
     }
-    // Phase 0 means no rook, horse or cannon is left: only then can the material be dead.
-    if pos.phase() == 0 && insufficient_material(pos) {
+    // Counts pieces kind by kind and stops at the first attacker, so in all but bare endgames
+    // it answers after a rook slot or two.
+    if insufficient_material(pos) {
         return Some(DRAW);
     }
     None

@@ -5,8 +5,8 @@
 //! the two in step (they agree to within the taper's integer rounding).
 
 use crate::board::{Color, PieceKind, Position};
-use crate::eval::classic::term_counts;
 use crate::eval::classic::weights::{MAX_PHASE, TEMPO};
+use crate::eval::classic::{term_counts, PsqState};
 
 use super::layout::{self, Term};
 
@@ -105,7 +105,7 @@ pub fn extract(pos: &Position) -> Features {
         .map(|(p, &c)| Entry { pair: p as u16, coef: c.clamp(i16::MIN as i32, i16::MAX as i32) as i16 })
         .collect();
     Features {
-        phase: pos.phase().clamp(0, MAX_PHASE),
+        phase: PsqState::of(pos).phase.clamp(0, MAX_PHASE),
         red_to_move: pos.side_to_move() == Color::Red,
         entries,
     }

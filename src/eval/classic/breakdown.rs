@@ -1,7 +1,7 @@
 //! The evaluation explained piece by piece and term by term, for `chariot eval`.
 
 use super::evaluate;
-use super::psq::PSQ;
+use super::psq::{PsqState, PSQ};
 use super::score::Score;
 use super::terms::{side_terms, Terms};
 use super::weights::MAX_PHASE;
@@ -31,7 +31,7 @@ pub fn breakdown(pos: &Position) -> Breakdown {
     Breakdown {
         pieces,
         terms: [side_terms(pos, Color::Red), side_terms(pos, Color::Black)],
-        phase: (pos.phase(), MAX_PHASE),
+        phase: (PsqState::of(pos).phase, MAX_PHASE),
         total: evaluate(pos),
     }
 }

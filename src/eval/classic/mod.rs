@@ -1,16 +1,21 @@
 //! The classic evaluation: material and piece-square tables tapered by the game phase, plus a
 //! few xiangqi terms the tables cannot see. Its weights are in `weights`, written by the tuner.
+//! The search keeps the tables' sum along its line in a `PsqStack`; everyone else evaluates a
+//! position from scratch.
 
 pub mod breakdown;
 pub mod counts;
 pub mod psq;
 pub mod score;
+pub mod stack;
 pub mod terms;
 pub mod weights;
 
 pub use breakdown::{breakdown, Breakdown};
 pub use counts::{term_counts, TermCounts};
+pub use psq::PsqState;
 pub use score::Score;
+pub use stack::PsqStack;
 pub use terms::{side_terms, TermSet, Terms};
 
 use crate::board::{Color, Position};
@@ -25,9 +30,16 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// Static evaluation with only the extra terms of `set`.
 #[inline]
 pub fn evaluate_with(pos: &Position, set: TermSet) -> i32 {
+    evaluate_from(pos, PsqState::of(pos), set)
+}
+
+/// Static evaluation with only the extra terms of `set`, given `pos`'s table sum and phase
+/// (which a `PsqStack` keeps along the search line).
+#[inline]
+pub fn evaluate_from(pos: &Position, psq: PsqState, set: TermSet) -> i32 {
     let terms = |color| set.keep(side_terms(pos, color)).total();
-    let red = pos.psq_score() + terms(Color::Red) - terms(Color::Black);
-    let value = red.taper(pos.phase(), MAX_PHASE);
+    let red = psq.score + terms(Color::Red) - terms(Color::Black);
+    let value = red.taper(psq.phase, MAX_PHASE);
     match pos.side_to_move() {
         Color::Red => value + TEMPO,
         Color::Black => -value + TEMPO,
@@ -47,6 +59,7 @@ mod tests {
     fn start_position_is_balanced() {
         let pos = Position::startpos();
         assert_eq!(evaluate(&pos), TEMPO, "symmetric: only the tempo bonus");
+        assert_eq!(PsqState::of(&pos), PsqState { score: Score::ZERO, phase: MAX_PHASE });
         let b = breakdown(&pos);
         assert_eq!(b.terms[0], b.terms[1]);
         assert_eq!(b.pieces.len(), 32);
@@ -81,7 +94,9 @@ mod tests {
         assert_eq!(evaluate_with(&pos, TermSet::ALL.without_list("").unwrap()), all);
         let no_cannons = evaluate_with(&pos, TermSet::ALL.without_list("cannons").unwrap());
         // Within one for the taper's rounding of a sum against the sum of its parts.
-        assert!((all - no_cannons - EMPTY_SCREEN_CANNON.taper(pos.phase(), MAX_PHASE)).abs() <= 1);
+        assert!(
+            (all - no_cannons - EMPTY_SCREEN_CANNON.taper(PsqState::of(&pos).phase, MAX_PHASE)).abs() <= 1
+        );
         assert!(all > no_cannons);
         assert_eq!(evaluate_with(&pos, TermSet::ALL.without_list("pawns, kingattack").unwrap()), all);
         let err = TermSet::ALL.without_list("cannons,tempo").unwrap_err();

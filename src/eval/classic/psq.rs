@@ -1,7 +1,9 @@
-//! The combined material + piece-square table the board keeps incrementally.
+//! The combined material + piece-square table, and `PsqState`: its sum over the board with the
+//! game phase, the part of the classic evaluation that a move changes by a few entries.
 
 use super::score::Score;
-use super::weights::{MATERIAL, PST_EG, PST_MG};
+use super::weights::{MATERIAL, PHASE, PST_EG, PST_MG};
+use crate::board::{Color, Move, Piece, PieceKind, Position};
 
 const fn build() -> [[Score; 256]; 14] {
     let mut table = [[Score::ZERO; 256]; 14];
@@ -31,3 +33,64 @@ const fn build() -> [[Score; 256]; 14] {
 /// Material plus placement of a piece, by `Piece::type_index` and mailbox square, from the
 /// owner's point of view (Black's values are already mirrored).
 pub static PSQ: [[Score; 256]; 14] = build();
+
+/// The table's sum over the board and the game phase: what the evaluation tapers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PsqState {
+    /// Material + placement, Red's minus Black's.
+    pub score: Score,
+    /// Sum of `PHASE` over the pieces on the board.
+    pub phase: i32,
+}
+
+impl PsqState {
+    /// The state of `pos`, summed from scratch.
+    pub fn of(pos: &Position) -> PsqState {
+        let mut state = PsqState::default();
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                for sq in pos.pieces(color, kind) {
+                    state.add(pos.piece_at(sq), sq.index());
+                }
+            }
+        }
+        state
+    }
+
+    /// The state after `mv`, about to be played on `pos` (whose state this is).
+    #[inline]
+    pub fn after_move(mut self, pos: &Position, mv: Move) -> PsqState {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let piece = pos.piece_at(mv.from());
+        let captured = pos.piece_at(mv.to());
+        if captured.is_piece() {
+            self.remove(captured, to);
+        }
+        // The mover keeps its kind and phase: only its placement changes.
+        let t = piece.type_index();
+        let gain = PSQ[t][to] - PSQ[t][from];
+        match piece.color() {
+            Color::Red => self.score += gain,
+            Color::Black => self.score -= gain,
+        }
+        self
+    }
+
+    #[inline]
+    fn add(&mut self, piece: Piece, sq: usize) {
+        self.phase += PHASE[piece.kind().index()];
+        match piece.color() {
+            Color::Red => self.score += PSQ[piece.type_index()][sq],
+            Color::Black => self.score -= PSQ[piece.type_index()][sq],
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: usize) {
+        self.phase -= PHASE[piece.kind().index()];
+        match piece.color() {
+            Color::Red => self.score -= PSQ[piece.type_index()][sq],
+            Color::Black => self.score += PSQ[piece.type_index()][sq],
+        }
+    }
+}

@@ -8,9 +8,6 @@ use super::position::Position;
 use super::square::Square;
 use crate::quote::quoted;
 
-/// The standard start position.
-pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-
 /// The largest halfmove clock or move number a FEN may give: far beyond any game, and far enough
 /// below `u32::MAX` that playing on from it cannot overflow the counters.
 pub const MAX_CLOCK: u32 = 999_999_999;

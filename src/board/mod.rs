@@ -11,9 +11,9 @@ pub mod position;
 pub mod square;
 pub mod zobrist;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::FenError;
 pub use mailbox::Mailbox;
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::Position;
+pub use position::{Position, START_FEN};
 pub use square::Square;

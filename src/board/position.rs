@@ -8,6 +8,9 @@ use super::piece::{Color, Piece, PieceKind};
 use super::square::Square;
 use super::zobrist;
 
+/// The standard start position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
 /// What `make_move` must remember to undo a move, and what repetition detection reads.
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
@@ -50,7 +53,7 @@ impl Position {
 
     /// The standard starting position.
     pub fn startpos() -> Position {
-        Position::from_fen(super::fen::START_FEN).expect("the start FEN is valid")
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
     }
 
     /// Puts a piece of `color` and `kind` on an empty square, taking the first free slot of its

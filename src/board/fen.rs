@@ -124,7 +124,7 @@ impl Position {
         if attacks::first_blocker(pos.mailbox(), rk, delta::UP) == bk {
             return err("the kings face each other");
         }
-        if pos.in_check(side.opponent()) {
+        if pos.king_attacked(side.opponent()) {
             return err("side not to move is in check");
         }
         Ok(pos)

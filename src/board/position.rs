@@ -179,7 +179,7 @@ impl Position {
     /// Whether `color`'s king is attacked: by a rook, cannon, horse or pawn, or by the other king
     /// on an open file (the flying-general rule).
     #[inline]
-    pub fn in_check(&self, color: Color) -> bool {
+    pub fn king_attacked(&self, color: Color) -> bool {
         let k = self.king_square(color);
         k != Square::NONE && attacks::king_attacked(&self.board, k, color.opponent())
     }
@@ -187,13 +187,13 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.in_check(self.side)
+        self.king_attacked(self.side)
     }
 
     // ----- making moves -----
 
     /// Plays `mv`, which must be pseudo-legal (see `movegen`); legality is the caller's check
-    /// (`leaves_king_safe` before, or `in_check(mover)` after).
+    /// (`leaves_king_safe` before, or `king_attacked(mover)` after).
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
@@ -291,14 +291,14 @@ impl Position {
     #[inline]
     pub fn leaves_king_safe(&mut self, mv: Move) -> bool {
         let mover = self.board[mv.from()].color();
-        self.with_board_move(mv, |p| !p.in_check(mover))
+        self.with_board_move(mv, |p| !p.king_attacked(mover))
     }
 
     /// Whether the pseudo-legal `mv` attacks the opponent's king.
     #[inline]
     pub fn gives_check(&mut self, mv: Move) -> bool {
         let mover = self.board[mv.from()].color();
-        self.with_board_move(mv, |p| p.in_check(mover.opponent()))
+        self.with_board_move(mv, |p| p.king_attacked(mover.opponent()))
     }
 
     /// Recomputes the key from scratch (for tests of the incremental update).

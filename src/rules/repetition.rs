@@ -121,7 +121,7 @@ pub fn judge_cycle(pos: &Position, start: usize) -> Verdict {
         } else {
             let victims = chased_victims(&mut replay, mv, tally.chased[side.index()]);
             replay.make_move(mv);
-            tally.record(side, replay.in_check(side.opponent()), victims);
+            tally.record(side, replay.king_attacked(side.opponent()), victims);
         }
         if tally.nobody_to_blame() {
             return Verdict::Draw;
@@ -145,7 +145,7 @@ pub fn explain_cycle(pos: &Position, start: usize) -> CycleReport {
         } else {
             let chases = move_chases(&mut replay, mv);
             replay.make_move(mv);
-            (replay.in_check(mover.opponent()), chases)
+            (replay.king_attacked(mover.opponent()), chases)
         };
         tally.record(mover, check, chases.victims);
         listed.push(CycleMove { mv, mover, check, chases });

@@ -400,8 +400,9 @@ impl Options {
                     features_in_both(SearchFeatures::for_level(self.pruning as u8), self.without);
             }
             Key::WithoutTerms => {
-                self.without_terms =
-                    TermSet::ALL.without_list(&parse_text(display, value)?).map_err(context)?;
+                self.without_terms = TermSet::ALL
+                    .without_list(&parse_text(display, value)?)
+                    .map_err(|e| context(e.to_string()))?;
                 self.engine.terms = terms_in_both(terms_for_knowledge(self.knowledge), self.without_terms);
             }
             Key::Tune => {

@@ -16,7 +16,7 @@ pub use counts::{term_counts, TermCounts};
 pub use psq::PsqState;
 pub use score::Score;
 pub use stack::PsqStack;
-pub use terms::{side_terms, TermSet, Terms};
+pub use terms::{side_terms, TermSet, Terms, UnknownTerm};
 
 use crate::board::{Color, Position};
 use weights::{MAX_PHASE, TEMPO};
@@ -100,6 +100,7 @@ mod tests {
         assert!(all > no_cannons);
         assert_eq!(evaluate_with(&pos, TermSet::ALL.without_list("pawns, kingattack").unwrap()), all);
         let err = TermSet::ALL.without_list("cannons,tempo").unwrap_err();
-        assert!(err.contains("unknown evaluation term 'tempo'"), "{err}");
+        assert_eq!(err, terms::UnknownTerm("tempo".to_string()));
+        assert!(err.to_string().starts_with("unknown evaluation term 'tempo' (kingsafety, "), "{err}");
     }
 }

@@ -1,6 +1,8 @@
 //! The extra terms weighted: `Terms` per side from the counts, and `TermSet`, the groups of them
 //! an evaluation may leave out.
 
+use std::fmt;
+
 use super::counts::term_counts;
 use super::score::Score;
 use super::weights::*;
@@ -75,7 +77,7 @@ impl TermSet {
     pub const NAMES: [&'static str; 5] = ["kingsafety", "cannons", "mobility", "pawns", "kingattack"];
 
     /// The set with each group named in `list` (comma- or space-separated, may be empty) left out.
-    pub fn without_list(mut self, list: &str) -> Result<TermSet, String> {
+    pub fn without_list(mut self, list: &str) -> Result<TermSet, UnknownTerm> {
         for name in list.split([',', ' ']).filter(|n| !n.is_empty()) {
             let flag = match name {
                 "kingsafety" => &mut self.king_safety,
@@ -83,9 +85,7 @@ impl TermSet {
                 "mobility" => &mut self.mobility,
                 "pawns" => &mut self.pawns,
                 "kingattack" => &mut self.king_attack,
-                other => {
-                    return Err(format!("unknown evaluation term '{other}' ({})", Self::NAMES.join(", ")))
-                }
+                other => return Err(UnknownTerm(other.to_string())),
             };
             *flag = false;
         }
@@ -115,6 +115,18 @@ impl TermSet {
         terms
     }
 }
+
+/// A name `TermSet::without_list` does not know; the message lists the names it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTerm(pub String);
+
+impl fmt::Display for UnknownTerm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown evaluation term '{}' ({})", self.0, TermSet::NAMES.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownTerm {}
 
 impl Default for TermSet {
     fn default() -> Self {

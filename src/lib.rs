@@ -1,9 +1,9 @@
 //! Chariot: a xiangqi (Chinese chess) engine.
 //!
 //! The crate is laid out by concern: `board` (position and move generation), `rules` (the one
-//! authority on legality and game results), `eval`, `search`, `book`, `protocol` (UCCI and UCI),
-//! `notation` (ICCS, WXF, Chinese, PGN) and `cli` (the subcommands); `files` writes files whole
-//! or not at all for all of them.
+//! authority on legality and game results), `eval` (the net, or the classic evaluation),
+//! `search`, `book`, `protocol` (UCCI and UCI), `notation` (ICCS, WXF, Chinese, PGN) and `cli`
+//! (the subcommands); `files` writes files whole or not at all for all of them.
 
 pub mod board;
 pub mod book;

@@ -18,7 +18,7 @@ pub struct TuneArgs {
     /// The data: `FEN;result` lines (as `chariot datagen` writes them).
     #[arg(long, value_name = "FILE")]
     pub data: PathBuf,
-    /// Where to write the generated `weights.rs` (e.g. src/eval/weights.rs).
+    /// Where to write the generated `weights.rs` (e.g. src/eval/classic/weights.rs).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Adam steps, each over the whole data.

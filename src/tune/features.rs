@@ -1,7 +1,7 @@
 //! The evaluation as a linear function of the weight vector: for a position, the coefficient of
 //! every weight pair (Red's count minus Black's) and the phase that blends the pair's two halves.
 //!
-//! This mirrors `eval::evaluate` term by term; `reconstruct` and a test over many positions keep
+//! This mirrors `eval::classic::evaluate` term by term; `reconstruct` and a test over many positions keep
 //! the two in step (they agree to within the taper's integer rounding).
 
 use crate::board::{Color, PieceKind, Position};
@@ -59,7 +59,7 @@ impl Features {
         rho * mg + (1.0 - rho) * eg + self.red_offset()
     }
 
-    /// The evaluation from the side to move's view, as `eval::evaluate` reports it.
+    /// The evaluation from the side to move's view, as `eval::classic::evaluate` reports it.
     pub fn reconstruct(&self, w: &[f64]) -> f64 {
         let red = self.red_eval(w);
         if self.red_to_move {
@@ -111,7 +111,7 @@ pub fn extract(pos: &Position) -> Features {
     }
 }
 
-/// The counts behind `eval::side_terms` for `us` (the evaluation's own), added with `sign`.
+/// The counts behind `eval::classic::side_terms` for `us` (the evaluation's own), added with `sign`.
 fn side_terms(pos: &Position, us: Color, sign: i32, acc: &mut Accumulator) {
     let c = term_counts(pos, us);
     acc.add(layout::term(Term::MissingAdvisor), sign * c.missing_advisors_by_force);

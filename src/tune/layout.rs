@@ -67,7 +67,7 @@ impl Term {
         Term::KingAttack,
     ];
 
-    /// The constant's name in `eval::weights`.
+    /// The constant's name in `eval::classic::weights`.
     pub const fn name(self) -> &'static str {
         match self {
             Term::MissingAdvisor => "MISSING_ADVISOR",
@@ -140,7 +140,7 @@ pub fn pair_name(p: usize) -> String {
     }
 }
 
-/// The weights `eval::weights` holds now, as a vector in this layout.
+/// The weights `eval::classic::weights` holds now, as a vector in this layout.
 pub fn current() -> Vec<f64> {
     let mut w = vec![0.0; WEIGHTS];
     let mut set = |pair: usize, s: Score| {

@@ -3,14 +3,14 @@
 //! The pipeline: `datagen` plays fast self-play games and keeps quiet positions labelled with the
 //! game's result (as text for Texel tuning; `scored` writes them with the search score in the
 //! binary `packed` format that `datafile` reads back and `datastats` summarises, for the NNUE
-//! trainer); `features` decomposes `eval::evaluate` into a linear function of the weight
+//! trainer); `features` decomposes `eval::classic::evaluate` into a linear function of the weight
 //! vector that `layout` defines; `optimizer` fits that vector to the results (Texel's method);
-//! `writer` turns it back into `src/eval/weights.rs`.
+//! `writer` turns it back into `src/eval/classic/weights.rs`.
 //!
 //! Tuning starts from the weights compiled into the binary. The workflow: `chariot datagen
 //! --games 20000 --nodes 5000 --concurrency 2 --out target/tune/data.txt`, then `chariot tune
 //! --data target/tune/data.txt --out target/tune/weights.rs`; build a second binary with that
-//! file as `src/eval/weights.rs`, and keep it only if `scripts/sprt.sh OLD NEW` (and
+//! file as `src/eval/classic/weights.rs`, and keep it only if `scripts/sprt.sh OLD NEW` (and
 //! `scripts/strength.sh`) show it stronger.
 
 pub mod datafile;

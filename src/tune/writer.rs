@@ -1,4 +1,4 @@
-//! Writes a weight vector as the Rust source of `src/eval/weights.rs`: the same public names and
+//! Writes a weight vector as the Rust source of `src/eval/classic/weights.rs`: the same public names and
 //! types, so the crate compiles unchanged with tuned values. Weights are rounded to integers; the
 //! fixed constants (phase, attack force, rook mobility base, tempo) are copied as they are now.
 

@@ -444,7 +444,7 @@ impl Session {
             Ok(SetOutcome::Unknown(name)) => {
                 report_error(&self.out, &format!("unknown option {} ignored", quoted(&name)))
             }
-            Err(e) => report_error(&self.out, &e),
+            Err(e) => report_error(&self.out, &e.to_string()),
         }
     }
 
@@ -491,7 +491,7 @@ impl Session {
         };
         let request = match parse_go(args, unit, &self.position, self.options.multipv) {
             Ok(r) => r,
-            Err(e) => return report_error(&self.out, &e),
+            Err(e) => return report_error(&self.out, &e.to_string()),
         };
         let search = match request {
             // Counted on the engine thread like a search: the reader stays free for stop and quit.

@@ -21,6 +21,7 @@ pub mod timeman;
 pub mod tt;
 mod worker;
 
+use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{movegen, Move, Position};
@@ -28,7 +29,7 @@ use crate::board::{movegen, Move, Position};
 pub use control::SearchControl;
 pub use info::{Info, IterationInfo, ScoreBound, SearchResult};
 pub use limits::Limits;
-pub use params::SearchParams;
+pub use params::{ParamError, SearchParams};
 pub use shared::Reporter;
 pub use timeman::{TimeBudget, TimeManager};
 pub use tt::{HashError, TranspositionTable};
@@ -37,6 +38,29 @@ use ordering::OrderingTables;
 use score::{INFINITE, MATE};
 use shared::Shared;
 use worker::Worker;
+
+/// A name that is neither a search algorithm nor a search feature; `Display` lists the names
+/// that are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownName {
+    /// Not `pvs` (or `negascout`) nor `mtdf` (or `mtd(f)`).
+    Algorithm(String),
+    /// Not one of `SearchFeatures::NAMES`.
+    Feature(String),
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnknownName::Algorithm(name) => write!(f, "unknown search algorithm '{name}' (pvs or mtdf)"),
+            UnknownName::Feature(name) => {
+                write!(f, "unknown search feature '{name}' ({})", SearchFeatures::NAMES.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnknownName {}
 
 /// The root search algorithm.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,12 +72,12 @@ pub enum Algorithm {
 }
 
 impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "pvs" | "negascout" => Ok(Algorithm::Pvs),
             "mtdf" | "mtd(f)" => Ok(Algorithm::Mtdf),
-            other => Err(format!("unknown search algorithm '{other}' (pvs or mtdf)")),
+            other => Err(UnknownName::Algorithm(other.to_string())),
         }
     }
 }
@@ -106,7 +130,7 @@ impl SearchFeatures {
         ["null", "rfp", "futility", "lmp", "lmr", "checkext", "qsprune", "mdp"];
 
     /// The features with the one called `name` switched off.
-    pub fn without(mut self, name: &str) -> Result<SearchFeatures, String> {
+    pub fn without(mut self, name: &str) -> Result<SearchFeatures, UnknownName> {
         let flag = match name {
             "null" => &mut self.null_move,
             "rfp" => &mut self.reverse_futility,
@@ -116,7 +140,7 @@ impl SearchFeatures {
             "checkext" => &mut self.check_extension,
             "qsprune" => &mut self.quiescence_pruning,
             "mdp" => &mut self.mate_distance_pruning,
-            other => return Err(format!("unknown search feature '{other}' ({})", Self::NAMES.join(", "))),
+            other => return Err(UnknownName::Feature(other.to_string())),
         };
         *flag = false;
         Ok(self)
@@ -124,7 +148,7 @@ impl SearchFeatures {
 
     /// The features with each one named in `list` (comma- or space-separated, may be empty)
     /// switched off.
-    pub fn without_list(self, list: &str) -> Result<SearchFeatures, String> {
+    pub fn without_list(self, list: &str) -> Result<SearchFeatures, UnknownName> {
         list.split([',', ' ']).filter(|n| !n.is_empty()).try_fold(self, |f, name| f.without(name))
     }
 
@@ -348,13 +372,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn algorithms_parse_by_either_name() {
+        assert_eq!("NegaScout".parse(), Ok(Algorithm::Pvs));
+        assert_eq!("mtd(f)".parse(), Ok(Algorithm::Mtdf));
+        let err = "alphabeta".parse::<Algorithm>().unwrap_err();
+        assert_eq!(err.to_string(), "unknown search algorithm 'alphabeta' (pvs or mtdf)");
+    }
+
+    #[test]
     fn features_switch_off_by_name_and_level() {
         let f = SearchFeatures::ALL.without("null").unwrap().without("lmr").unwrap();
         assert!(!f.null_move && !f.late_move_reductions && f.futility && f.check_extension);
-        assert!(SearchFeatures::ALL.without("alphabeta").unwrap_err().contains("unknown search feature"));
+        let err = SearchFeatures::ALL.without("alphabeta").unwrap_err().to_string();
+        assert!(err.contains("unknown search feature"), "{err}");
         assert_eq!(SearchFeatures::ALL.without_list("null, lmr").unwrap(), f);
         assert_eq!(SearchFeatures::ALL.without_list("").unwrap(), SearchFeatures::ALL);
-        assert!(SearchFeatures::ALL.without_list("null,nmp").unwrap_err().contains("'nmp'"));
+        let err = SearchFeatures::ALL.without_list("null,nmp").unwrap_err();
+        assert_eq!(err, UnknownName::Feature("nmp".into()));
+        assert!(err.to_string().contains("'nmp'"), "{err}");
         for name in SearchFeatures::NAMES {
             assert_ne!(SearchFeatures::ALL.without(name).unwrap(), SearchFeatures::ALL, "{name}");
         }

@@ -4,7 +4,7 @@ use crate::board::Move;
 use crate::search::score::mate_in_moves;
 use crate::search::{Info, ScoreBound};
 
-use super::Dialect;
+use super::dialect::Dialect;
 
 fn moves_text(moves: &[Move]) -> String {
     moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")

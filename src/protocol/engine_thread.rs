@@ -22,6 +22,8 @@ pub(super) struct SearchTask {
     pub limits: Limits,
     /// How the output is written.
     pub dialect: Dialect,
+    /// `debug` was on at the `go`: the time budget is told too.
+    pub debug: bool,
 }
 
 /// What the engine thread is asked to do.
@@ -71,11 +73,16 @@ pub(super) fn engine_thread(jobs: Receiver<Job>, done: Sender<Finished>, out: Ou
                 Finished::Perft { depth, leaves }
             }
             Task::Search(search) => {
-                let SearchTask { mut engine, limits, dialect } = *search;
+                let SearchTask { mut engine, limits, dialect, debug } = *search;
                 let sink = out.clone();
                 let stopper = control.clone();
+                let ponder = limits.ponder;
                 let mut reporter = move |info: &Info| {
-                    for line in report::info_lines(dialect, info) {
+                    let lines = match info {
+                        Info::TimeBudget(budget) if debug => vec![report::budget_line(*budget, ponder)],
+                        _ => report::info_lines(dialect, info),
+                    };
+                    for line in lines {
                         if send(&sink, &line).is_err() {
                             // Nobody reads the answer any more: stop rather than search for no one.
                             stopper.request_stop();

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use crate::board::{movegen, Position};
 
 use super::control::SearchControl;
-use super::info::SearchResult;
+use super::info::{Info, SearchResult};
 use super::limits::Limits;
 use super::options::EngineOptions;
 use super::ordering::OrderingTables;
@@ -90,7 +90,8 @@ impl Engine {
     }
 
     /// Searches `pos` within `limits`. Blocks until done; `control` stops it from another
-    /// thread. Reports go to `reporter` from the calling thread's search.
+    /// thread. Reports go to `reporter` from the calling thread's search, the first of them the
+    /// time budget (`Info::TimeBudget`).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -98,6 +99,8 @@ impl Engine {
         control: &SearchControl,
         reporter: Reporter<'_>,
     ) -> SearchResult {
+        let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
+        reporter(&Info::TimeBudget(time.budget()));
         let mut root = pos.clone();
         let moves = root_moves(&mut root, limits);
         if moves.is_empty() {
@@ -113,7 +116,6 @@ impl Engine {
             };
         }
         self.tt.new_search();
-        let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
         let threads = usable_threads(self.options.threads);
         let algorithm = self.options.algorithm;
         let options = EngineOptions { threads, ..self.options.clone() };
@@ -171,6 +173,7 @@ mod tests {
     use super::*;
     use crate::search::options::SearchFeatures;
     use crate::search::score;
+    use crate::search::timeman::TimeBudget;
 
     /// Score and nodes of a one-thread search of `fen` to `depth` with `without` switched off.
     fn search_without(fen: &str, depth: i32, without: &str) -> (i32, u64) {
@@ -201,6 +204,23 @@ mod tests {
         for name in SearchFeatures::NAMES {
             let (score, _) = search_without("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 6, name);
             assert_eq!(score, score::MATE - 3, "without {name}");
+        }
+    }
+
+    #[test]
+    fn the_time_budget_is_told_first_even_without_a_move() {
+        // Red is mated: no move to search, and still the budget is told.
+        let mated = Position::from_fen("3k5/9/9/9/9/9/9/9/3r5/3rK4 w - - 0 1").unwrap();
+        for (pos, limits) in [
+            (Position::startpos(), Limits { movetime: Some(300), ..Limits::depth(1) }),
+            (mated, Limits { movetime: Some(300), ..Limits::default() }),
+        ] {
+            let control = SearchControl::new();
+            control.start(false);
+            let mut told = Vec::new();
+            Engine::new(1).search(&pos, &limits, &control, &mut |info| told.push(info.clone()));
+            let budget = TimeBudget { soft_ms: 270, hard_ms: 270 };
+            assert_eq!(told.first(), Some(&Info::TimeBudget(Some(budget))), "{told:?}");
         }
     }
 }

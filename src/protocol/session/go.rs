@@ -7,7 +7,6 @@ use crate::protocol::dialect::Dialect;
 use crate::protocol::engine_thread::{Job, SearchTask, Task};
 use crate::protocol::go_cmd::{parse_go, GoCommand, TimeUnit};
 use crate::protocol::output::{report_error, send};
-use crate::search::{Limits, TimeBudget};
 
 use super::{Session, Thinking};
 
@@ -47,25 +46,15 @@ impl Session {
         }
         // Every option was parsed and checked when it was set: the search takes them as they are.
         self.engine.options = self.options.engine().clone();
-        if self.options.debug {
+        let debug = self.options.debug;
+        if debug {
+            // The time budget line follows from the engine thread: the search tells the budget it
+            // computed, rather than this working it out a second time.
             self.debug_line(&format!("evaluation: {}", self.engine.options.eval.describe()))?;
-            self.report_time_budget(&limits)?;
         }
         let ponder = limits.ponder;
-        let task = SearchTask { engine: self.engine.clone(), limits, dialect };
+        let task = SearchTask { engine: self.engine.clone(), limits, dialect, debug };
         self.start(Task::Search(Box::new(task)), search.draw_offered, ponder)
-    }
-
-    /// The thinking time the search starts with (computed here as the search will; see
-    /// `TimeBudget`), for `debug`.
-    fn report_time_budget(&self, limits: &Limits) -> io::Result<()> {
-        let options = &self.engine.options;
-        let Some(budget) = TimeBudget::with_params(limits, options.move_overhead_ms, &options.params) else {
-            return self.debug_line("time budget: none, no clock limits this search");
-        };
-        let from = if limits.ponder { ", counted from ponderhit" } else { "" };
-        let line = format!("time budget: soft {} ms, hard {} ms{from}", budget.soft_ms, budget.hard_ms);
-        self.debug_line(&line)
     }
 
     /// Hands `task` to the engine thread, on the current position.

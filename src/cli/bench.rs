@@ -9,7 +9,7 @@ use std::io::Write;
 use anyhow::{Error, Result};
 use clap::Args;
 
-use crate::search::{bench, Algorithm, EngineOptions, SearchFeatures, SearchParams};
+use crate::search::{bench, Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, UnknownName};
 
 /// Arguments of `chariot bench`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -39,15 +39,15 @@ pub struct BenchArgs {
     pub eval: super::nnue::EvalSource,
 }
 
-fn parse_params(text: &str) -> Result<SearchParams, String> {
+fn parse_params(text: &str) -> Result<SearchParams, ParamError> {
     SearchParams::with_list(text)
 }
 
-fn parse_feature(text: &str) -> Result<String, String> {
+fn parse_feature(text: &str) -> Result<String, UnknownName> {
     SearchFeatures::ALL.without(text).map(|_| text.to_string())
 }
 
-fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
+fn parse_algorithm(text: &str) -> Result<Algorithm, UnknownName> {
     text.parse()
 }
 

@@ -1,11 +1,77 @@
 //! The `go` command in both dialects: perft, or a search with its limits.
 
+use std::fmt;
 use std::num::IntErrorKind;
 
 use super::perft::MAX_PERFT_DEPTH;
 use crate::board::{movegen, Color, Move, Position};
 use crate::quote::quoted;
 use crate::search::Limits;
+
+/// Why a `go` was refused; `Display` is the message the GUI gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// `go perft` without a depth.
+    MissingPerftDepth,
+    /// A word after `go perft <depth>`.
+    AfterPerft {
+        /// The depth as given.
+        depth: String,
+        /// The first word after it.
+        extra: String,
+    },
+    /// A keyword that takes a number came last.
+    MissingNumber {
+        /// The keyword.
+        keyword: String,
+    },
+    /// A number that is not a whole number (or is negative).
+    NotNumber {
+        /// What the number is, as the message names it (`depth`, `time (seconds)`…).
+        what: String,
+        /// The word as given.
+        text: String,
+        /// The largest number taken.
+        max: u64,
+    },
+    /// A whole number above the largest taken.
+    TooLarge {
+        /// What the number is, as the message names it.
+        what: String,
+        /// The word as given.
+        text: String,
+        /// The largest number taken.
+        max: u64,
+    },
+    /// A `searchmoves` word that is not a legal move in the position.
+    IllegalSearchMove(String),
+    /// A word that is no `go` parameter.
+    UnknownParameter(String),
+}
+
+impl fmt::Display for GoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoError::MissingPerftDepth => write!(f, "go perft needs a depth"),
+            GoError::AfterPerft { depth, extra } => {
+                write!(f, "unexpected {} after go perft {depth}", quoted(extra))
+            }
+            GoError::MissingNumber { keyword } => write!(f, "'{keyword}' needs a number"),
+            GoError::NotNumber { what, text, max } => {
+                write!(f, "{what} {} is not a whole number from 0 to {max}", quoted(text))
+            }
+            GoError::TooLarge { what, text, max } => {
+                write!(f, "{what} {} is too large: at most {max}", quoted(text))
+            }
+            GoError::IllegalSearchMove(text) => {
+                write!(f, "searchmoves: {} is not a legal move here", quoted(text))
+            }
+            GoError::UnknownParameter(word) => write!(f, "unknown go parameter {}", quoted(word)),
+        }
+    }
+}
+
+impl std::error::Error for GoError {}
 
 /// What a `go` command asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,32 +131,31 @@ const KEYWORDS: &[&str] = &[
 pub const MAX_CLOCK_MS: u64 = 1 << 40;
 
 /// `text` as a whole number from 0 to `max`, or an error naming `what` and the range.
-fn bounded_number(text: &str, what: &str, max: u64) -> Result<u64, String> {
+fn bounded_number(text: &str, what: &str, max: u64) -> Result<u64, GoError> {
+    let (what, text) = (what.to_string(), text.to_string());
     match text.parse::<u64>() {
         Ok(n) if n <= max => Ok(n),
-        Err(e) if *e.kind() != IntErrorKind::PosOverflow => {
-            Err(format!("{what} {} is not a whole number from 0 to {max}", quoted(text)))
-        }
-        _ => Err(format!("{what} {} is too large: at most {max}", quoted(text))),
+        Err(e) if *e.kind() != IntErrorKind::PosOverflow => Err(GoError::NotNumber { what, text, max }),
+        _ => Err(GoError::TooLarge { what, text, max }),
     }
 }
 
 /// The number after keyword `what` at `args[*i]`, advancing `i` over it.
-fn number(args: &[&str], i: &mut usize, what: &str) -> Result<u64, String> {
+fn number(args: &[&str], i: &mut usize, what: &str) -> Result<u64, GoError> {
     *i += 1;
     let Some(text) = args.get(*i) else {
-        return Err(format!("'{what}' needs a number"));
+        return Err(GoError::MissingNumber { keyword: what.to_string() });
     };
     bounded_number(text, what, u64::MAX)
 }
 
 /// A time after keyword `what`, in milliseconds: UCCI writes seconds unless `usemillisec` is on.
-fn time(args: &[&str], i: &mut usize, what: &str, unit: TimeUnit) -> Result<u64, String> {
+fn time(args: &[&str], i: &mut usize, what: &str, unit: TimeUnit) -> Result<u64, GoError> {
     let ms = match unit {
         TimeUnit::Milliseconds => number(args, i, what)?,
         TimeUnit::Seconds => {
             *i += 1;
-            let text = args.get(*i).ok_or_else(|| format!("'{what}' needs a number"))?;
+            let text = args.get(*i).ok_or_else(|| GoError::MissingNumber { keyword: what.to_string() })?;
             bounded_number(text, &format!("{what} (seconds)"), u64::MAX / 1000)? * 1000
         }
     };
@@ -100,13 +165,15 @@ fn time(args: &[&str], i: &mut usize, what: &str, unit: TimeUnit) -> Result<u64,
 /// Parses the words after `go`. `unit` applies to UCCI's `time`/`increment`/`opptime`; UCI's
 /// `wtime`, `btime`, `winc`, `binc` and `movetime` are always milliseconds. `pos` resolves
 /// `searchmoves` and picks the side's clock.
-pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -> Result<GoCommand, String> {
+pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -> Result<GoCommand, GoError> {
     if let Some(&"perft") = args.first() {
         return match args {
             [_, depth] => bounded_number(depth, "perft depth", MAX_PERFT_DEPTH as u64)
                 .map(|d| GoCommand::Perft(d as u32)),
-            [_, depth, extra, ..] => Err(format!("unexpected {} after go perft {depth}", quoted(extra))),
-            _ => Err("go perft needs a depth".to_string()),
+            [_, depth, extra, ..] => {
+                Err(GoError::AfterPerft { depth: depth.to_string(), extra: extra.to_string() })
+            }
+            _ => Err(GoError::MissingPerftDepth),
         };
     }
     let mut limits = Limits { multipv: multipv.max(1), ..Limits::default() };
@@ -170,14 +237,14 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
                     i += 1;
                     let mv = Move::parse_iccs(text)
                         .filter(|&m| movegen::is_legal(&mut p, m))
-                        .ok_or_else(|| format!("searchmoves: {} is not a legal move here", quoted(text)))?;
+                        .ok_or_else(|| GoError::IllegalSearchMove(text.to_string()))?;
                     limits.search_moves.push(mv);
                 }
                 if limits.search_moves.is_empty() {
                     warnings.push("searchmoves names no move: all moves are searched".to_string());
                 }
             }
-            other => return Err(format!("unknown go parameter {}", quoted(other))),
+            other => return Err(GoError::UnknownParameter(other.to_string())),
         }
         i += 1;
     }
@@ -210,8 +277,9 @@ pub fn parse_go(args: &[&str], unit: TimeUnit, pos: &Position, multipv: usize) -
 mod tests {
     use super::*;
 
+    /// The search `args` ask for, or the error message.
     fn go(args: &[&str], unit: TimeUnit) -> Result<GoSearch, String> {
-        match parse_go(args, unit, &Position::startpos(), 1)? {
+        match parse_go(args, unit, &Position::startpos(), 1).map_err(|e| e.to_string())? {
             GoCommand::Search(s) => Ok(s),
             other => panic!("{other:?}"),
         }
@@ -221,11 +289,16 @@ mod tests {
     fn perft_depths() {
         let p = Position::startpos();
         assert_eq!(parse_go(&["perft", "3"], TimeUnit::Seconds, &p, 1), Ok(GoCommand::Perft(3)));
-        assert!(parse_go(&["perft", "x"], TimeUnit::Seconds, &p, 1).unwrap_err().contains("'x'"));
-        assert!(parse_go(&["perft"], TimeUnit::Seconds, &p, 1).unwrap_err().contains("needs a depth"));
+        let err = parse_go(&["perft", "x"], TimeUnit::Seconds, &p, 1).unwrap_err();
+        assert_eq!(err, GoError::NotNumber { what: "perft depth".into(), text: "x".into(), max: 64 });
+        assert!(err.to_string().contains("'x'"), "{err}");
+        let err = parse_go(&["perft"], TimeUnit::Seconds, &p, 1).unwrap_err();
+        assert_eq!(err.to_string(), "go perft needs a depth");
         assert_eq!(parse_go(&["perft", "64"], TimeUnit::Seconds, &p, 1), Ok(GoCommand::Perft(64)));
         let err = parse_go(&["perft", "2971"], TimeUnit::Seconds, &p, 1).unwrap_err();
-        assert_eq!(err, "perft depth '2971' is too large: at most 64");
+        assert_eq!(err.to_string(), "perft depth '2971' is too large: at most 64");
+        let err = parse_go(&["perft", "3", "now"], TimeUnit::Seconds, &p, 1).unwrap_err();
+        assert_eq!(err.to_string(), "unexpected 'now' after go perft 3");
     }
 
     #[test]

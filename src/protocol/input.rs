@@ -3,6 +3,7 @@
 //! UTF-8 text is one error for that line, not the end of the run. Shared by the protocol loop and
 //! the subcommands that read stdin (`analyze --fen -`, `play`).
 
+use std::fmt;
 use std::io::{self, BufRead, ErrorKind};
 
 /// The most bytes of one line that are kept; the rest of a longer line is read and dropped. A
@@ -14,6 +15,13 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub enum InputLine {
     /// A line of UTF-8 text.
     Text(String),
+    /// A line that cannot be taken as a command: one error, and the next line is read.
+    Unreadable(UnreadableLine),
+}
+
+/// What is wrong with a line that is not text to act on; `Display` says it for an error message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnreadableLine {
     /// A line that is not UTF-8 text: its first bad byte and where it is.
     NotUtf8 {
         /// Offset of the first bad byte in the line.
@@ -28,17 +36,27 @@ pub enum InputLine {
     },
 }
 
+impl fmt::Display for UnreadableLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnreadableLine::NotUtf8 { at, byte } => {
+                write!(f, "the line is not UTF-8 text (byte 0x{byte:02x} at offset {at})")
+            }
+            UnreadableLine::TooLong { bytes } => {
+                write!(f, "the line is {bytes} bytes long; at most {MAX_LINE_BYTES} are read")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnreadableLine {}
+
 impl InputLine {
-    /// The text of the line, or what is wrong with it (for an error message).
-    pub fn into_text(self) -> Result<String, String> {
+    /// The text of the line, or what is wrong with it.
+    pub fn into_text(self) -> Result<String, UnreadableLine> {
         match self {
             InputLine::Text(text) => Ok(text),
-            InputLine::NotUtf8 { at, byte } => {
-                Err(format!("the line is not UTF-8 text (byte 0x{byte:02x} at offset {at})"))
-            }
-            InputLine::TooLong { bytes } => {
-                Err(format!("the line is {bytes} bytes long; at most {MAX_LINE_BYTES} are read"))
-            }
+            InputLine::Unreadable(why) => Err(why),
         }
     }
 }
@@ -74,7 +92,7 @@ pub fn read_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<In
         return Ok(None);
     }
     if length > limit {
-        return Ok(Some(InputLine::TooLong { bytes: length }));
+        return Ok(Some(InputLine::Unreadable(UnreadableLine::TooLong { bytes: length })));
     }
     if kept.last() == Some(&b'\r') {
         kept.pop();
@@ -83,7 +101,7 @@ pub fn read_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<In
         Ok(text) => InputLine::Text(text),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
-            InputLine::NotUtf8 { at, byte: e.as_bytes()[at] }
+            InputLine::Unreadable(UnreadableLine::NotUtf8 { at, byte: e.as_bytes()[at] })
         }
     }))
 }
@@ -102,6 +120,14 @@ mod tests {
         InputLine::Text(s.to_string())
     }
 
+    fn not_utf8(at: usize, byte: u8) -> InputLine {
+        InputLine::Unreadable(UnreadableLine::NotUtf8 { at, byte })
+    }
+
+    fn too_long(bytes: usize) -> InputLine {
+        InputLine::Unreadable(UnreadableLine::TooLong { bytes })
+    }
+
     #[test]
     fn lines_with_and_without_endings() {
         assert_eq!(
@@ -115,11 +141,11 @@ mod tests {
     #[test]
     fn a_bad_line_is_one_line_and_the_next_is_read() {
         let lines = all_lines(b"ok\n\xff\xfe junk\nisready\n", 100);
-        assert_eq!(lines, [text("ok"), InputLine::NotUtf8 { at: 0, byte: 0xff }, text("isready")]);
+        assert_eq!(lines, [text("ok"), not_utf8(0, 0xff), text("isready")]);
         let err = lines[1].clone().into_text().unwrap_err();
-        assert_eq!(err, "the line is not UTF-8 text (byte 0xff at offset 0)");
+        assert_eq!(err.to_string(), "the line is not UTF-8 text (byte 0xff at offset 0)");
         // A Chinese character cut after its first byte.
-        assert_eq!(all_lines(b"h2e2 \xe7\x82\n", 100), [InputLine::NotUtf8 { at: 5, byte: 0xe7 }]);
+        assert_eq!(all_lines(b"h2e2 \xe7\x82\n", 100), [not_utf8(5, 0xe7)]);
     }
 
     #[test]
@@ -127,13 +153,10 @@ mod tests {
         let mut bytes = vec![b'x'; 25];
         bytes.extend_from_slice(b"\nshort\n");
         bytes.extend(std::iter::repeat_n(b'y', 11));
-        assert_eq!(
-            all_lines(&bytes, 10),
-            [InputLine::TooLong { bytes: 25 }, text("short"), InputLine::TooLong { bytes: 11 }]
-        );
+        assert_eq!(all_lines(&bytes, 10), [too_long(25), text("short"), too_long(11)]);
         // Exactly the limit is still a line.
         assert_eq!(all_lines(b"0123456789\n", 10), [text("0123456789")]);
-        let err = InputLine::TooLong { bytes: 5 << 20 }.into_text().unwrap_err();
+        let err = too_long(5 << 20).into_text().unwrap_err().to_string();
         assert!(err.contains("5242880 bytes long"), "{err}");
     }
 }

@@ -5,13 +5,146 @@
 //! leaves the last good one in force. The strings the GUI typed are not kept: an announcement
 //! writes each value back from its typed form.
 
+use std::fmt;
 use std::num::IntErrorKind;
 use std::sync::Arc;
 
 use crate::eval::nnue::{embedded, format, Network};
 use crate::eval::{EvalChoice, TermSet};
 use crate::quote::quoted;
-use crate::search::{Algorithm, EngineOptions, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
+use crate::search::{
+    Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, UnknownName, DEFAULT_HASH_MB,
+};
+
+/// Why a `setoption` was refused; `Display` is the message the GUI gets. Each names the option
+/// as the GUI wrote it (`name`) and quotes what it gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// UCCI `setoption` with nothing after it.
+    MissingName,
+    /// UCI `setoption` without the word `name`.
+    MissingNameKeyword,
+    /// UCI `setoption name` followed by nothing but `value`.
+    EmptyName,
+    /// A UCI check, spin or combo option without `value <…>`.
+    MissingValue {
+        /// The option.
+        name: String,
+    },
+    /// A check option given something other than true or false.
+    NotCheck {
+        /// The option.
+        name: String,
+        /// The value, trimmed and lower-cased.
+        value: String,
+    },
+    /// A spin option given something that is not a whole number.
+    NotNumber {
+        /// The option.
+        name: String,
+        /// Its range.
+        range: SpinRange,
+        /// The value as given.
+        value: String,
+    },
+    /// A spin option given a number too large (or small) for any integer.
+    Overflow {
+        /// The option.
+        name: String,
+        /// Its range.
+        range: SpinRange,
+        /// The value, trimmed.
+        value: String,
+    },
+    /// A spin option given a number outside its range.
+    OutOfRange {
+        /// The option.
+        name: String,
+        /// Its range.
+        range: SpinRange,
+        /// The value.
+        value: i64,
+    },
+    /// A combo option given a word it does not offer.
+    NotChoice {
+        /// The option.
+        name: String,
+        /// The words it offers.
+        choices: &'static [&'static str],
+        /// The value as given.
+        value: String,
+    },
+    /// A string option longer than `MAX_TEXT_BYTES`.
+    TooLong {
+        /// The option.
+        name: String,
+        /// Its length in bytes.
+        bytes: usize,
+    },
+    /// `without` / `Without` names no search feature.
+    Features {
+        /// The option.
+        name: String,
+        /// The name that is no feature.
+        error: UnknownName,
+    },
+    /// `tune` / `Tune` is not a list of parameters in range.
+    Params {
+        /// The option.
+        name: String,
+        /// The pair at fault.
+        error: ParamError,
+    },
+    /// The evaluation refused the value (`withoutterms`, `evalfile`): its reason, as it wrote it.
+    Evaluation {
+        /// The option.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::MissingName => write!(f, "setoption needs an option name"),
+            OptionError::MissingNameKeyword => write!(f, "setoption needs 'name <option>'"),
+            OptionError::EmptyName => write!(f, "setoption name is empty"),
+            OptionError::MissingValue { name } => write!(f, "setoption {name} needs 'value <…>'"),
+            OptionError::NotCheck { name, value } => {
+                write!(f, "{name} wants true or false, not {}", quoted(value))
+            }
+            OptionError::NotNumber { name, range: SpinRange { min, max }, value } => {
+                write!(f, "{name} wants a whole number from {min} to {max}, not {}", quoted(value))
+            }
+            OptionError::Overflow { name, range: SpinRange { min, max }, value } => {
+                write!(f, "{name} must be between {min} and {max}, not {}", quoted(value))
+            }
+            OptionError::OutOfRange { name, range: SpinRange { min, max }, value } => {
+                write!(f, "{name} must be between {min} and {max}, not {value}")
+            }
+            OptionError::NotChoice { name, choices, value } => {
+                write!(f, "{name} wants one of {}, not {}", choices.join("/"), quoted(value))
+            }
+            OptionError::TooLong { name, bytes } => {
+                write!(f, "{name} is {bytes} bytes long: at most {MAX_TEXT_BYTES}")
+            }
+            OptionError::Features { name, error } => write!(f, "{name}: {error}"),
+            OptionError::Params { name, error } => write!(f, "{name}: {error}"),
+            OptionError::Evaluation { name, reason } => write!(f, "{name}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OptionError::Features { error, .. } => Some(error),
+            OptionError::Params { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The option values a session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,11 +210,13 @@ const ALGORITHMS: &[&str] = &["pvs", "mtdf"];
 impl Level {
     const ALL: [Level; 4] = [Level::None, Level::Small, Level::Medium, Level::Large];
 
-    fn parse(display: &str, value: &str) -> Result<Level, String> {
+    fn parse(display: &str, value: &str) -> Result<Level, OptionError> {
         let word = value.trim().to_ascii_lowercase();
         match LEVELS.iter().position(|&name| name == word) {
             Some(at) => Ok(Level::ALL[at]),
-            None => Err(format!("{display} wants one of {}, not {}", LEVELS.join("/"), quoted(value))),
+            None => {
+                Err(OptionError::NotChoice { name: display.into(), choices: LEVELS, value: value.into() })
+            }
         }
     }
 
@@ -349,8 +484,11 @@ impl Options {
 
     /// Parses `value` for the option `key` (called `display` in messages) and puts it in force;
     /// a value that does not parse is refused and changes nothing.
-    fn assign(&mut self, key: Key, display: &str, value: &str) -> Result<SetOutcome, String> {
-        let context = |e: String| format!("{display}: {e}");
+    fn assign(&mut self, key: Key, display: &str, value: &str) -> Result<SetOutcome, OptionError> {
+        let name = || display.to_string();
+        // The evaluation's own errors come as text; whatever their type, the message is theirs.
+        let evaluation =
+            |reason: &dyn fmt::Display| OptionError::Evaluation { name: name(), reason: reason.to_string() };
         match key {
             Key::NewGame => {
                 let value = value.trim();
@@ -377,11 +515,14 @@ impl Options {
             }
             Key::Algorithm => {
                 let word = value.trim().to_ascii_lowercase();
-                if !ALGORITHMS.contains(&word.as_str()) {
-                    let choices = ALGORITHMS.join("/");
-                    return Err(format!("{display} wants one of {choices}, not {}", quoted(value)));
-                }
-                self.engine.algorithm = word.parse()?;
+                // The option offers the canonical names only, not the parser's aliases.
+                self.engine.algorithm = match word.parse() {
+                    Ok(algorithm) if ALGORITHMS.contains(&word.as_str()) => algorithm,
+                    _ => {
+                        let choices = ALGORITHMS;
+                        return Err(OptionError::NotChoice { name: name(), choices, value: value.into() });
+                    }
+                };
             }
             Key::Pruning => {
                 self.pruning = Level::parse(display, value)?;
@@ -394,26 +535,27 @@ impl Options {
             }
             Key::Randomness => self.randomness = Level::parse(display, value)?,
             Key::Without => {
-                self.without =
-                    SearchFeatures::ALL.without_list(&parse_text(display, value)?).map_err(context)?;
+                self.without = SearchFeatures::ALL
+                    .without_list(&parse_text(display, value)?)
+                    .map_err(|error| OptionError::Features { name: name(), error })?;
                 self.engine.features =
                     features_in_both(SearchFeatures::for_level(self.pruning as u8), self.without);
             }
             Key::WithoutTerms => {
-                self.without_terms = TermSet::ALL
-                    .without_list(&parse_text(display, value)?)
-                    .map_err(|e| context(e.to_string()))?;
+                self.without_terms =
+                    TermSet::ALL.without_list(&parse_text(display, value)?).map_err(|e| evaluation(&e))?;
                 self.engine.terms = terms_in_both(terms_for_knowledge(self.knowledge), self.without_terms);
             }
             Key::Tune => {
-                self.engine.params = SearchParams::with_list(&parse_text(display, value)?).map_err(context)?
+                self.engine.params = SearchParams::with_list(&parse_text(display, value)?)
+                    .map_err(|error| OptionError::Params { name: name(), error })?
             }
             Key::EvalFile => {
                 let path = parse_text(display, value)?;
                 // A file that does not load leaves the net in use as it was.
                 let net = match path.is_empty() {
                     true => embedded::network(),
-                    false => Arc::new(format::load(std::path::Path::new(&path)).map_err(context)?),
+                    false => Arc::new(format::load(std::path::Path::new(&path)).map_err(|e| evaluation(&e))?),
                 };
                 if matches!(self.engine.eval, EvalChoice::Nnue(_)) {
                     self.engine.eval = EvalChoice::Nnue(net.clone());
@@ -426,9 +568,9 @@ impl Options {
     }
 
     /// UCCI form: `setoption <name> [<value>]`.
-    pub fn set_ucci(&mut self, args: &[&str]) -> Result<SetOutcome, String> {
+    pub fn set_ucci(&mut self, args: &[&str]) -> Result<SetOutcome, OptionError> {
         let Some((&name, value)) = args.split_first() else {
-            return Err("setoption needs an option name".to_string());
+            return Err(OptionError::MissingName);
         };
         // UCCI GUIs sometimes send the UCI keywords; accept them too.
         if name == "name" {
@@ -441,13 +583,13 @@ impl Options {
     }
 
     /// UCI form: `setoption name <name…> [value <value…>]` (names case-insensitive).
-    pub fn set_uci(&mut self, args: &[&str]) -> Result<SetOutcome, String> {
+    pub fn set_uci(&mut self, args: &[&str]) -> Result<SetOutcome, OptionError> {
         let ["name", rest @ ..] = args else {
-            return Err("setoption needs 'name <option>'".to_string());
+            return Err(OptionError::MissingNameKeyword);
         };
         let name_len = rest.iter().position(|&t| t == "value").unwrap_or(rest.len());
         if name_len == 0 {
-            return Err("setoption name is empty".to_string());
+            return Err(OptionError::EmptyName);
         }
         let name = rest[..name_len].join(" ");
         let value = rest.get(name_len + 1..).map(|v| v.join(" ")).unwrap_or_default();
@@ -458,7 +600,7 @@ impl Options {
         };
         let kind = spec.key.kind();
         if matches!(kind, Kind::Check | Kind::Spin(..) | Kind::Combo(_)) && name_len == rest.len() {
-            return Err(format!("setoption {name} needs 'value <…>'"));
+            return Err(OptionError::MissingValue { name });
         }
         self.assign(spec.key, uci_name, &value)
     }
@@ -532,36 +674,35 @@ fn empty_as(value: &str) -> &str {
 /// A check option's value: `true`/`false`, or `on`/`off`, `1`/`0`, `yes`/`no` as GUIs and
 /// adapters (uci2wb sends `1`/`0`) write it. An empty value means `true`, as UCCI GUIs send a
 /// bare name to switch a check on.
-fn parse_check(name: &str, value: &str) -> Result<bool, String> {
+fn parse_check(name: &str, value: &str) -> Result<bool, OptionError> {
     match value.trim().to_ascii_lowercase().as_str() {
         "" | "true" | "on" | "1" | "yes" => Ok(true),
         "false" | "off" | "0" | "no" => Ok(false),
-        other => Err(format!("{name} wants true or false, not {}", quoted(other))),
+        other => Err(OptionError::NotCheck { name: name.into(), value: other.into() }),
     }
 }
 
 /// A spin option's value: a whole number within `range`.
-fn parse_spin(name: &str, SpinRange { min, max }: SpinRange, value: &str) -> Result<i64, String> {
+fn parse_spin(name: &str, range: SpinRange, value: &str) -> Result<i64, OptionError> {
+    let name = name.to_string();
     let v: i64 = match value.trim().parse() {
         Ok(v) => v,
         Err(e) if matches!(e.kind(), IntErrorKind::PosOverflow | IntErrorKind::NegOverflow) => {
-            return Err(format!("{name} must be between {min} and {max}, not {}", quoted(value.trim())))
+            return Err(OptionError::Overflow { name, range, value: value.trim().into() })
         }
-        Err(_) => {
-            return Err(format!("{name} wants a whole number from {min} to {max}, not {}", quoted(value)))
-        }
+        Err(_) => return Err(OptionError::NotNumber { name, range, value: value.into() }),
     };
-    if !(min..=max).contains(&v) {
-        return Err(format!("{name} must be between {min} and {max}, not {v}"));
+    if !(range.min..=range.max).contains(&v) {
+        return Err(OptionError::OutOfRange { name, range, value: v });
     }
     Ok(v)
 }
 
 /// A string option's value, trimmed; GUIs write an empty string as `<empty>`, as the announcement
 /// does.
-fn parse_text(name: &str, value: &str) -> Result<String, String> {
+fn parse_text(name: &str, value: &str) -> Result<String, OptionError> {
     if value.len() > MAX_TEXT_BYTES {
-        return Err(format!("{name} is {} bytes long: at most {MAX_TEXT_BYTES}", value.len()));
+        return Err(OptionError::TooLong { name: name.into(), bytes: value.len() });
     }
     Ok(value.trim().replace("<empty>", ""))
 }
@@ -583,7 +724,7 @@ mod tests {
         assert!(options.ponder);
         assert_eq!(options.set_ucci(&["ponder", "0"]), Ok(SetOutcome::Set));
         assert!(!options.ponder);
-        let err = options.set_ucci(&["usemillisec", "maybe"]).unwrap_err();
+        let err = options.set_ucci(&["usemillisec", "maybe"]).unwrap_err().to_string();
         assert!(err.contains("'maybe'"), "{err}");
     }
 
@@ -735,13 +876,18 @@ mod tests {
             (&["without", "null,nullmove"], "unknown search feature 'nullmove'"),
             (&["withoutterms", "tempo"], "unknown evaluation term 'tempo'"),
         ] {
-            let err = o.set_ucci(ucci).unwrap_err();
+            let err = o.set_ucci(ucci).unwrap_err().to_string();
             assert!(err.contains(wanted), "{ucci:?}: {err}");
         }
-        assert!(o.set_uci(&["name", "Hash"]).unwrap_err().contains("needs 'value"));
-        assert!(o.set_uci(&["Hash", "16"]).unwrap_err().contains("'name <option>'"));
-        assert!(o.set_uci(&["name", "value", "3"]).unwrap_err().contains("empty"));
+        assert!(o.set_uci(&["name", "Hash"]).unwrap_err().to_string().contains("needs 'value"));
+        assert!(o.set_uci(&["Hash", "16"]).unwrap_err().to_string().contains("'name <option>'"));
+        assert!(o.set_uci(&["name", "value", "3"]).unwrap_err().to_string().contains("empty"));
         assert_eq!(o, Options::default());
+        assert_eq!(
+            o.set_ucci(&["threads", "0"]),
+            Err(OptionError::OutOfRange { name: "threads".into(), range: THREADS_RANGE, value: 0 })
+        );
+        assert_eq!(o.set_ucci(&[]), Err(OptionError::MissingName));
         assert_eq!(o.set_ucci(&["nosuchoption", "1"]), Ok(SetOutcome::Unknown("nosuchoption".into())));
         assert_eq!(
             o.set_uci(&["name", "Knowledge", "value", "none"]),
@@ -773,7 +919,7 @@ mod tests {
         assert_eq!(o.set_uci(&["name", "Use", "NNUE", "value", "true"]), Ok(SetOutcome::Set));
         assert_eq!(o.engine().eval, EvalChoice::Nnue(Arc::new(net.clone())));
         // A damaged file is refused, with where and what, and the loaded net stays.
-        let err = o.set_ucci(&["evalfile", bad]).unwrap_err();
+        let err = o.set_ucci(&["evalfile", bad]).unwrap_err().to_string();
         assert!(err.starts_with("evalfile: net file") && err.contains("byte 8: format version 7"), "{err}");
         assert_eq!(o.eval_file, good);
         assert_eq!(o.engine().eval, EvalChoice::Nnue(Arc::new(net)));
@@ -794,16 +940,16 @@ mod tests {
     #[test]
     fn numbers_too_large_give_the_range_and_junk_is_quoted_short() {
         let mut o = Options::default();
-        let err = o.set_uci(&["name", "Hash", "value", "99999999999999999999"]).unwrap_err();
+        let err = o.set_uci(&["name", "Hash", "value", "99999999999999999999"]).unwrap_err().to_string();
         assert_eq!(err, "Hash must be between 1 and 65536, not '99999999999999999999'");
-        let err = o.set_ucci(&["threads", "-99999999999999999999"]).unwrap_err();
+        let err = o.set_ucci(&["threads", "-99999999999999999999"]).unwrap_err().to_string();
         assert_eq!(err, "threads must be between 1 and 256, not '-99999999999999999999'");
         let junk = "j".repeat(1 << 20);
         for args in [["hashsize", junk.as_str()], ["pruning", junk.as_str()], ["ponder", junk.as_str()]] {
-            let err = o.set_ucci(&args).unwrap_err();
+            let err = o.set_ucci(&args).unwrap_err().to_string();
             assert!(err.len() < 200 && err.contains("(1048576 bytes)"), "{err}");
         }
-        let err = o.set_ucci(&["bookfiles", &junk]).unwrap_err();
+        let err = o.set_ucci(&["bookfiles", &junk]).unwrap_err().to_string();
         assert_eq!(err, "bookfiles is 1048576 bytes long: at most 4096");
         assert_eq!(o, Options::default());
     }

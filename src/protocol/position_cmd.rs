@@ -63,11 +63,17 @@ impl From<FenError> for PositionError {
     }
 }
 
-/// Parses the arguments of a `position` command (the text after the word `position`) into a
-/// position whose history holds the listed moves, so repetitions can be judged later.
+/// Parses the arguments of a `position` command (the text after the word `position`), for
+/// callers that hold them as one string; see `parse_position_words`.
 pub fn parse_position(args: &str) -> Result<Position, PositionError> {
-    let tokens: Vec<&str> = args.split_whitespace().collect();
-    let Some((&setup, rest)) = tokens.split_first() else {
+    parse_position_words(&args.split_whitespace().collect::<Vec<_>>())
+}
+
+/// Parses the words of a `position` command after the word `position` (as the command loop has
+/// split them) into a position whose history holds the listed moves, so repetitions can be
+/// judged later.
+pub fn parse_position_words(words: &[&str]) -> Result<Position, PositionError> {
+    let Some((&setup, rest)) = words.split_first() else {
         return Err(PositionError::MissingSetup);
     };
     let (start, rest) = match setup {
@@ -117,6 +123,13 @@ mod tests {
         assert_eq!(pos, Position::from_fen(AFTER_H2E2_H9G7).unwrap());
         let played: Vec<String> = pos.history().iter().map(|u| u.mv.to_string()).collect();
         assert_eq!(played, ["h2e2", "h9g7"]);
+    }
+
+    #[test]
+    fn the_words_and_the_text_give_the_same_position() {
+        let words = ["fen", "3k5/9/9/9/9/9/9/9/9/4K4", "w", "moves", "e0f0"];
+        assert_eq!(parse_position_words(&words), parse_position(&words.join("  ")));
+        assert_eq!(parse_position_words(&[]), Err(PositionError::MissingSetup));
     }
 
     #[test]

@@ -1,10 +1,10 @@
-//! Search output as each dialect writes it.
+//! Search output as each dialect writes it, and the `debug` line of the search's time budget.
 
 use crate::board::Move;
 use crate::search::score::mate_in_moves;
-use crate::search::{Info, ScoreBound};
+use crate::search::{Info, ScoreBound, TimeBudget};
 
-use super::Dialect;
+use super::dialect::Dialect;
 
 fn moves_text(moves: &[Move]) -> String {
     moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
@@ -55,7 +55,19 @@ pub fn info_lines(dialect: Dialect, info: &Info) -> Vec<String> {
         (Dialect::Uci, Info::Progress { nodes, nps, time_ms, hashfull }) => {
             vec![format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {time_ms}")]
         }
+        // Neither dialect has a word for it: `budget_line` tells it when `debug` is on.
+        (_, Info::TimeBudget(_)) => vec![],
     }
+}
+
+/// The `debug` line of the thinking time a search starts with (`None`: no clock limits it);
+/// `ponder`: the clock starts at `ponderhit`.
+pub fn budget_line(budget: Option<TimeBudget>, ponder: bool) -> String {
+    let Some(budget) = budget else {
+        return "info string time budget: none, no clock limits this search".to_string();
+    };
+    let from = if ponder { ", counted from ponderhit" } else { "" };
+    format!("info string time budget: soft {} ms, hard {} ms{from}", budget.soft_ms, budget.hard_ms)
 }
 
 #[cfg(test)]
@@ -92,5 +104,14 @@ mod tests {
         );
         assert!(info_lines(Dialect::Uci, &iteration(-20, ScoreBound::Upper))[0]
             .contains("score cp -20 upperbound"));
+    }
+
+    #[test]
+    fn the_time_budget_is_a_debug_line_of_its_own() {
+        let budget = Some(TimeBudget { soft_ms: 18, hard_ms: 90 });
+        assert!(info_lines(Dialect::Uci, &Info::TimeBudget(budget)).is_empty());
+        assert_eq!(budget_line(budget, false), "info string time budget: soft 18 ms, hard 90 ms");
+        assert!(budget_line(budget, true).ends_with("hard 90 ms, counted from ponderhit"));
+        assert_eq!(budget_line(None, true), "info string time budget: none, no clock limits this search");
     }
 }

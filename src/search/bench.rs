@@ -5,7 +5,11 @@ use std::time::Instant;
 
 use crate::board::Position;
 
-use super::{Engine, HashError, Limits, SearchControl};
+use super::control::SearchControl;
+use super::engine::Engine;
+use super::limits::Limits;
+use super::options::{Algorithm, EngineOptions};
+use super::tt::HashError;
 
 /// Openings, middlegames, endgames and mates, as FEN.
 pub const BENCH_FENS: &[&str] = &[
@@ -63,18 +67,14 @@ pub struct BenchReport {
 ///
 /// # Panics
 /// If the table cannot be allocated (`run_with` says why instead).
-pub fn run(depth: i32, threads: usize, hash_mb: usize, algorithm: super::Algorithm) -> BenchReport {
-    let options = super::EngineOptions { threads, algorithm, ..super::EngineOptions::default() };
+pub fn run(depth: i32, threads: usize, hash_mb: usize, algorithm: Algorithm) -> BenchReport {
+    let options = EngineOptions { threads, algorithm, ..EngineOptions::default() };
     run_with(depth, hash_mb, &options).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `run` with every engine option given (to measure search features one by one), or why the
 /// table cannot be had.
-pub fn run_with(
-    depth: i32,
-    hash_mb: usize,
-    options: &super::EngineOptions,
-) -> Result<BenchReport, HashError> {
+pub fn run_with(depth: i32, hash_mb: usize, options: &EngineOptions) -> Result<BenchReport, HashError> {
     let mut engine = Engine::try_new(hash_mb)?;
     engine.options = options.clone();
     let start = Instant::now();

@@ -3,12 +3,23 @@
 //! whether to go on.
 
 use super::info::{Info, IterationInfo, ScoreBound};
+use super::options::Algorithm;
 use super::ordering::MAX_PLY;
+use super::root::RootMove;
 use super::score::{is_mate, INFINITE, MATE};
+use super::shared::CHATTY_AFTER_MS;
 use super::timeman::{ClockReading, Iteration};
 use super::tt::Bound;
 use super::worker::Worker;
-use super::{Algorithm, RootMove};
+
+/// The deepest iteration: some plies short of the worker's `PLY_LIMIT` (`MAX_PLY - 4`), where
+/// nodes are flattened to their static evaluation, so that even the last iteration's nominal
+/// depth is searched before the per-ply stacks run out.
+const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+
+/// Lazy SMP: past depth 2, each helper skips one depth in this many (which one shifts with its
+/// id), so that the threads spread over different trees instead of searching the same one.
+const HELPER_SKIP_CYCLE: usize = 3;
 
 /// One reported line of the last completed iteration.
 #[derive(Clone, Debug)]
@@ -29,7 +40,7 @@ impl Worker<'_> {
     pub fn iterate(&mut self, mut moves: Vec<RootMove>, algorithm: Algorithm) -> Outcome {
         let limits = self.shared.limits;
         let main = self.id == 0;
-        let mut max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         if let Some(m) = limits.mate {
             max_depth = max_depth.min(2 * m.max(1));
         }
@@ -45,7 +56,7 @@ impl Worker<'_> {
         let mut prev_score = outcome.lines[0].score;
         for depth in 1..=max_depth {
             // Lazy SMP: helpers skip some depths so that threads spread over different trees.
-            if !main && depth > 2 && (depth as usize + self.id).is_multiple_of(3) {
+            if !main && depth > 2 && (depth as usize + self.id).is_multiple_of(HELPER_SKIP_CYCLE) {
                 continue;
             }
             self.seldepth = 0;
@@ -197,7 +208,7 @@ impl Worker<'_> {
     }
 
     fn report_bound(&self, depth: i32, pv_index: usize, score: i32, bound: ScoreBound) {
-        if self.shared.elapsed_ms() >= 1_000 {
+        if self.shared.elapsed_ms() >= CHATTY_AFTER_MS {
             let pv = self.root_pv();
             self.report_line(depth, pv_index, score, bound, &pv);
         }

@@ -2,6 +2,8 @@
 
 use crate::board::Move;
 
+use super::timeman::TimeBudget;
+
 /// The bound of a reported score (from an aspiration window that failed).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
@@ -63,6 +65,9 @@ pub enum Info {
         /// Hash use per mille.
         hashfull: u32,
     },
+    /// The thinking time the clock allows this search (`None`: no clock limits it), told once
+    /// before the search starts, so a front end can show the budget the search really uses.
+    TimeBudget(Option<TimeBudget>),
 }
 
 /// The outcome of a search.

@@ -61,6 +61,12 @@ impl Default for OrderingTables {
     }
 }
 
+/// A cutoff's history bonus grows with the depth squared up to this (depth 20), so that the
+/// deepest cutoffs do not swamp everything learned shallower.
+const BONUS_DEPTH_SQUARED_MAX: i32 = 400;
+/// History points per unit of depth squared in a cutoff's bonus.
+const BONUS_PER_DEPTH_SQUARED: i32 = 16;
+
 impl OrderingTables {
     /// Records a quiet move that caused a beta cutoff, and punishes the quiet moves tried before
     /// it. `conts` are the rows of the moves one and two plies before.
@@ -72,7 +78,7 @@ impl OrderingTables {
         depth: i32,
         conts: [ContRow; 2],
     ) {
-        let bonus = (depth * depth).min(400) * 16;
+        let bonus = (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED;
         self.update_quiet(pos, mv, bonus, conts);
         for &other in tried {
             if other != mv {

@@ -3,6 +3,8 @@
 //! `chariot bench --tune` take `name=value` pairs, and `scripts/sprt.sh` tests a candidate
 //! against the defaults without a rebuild.
 
+use std::fmt;
+
 /// Depths and move numbers the late-move reduction table has rows and columns for.
 pub const REDUCTION_TABLE: usize = 64;
 
@@ -120,6 +122,51 @@ search_params! {
     time_mate_plies: 4 in 0..=64,
 }
 
+/// Why a `name=value` list was refused; `Display` names the pair at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// A pair without `=`.
+    NotPair(String),
+    /// A name that is no parameter.
+    UnknownName(String),
+    /// A value that is not a whole number.
+    NotNumber {
+        /// The parameter.
+        name: String,
+        /// The value as given.
+        value: String,
+    },
+    /// A value outside the parameter's range.
+    OutOfRange {
+        /// The parameter.
+        name: String,
+        /// Its least value.
+        min: i32,
+        /// Its greatest value.
+        max: i32,
+        /// The value given.
+        value: i32,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::NotPair(pair) => write!(f, "'{pair}' is not name=value"),
+            ParamError::UnknownName(name) => {
+                let names: Vec<&str> = SearchParams::RANGES.iter().map(|r| r.0).collect();
+                write!(f, "unknown search parameter '{name}' ({})", names.join(", "))
+            }
+            ParamError::NotNumber { name, value } => write!(f, "{name} wants a whole number, not '{value}'"),
+            ParamError::OutOfRange { name, min, max, value } => {
+                write!(f, "{name} must be between {min} and {max}, not {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams::DEFAULT
@@ -130,18 +177,17 @@ impl SearchParams {
     /// The defaults with each `name=value` of `list` (separated by commas or spaces, may be
     /// empty) applied. An unknown name, a value that is not a whole number or one out of range
     /// is an error naming it.
-    pub fn with_list(list: &str) -> Result<SearchParams, String> {
+    pub fn with_list(list: &str) -> Result<SearchParams, ParamError> {
         let mut params = SearchParams::DEFAULT;
         for pair in list.split([',', ' ']).filter(|p| !p.is_empty()) {
-            let (name, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not name=value"))?;
-            let (slot, min, max) = params.slot(name).ok_or_else(|| {
-                let names: Vec<&str> = Self::RANGES.iter().map(|r| r.0).collect();
-                format!("unknown search parameter '{name}' ({})", names.join(", "))
-            })?;
-            let value: i32 =
-                value.parse().map_err(|_| format!("{name} wants a whole number, not '{value}'"))?;
+            let (name, value) = pair.split_once('=').ok_or_else(|| ParamError::NotPair(pair.to_string()))?;
+            let (slot, min, max) =
+                params.slot(name).ok_or_else(|| ParamError::UnknownName(name.to_string()))?;
+            let value: i32 = value
+                .parse()
+                .map_err(|_| ParamError::NotNumber { name: name.to_string(), value: value.to_string() })?;
             if !(min..=max).contains(&value) {
-                return Err(format!("{name} must be between {min} and {max}, not {value}"));
+                return Err(ParamError::OutOfRange { name: name.to_string(), min, max, value });
             }
             *slot = value;
         }
@@ -178,14 +224,15 @@ mod tests {
 
     #[test]
     fn bad_lists_are_refused_with_the_reason() {
-        let err = SearchParams::with_list("rfp_margn=70").unwrap_err();
+        let err = SearchParams::with_list("rfp_margn=70").unwrap_err().to_string();
         assert!(err.contains("rfp_margn") && err.contains("rfp_margin"), "{err}");
         let err = SearchParams::with_list("rfp_margin").unwrap_err();
-        assert!(err.contains("name=value"), "{err}");
+        assert_eq!(err.to_string(), "'rfp_margin' is not name=value");
         let err = SearchParams::with_list("rfp_margin=abc").unwrap_err();
-        assert!(err.contains("whole number"), "{err}");
+        assert_eq!(err.to_string(), "rfp_margin wants a whole number, not 'abc'");
         let err = SearchParams::with_list("null_reduction=0").unwrap_err();
-        assert!(err.contains("between 1 and 10"), "{err}");
+        assert_eq!(err, ParamError::OutOfRange { name: "null_reduction".into(), min: 1, max: 10, value: 0 });
+        assert_eq!(err.to_string(), "null_reduction must be between 1 and 10, not 0");
     }
 
     #[test]

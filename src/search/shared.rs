@@ -9,24 +9,29 @@ use crate::board::Move;
 use super::control::SearchControl;
 use super::info::Info;
 use super::limits::Limits;
-use super::params::REDUCTION_TABLE;
+use super::options::{EngineOptions, SearchFeatures};
+use super::params::{SearchParams, REDUCTION_TABLE};
 use super::tt::TranspositionTable;
 
 /// The caller's sink for search output.
 pub type Reporter<'a> = &'a mut (dyn FnMut(&Info) + Send);
 
-/// Milliseconds of searching before `currmove` and progress lines start (short searches stay quiet).
-const CHATTY_AFTER_MS: u64 = 1_000;
+/// Milliseconds of searching before `currmove`, progress and bound lines start (short searches
+/// stay quiet).
+pub(crate) const CHATTY_AFTER_MS: u64 = 1_000;
+
+/// Milliseconds between two progress lines.
+const PROGRESS_EVERY_MS: u64 = 1_000;
 
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     pub limits: &'a Limits,
-    pub features: super::SearchFeatures,
+    pub features: SearchFeatures,
     /// The evaluation terms in use.
     pub terms: crate::eval::TermSet,
     /// Margins, depth limits and the reduction formula.
-    pub params: super::SearchParams,
+    pub params: SearchParams,
     /// Late-move reductions by depth and move number, from `params` (see `reduction`).
     reductions: Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]>,
     /// Set by the main thread when it is done, to stop the helpers.
@@ -41,7 +46,7 @@ impl<'a> Shared<'a> {
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
         limits: &'a Limits,
-        options: &super::EngineOptions,
+        options: &EngineOptions,
         reporter: Reporter<'a>,
     ) -> Shared<'a> {
         let threads = options.threads.max(1);
@@ -108,7 +113,7 @@ impl<'a> Shared<'a> {
             }
         }
         let last = self.last_progress_ms.load(Ordering::Relaxed);
-        if elapsed >= CHATTY_AFTER_MS && elapsed >= last + 1_000 {
+        if elapsed >= CHATTY_AFTER_MS && elapsed >= last + PROGRESS_EVERY_MS {
             self.last_progress_ms.store(elapsed, Ordering::Relaxed);
             let nodes = self.total_nodes();
             self.report(&Info::Progress {

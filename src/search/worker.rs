@@ -5,6 +5,7 @@ use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::{EvalChoice, Evaluator};
 
 use super::ordering::{piece_square, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION, REFUTATION};
+use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see_non_negative, value_on};
@@ -12,7 +13,6 @@ use super::shared::Shared;
 use super::stack::{PvTable, Stack};
 use super::timeman::{ClockReading, TimeManager};
 use super::tt::Bound;
-use super::RootMove;
 
 /// Nodes between two looks at the stop flag (and, on the main thread, at the clock and the
 /// total node count).
@@ -20,6 +20,10 @@ const POLL_INTERVAL: u64 = 1024;
 
 /// Nodes this deep return their static evaluation: the per-ply stacks end at `MAX_PLY`.
 const PLY_LIMIT: usize = MAX_PLY - 4;
+
+/// History points per `lmr_history` step: `lmr_history` counts thousands of history points, so
+/// that its range stays in small whole numbers.
+const HISTORY_PER_LMR_STEP: i32 = 1000;
 
 /// Search a node as a principal-variation node (full window) or not.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -321,7 +325,7 @@ impl<'a> Worker<'a> {
                         r -= 1;
                     } else if params.lmr_history > 0 {
                         // A quiet move's order score is its history: reduce good ones less.
-                        r -= order_score / (params.lmr_history * 1000);
+                        r -= order_score / (params.lmr_history * HISTORY_PER_LMR_STEP);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }

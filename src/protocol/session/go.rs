@@ -1,0 +1,70 @@
+//! `go`: the words are parsed (`go_cmd`), the book is asked, and a search or a perft is handed
+//! to the engine thread with the options in force.
+
+use std::io;
+
+use crate::protocol::dialect::Dialect;
+use crate::protocol::engine_thread::{Job, SearchTask, Task};
+use crate::protocol::go_cmd::{parse_go, GoCommand, TimeUnit};
+use crate::protocol::output::{report_error, send};
+
+use super::{Session, Thinking};
+
+impl Session {
+    /// `go …` in either dialect: a book move, a search or a perft.
+    pub(super) fn go(&mut self, dialect: Dialect, args: &[&str]) -> io::Result<()> {
+        if self.thinking.is_some() {
+            return report_error(&self.out, "already thinking: send stop first");
+        }
+        let unit = if dialect == Dialect::Uci || self.options.use_millisec {
+            TimeUnit::Milliseconds
+        } else {
+            TimeUnit::Seconds
+        };
+        let request = match parse_go(args, unit, &self.position, self.options.multipv) {
+            Ok(r) => r,
+            Err(e) => return report_error(&self.out, &e.to_string()),
+        };
+        let search = match request {
+            // Counted on the engine thread like a search: the reader stays free for stop and quit.
+            GoCommand::Perft(depth) => return self.start(Task::Perft { depth }, false, false),
+            GoCommand::Search(s) => s,
+        };
+        for warning in &search.warnings {
+            report_error(&self.out, warning)?;
+        }
+        let mut limits = search.limits;
+        if search.depth_zero {
+            match dialect {
+                Dialect::Ucci => return send(&self.out, "nobestmove"),
+                Dialect::Uci => limits.depth = Some(1),
+            }
+        }
+        limits.ban_moves = self.ban_moves.clone();
+        if let Some(mv) = self.book_answer(&limits)? {
+            return send(&self.out, &format!("bestmove {mv}"));
+        }
+        // Every option was parsed and checked when it was set: the search takes them as they are.
+        self.engine.options = self.options.engine().clone();
+        let debug = self.options.debug;
+        if debug {
+            // The time budget line follows from the engine thread: the search tells the budget it
+            // computed, rather than this working it out a second time.
+            self.debug_line(&format!("evaluation: {}", self.engine.options.eval.describe()))?;
+        }
+        let ponder = limits.ponder;
+        let task = SearchTask { engine: self.engine.clone(), limits, dialect, debug };
+        self.start(Task::Search(Box::new(task)), search.draw_offered, ponder)
+    }
+
+    /// Hands `task` to the engine thread, on the current position.
+    fn start(&mut self, task: Task, draw_offered: bool, ponder: bool) -> io::Result<()> {
+        self.control.start(ponder);
+        let job = Job { task, pos: self.position.clone(), control: self.control.clone() };
+        if self.jobs.send(job).is_err() {
+            return report_error(&self.out, "the engine thread is gone: nothing can be searched");
+        }
+        self.thinking = Some(Thinking { draw_offered, ponder, position: self.position.clone() });
+        Ok(())
+    }
+}

@@ -1,0 +1,226 @@
+//! `Engine`: what lives from one search to the next (the transposition table, each thread's
+//! move-ordering history, the options) and `Engine::search`, which starts the Lazy SMP threads
+//! on one position and gathers their answer.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use crate::board::{movegen, Position};
+
+use super::control::SearchControl;
+use super::info::{Info, SearchResult};
+use super::limits::Limits;
+use super::options::EngineOptions;
+use super::ordering::OrderingTables;
+use super::root::root_moves;
+use super::score::MATE;
+use super::shared::{Reporter, Shared};
+use super::timeman::TimeManager;
+use super::tt::{HashError, TranspositionTable};
+use super::worker::Worker;
+
+/// Default hash size in megabytes.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// The searching engine: options, the transposition table and each thread's move-ordering
+/// history, both kept from one search to the next. Cloning shares them.
+#[derive(Clone)]
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    /// Per-thread history, taken out for a search and put back after it.
+    tables: Arc<Mutex<Vec<OrderingTables>>>,
+    /// Threads, algorithm, overhead.
+    pub options: EngineOptions,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(DEFAULT_HASH_MB)
+    }
+}
+
+/// The search threads started for `requested`: at least one, at most one per core the process
+/// may use. With more threads than cores, each waits its turn for a core, so the main thread looks
+/// at the clock late and a stop reaches every helper only after all had their turn: 256 threads
+/// on two cores overran a one-second clock by up to 1.25 s.
+pub fn usable_threads(requested: usize) -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    requested.clamp(1, cores)
+}
+
+impl Engine {
+    /// An engine with a `hash_mb` table and default options.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated; sizes that come from users go through `try_new`.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// An engine with a `hash_mb` table and default options, or why the table cannot be had.
+    pub fn try_new(hash_mb: usize) -> Result<Engine, HashError> {
+        Ok(Engine {
+            tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
+            tables: Default::default(),
+            options: EngineOptions::default(),
+        })
+    }
+
+    /// Replaces the table with one of `mb` megabytes (its contents are lost). When that size
+    /// cannot be had, the old table stays, contents and all.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), HashError> {
+        self.tt = Arc::new(TranspositionTable::try_new(mb)?);
+        Ok(())
+    }
+
+    /// Forgets everything learned: the table and the move-ordering history (new game).
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+        self.saved_tables().clear();
+    }
+
+    fn saved_tables(&self) -> MutexGuard<'_, Vec<OrderingTables>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The transposition table (for `probe` and `hashfull`).
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Searches `pos` within `limits`. Blocks until done; `control` stops it from another
+    /// thread. Reports go to `reporter` from the calling thread's search, the first of them the
+    /// time budget (`Info::TimeBudget`).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        reporter: Reporter<'_>,
+    ) -> SearchResult {
+        let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
+        reporter(&Info::TimeBudget(time.budget()));
+        let mut root = pos.clone();
+        let moves = root_moves(&mut root, limits);
+        if moves.is_empty() {
+            let score = if movegen::has_legal_move(&mut root) { 0 } else { -MATE };
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+                pv: vec![],
+            };
+        }
+        self.tt.new_search();
+        let threads = usable_threads(self.options.threads);
+        let algorithm = self.options.algorithm;
+        let options = EngineOptions { threads, ..self.options.clone() };
+        let shared = Shared::new(&self.tt, control, limits, &options, reporter);
+        // Last search's history, faded: the position is one move pair on, so most of it still holds.
+        let mut tables = std::mem::take(&mut *self.saved_tables());
+        tables.resize_with(threads, OrderingTables::default);
+        tables.iter_mut().for_each(OrderingTables::age);
+        let mut tables = tables.into_iter();
+        let main_tables = tables.next().unwrap_or_default();
+        let (outcome, nodes, tables) = std::thread::scope(|scope| {
+            let mut helpers = Vec::new();
+            for (i, tables) in tables.enumerate() {
+                let (shared, moves, pos, eval) = (&shared, moves.clone(), root.clone(), &self.options.eval);
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    let mut w = Worker::new(pos, shared, i + 1, tables, eval, None);
+                    w.iterate(moves, algorithm);
+                    shared.publish_nodes(i + 1, w.nodes);
+                    w.tables
+                });
+                // Out of threads or address space (a `ulimit`): search with the helpers there are.
+                match spawned {
+                    Ok(helper) => helpers.push(helper),
+                    Err(_) => break,
+                }
+            }
+            let mut main = Worker::new(root.clone(), &shared, 0, main_tables, &self.options.eval, Some(time));
+            let outcome = main.iterate(moves, algorithm);
+            shared.publish_nodes(0, main.nodes);
+            if let Some(time) = &main.time {
+                time.wait_for_release(control);
+            }
+            shared.finished.store(true, Ordering::SeqCst);
+            let mut tables = vec![main.tables];
+            // A helper that panicked loses only its history.
+            tables.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+            (outcome, shared.total_nodes(), tables)
+        });
+        *self.saved_tables() = tables;
+        let best_line = &outcome.lines[0];
+        SearchResult {
+            best: best_line.pv.first().copied(),
+            ponder: best_line.pv.get(1).copied(),
+            score: best_line.score,
+            depth: outcome.depth,
+            nodes,
+            time_ms: control.elapsed_ms(),
+            pv: best_line.pv.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::options::SearchFeatures;
+    use crate::search::score;
+    use crate::search::timeman::TimeBudget;
+
+    /// Score and nodes of a one-thread search of `fen` to `depth` with `without` switched off.
+    fn search_without(fen: &str, depth: i32, without: &str) -> (i32, u64) {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut engine = Engine::new(16);
+        engine.options.features = SearchFeatures::ALL.without_list(without).unwrap();
+        let control = SearchControl::new();
+        control.start(false);
+        let r = engine.search(&pos, &Limits::depth(depth), &control, &mut |_| {});
+        (r.score, r.nodes)
+    }
+
+    #[test]
+    fn mate_distance_pruning_proves_a_mate_in_fewer_nodes() {
+        // Won in one: the pawn's step to e8 leaves the king no move, and stalemate loses
+        // (fairy-stockfish: mate 1). Once that is found, no longer line needs searching.
+        let fen = "3k5/9/4P4/9/9/9/9/9/9/4K1R2 w - - 0 1";
+        let (score, nodes) = search_without(fen, 10, "");
+        let (score_without, nodes_without) = search_without(fen, 10, "mdp");
+        assert_eq!(score, score::MATE - 1);
+        assert_eq!(score_without, score);
+        assert!(nodes * 4 < nodes_without, "{nodes} nodes with it, {nodes_without} without");
+    }
+
+    #[test]
+    fn every_feature_setting_still_finds_the_mate() {
+        // Mate in two (checked with fairy-stockfish): no switch may lose it.
+        for name in SearchFeatures::NAMES {
+            let (score, _) = search_without("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 6, name);
+            assert_eq!(score, score::MATE - 3, "without {name}");
+        }
+    }
+
+    #[test]
+    fn the_time_budget_is_told_first_even_without_a_move() {
+        // Red is mated: no move to search, and still the budget is told.
+        let mated = Position::from_fen("3k5/9/9/9/9/9/9/9/3r5/3rK4 w - - 0 1").unwrap();
+        for (pos, limits) in [
+            (Position::startpos(), Limits { movetime: Some(300), ..Limits::depth(1) }),
+            (mated, Limits { movetime: Some(300), ..Limits::default() }),
+        ] {
+            let control = SearchControl::new();
+            control.start(false);
+            let mut told = Vec::new();
+            Engine::new(1).search(&pos, &limits, &control, &mut |info| told.push(info.clone()));
+            let budget = TimeBudget { soft_ms: 270, hard_ms: 270 };
+            assert_eq!(told.first(), Some(&Info::TimeBudget(Some(budget))), "{told:?}");
+        }
+    }
+}

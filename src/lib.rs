@@ -8,6 +8,7 @@
 pub mod board;
 pub mod book;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod files;
 pub mod notation;
@@ -15,5 +16,6 @@ pub mod protocol;
 pub mod quote;
 pub mod rules;
 pub mod search;
+pub mod texel;
 pub mod tournament;
-pub mod tune;
+pub mod train;

@@ -163,3 +163,10 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// Checks that `path` could be written (its directory exists and takes a new file), without
+/// touching `path` itself: a long job refuses a bad destination before it starts.
+pub fn check_writable(path: &Path) -> Result<()> {
+    files::check_writable(path)
+        .map_err(|e| anyhow::anyhow!("cannot write in {}: {e}", files::directory_of(path).display()))
+}

@@ -8,9 +8,9 @@
 //! gives what an uninterrupted run gives.
 
 use crate::board::Position;
+use crate::datagen::format::Record;
 use crate::eval::nnue::features::MAX_ACTIVE;
 use crate::eval::nnue::network::{FloatNetwork, Network};
-use crate::tune::packed::Record;
 
 use super::adam::Adam;
 use super::checkpoint::{DataIdentity, EpochLosses, TrainState};

@@ -3,7 +3,7 @@
 //! to a keep filter, the game ended by the rules module or by score adjudication.
 //!
 //! Two modes share the games: the text mode (`generate`, `FEN;result` lines for Texel tuning)
-//! and the scored mode (`tune::scored`, binary records with the search score for the NNUE
+//! and the scored mode (`datagen::scored`, binary records with the search score for the NNUE
 //! trainer). Each game draws its randomness from `seed` and its own number and starts with an
 //! empty hash, so the games do not depend on how many run at once.
 

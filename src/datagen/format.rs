@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use crate::board::fen::reachable;
 use crate::board::{movegen, Color, Move, PieceKind, Position, Square};
 
-use super::datagen::GameEnd;
+use super::games::GameEnd;
 
 /// Bytes in a header and in a record.
 pub const BLOCK: usize = 40;

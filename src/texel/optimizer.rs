@@ -152,7 +152,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::features::{Entry, Features};
+    use crate::texel::features::{Entry, Features};
 
     fn sample(coef: i16, result: f64) -> Sample {
         let features = Features { phase: 32, red_to_move: true, entries: vec![Entry { pair: 0, coef }] };

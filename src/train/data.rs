@@ -15,8 +15,8 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use crate::tune::datafile::{DataError, DataReader};
-use crate::tune::packed::{Record, BLOCK};
+use crate::datagen::format::{Record, BLOCK};
+use crate::datagen::reader::{DataError, DataReader};
 
 use super::checkpoint::DataIdentity;
 use super::rng::mix;

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::eval::nnue::format;
 use crate::eval::nnue::network::{FloatNetwork, Network};
-use crate::tune::check_writable;
+use crate::files;
 
 use super::checkpoint::{self, TrainState};
 use super::data::{self, DataSet};
@@ -355,4 +355,10 @@ pub fn description(
         text.push_str(&format!(" {:.5}", e.validation));
     }
     text
+}
+
+/// Refuses a destination that could not be written, naming its directory.
+fn check_writable(path: &Path) -> Result<(), String> {
+    files::check_writable(path)
+        .map_err(|e| format!("cannot write in {}: {e}", files::directory_of(path).display()))
 }

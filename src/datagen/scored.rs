@@ -1,4 +1,4 @@
-//! The scored mode of datagen: self-play games whose kept positions become `packed` records
+//! The scored mode of datagen: self-play games whose kept positions become `format::Record`s
 //! (search score and result), appended to a data file one whole game at a time.
 //!
 //! Games are numbered from 0 in each file; game `n` depends only on the seed, `n` and the
@@ -20,9 +20,9 @@ use crate::eval::nnue::format;
 use crate::eval::EvalChoice;
 use crate::search::Engine;
 
-use super::datafile::{scan_for_append, AppendPoint};
-use super::datagen::{play, DatagenConfig, GameEnd};
-use super::packed::{Header, Record, BLOCK, MAX_SCORE};
+use super::format::{Header, Record, BLOCK, MAX_SCORE};
+use super::games::{play, DatagenConfig, GameEnd};
+use super::reader::{scan_for_append, AppendPoint};
 
 /// When a run stops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -373,8 +373,8 @@ impl TrainState {
 mod tests {
     use super::*;
     use crate::eval::nnue::network::Architecture;
-    use crate::tune::nnue::adam::Adam;
-    use crate::tune::nnue::settings::SettingsRequest;
+    use crate::train::adam::Adam;
+    use crate::train::settings::SettingsRequest;
 
     fn state() -> TrainState {
         let request = SettingsRequest {

@@ -308,10 +308,10 @@ pub fn batch_loss(net: &FloatNetwork, samples: &Samples, range: std::ops::Range<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datagen::format::Record;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
     use crate::eval::nnue::network::Quantisation;
-    use crate::tune::nnue::adam::{net_tensors, net_tensors_mut};
-    use crate::tune::packed::Record;
+    use crate::train::adam::{net_tensors, net_tensors_mut};
     use rand::{Rng, SeedableRng};
 
     fn tiny(activation: Activation) -> Architecture {
@@ -327,7 +327,7 @@ mod tests {
     /// Records of random positions with made-up labels.
     pub(crate) fn random_records(count: usize, seed: u64) -> Vec<Record> {
         use crate::board::{movegen, Color, Position};
-        use crate::tune::datagen::GameEnd;
+        use crate::datagen::games::GameEnd;
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut out = Vec::new();
         let mut pos = Position::startpos();

@@ -12,11 +12,11 @@ use clap::{Args, Subcommand};
 
 use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
-use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
 use crate::eval::nnue::{features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
 use crate::train::run::{self, Export, TrainJob};
-use crate::train::{Schedule, SettingsRequest};
+use crate::train::{FloatNetwork, Schedule, SettingsRequest};
 
 /// Arguments of `chariot nnue`.
 #[derive(Args, Debug, Clone, PartialEq)]

@@ -15,8 +15,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::binary::{fnv1a64, fnv1a64_parts};
 use crate::board::Color;
-use crate::eval::nnue::format;
+use crate::eval::nnue::format as net_file;
 use crate::eval::EvalChoice;
 use crate::search::Engine;
 
@@ -91,9 +92,9 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
     // The classic evaluation adds nothing, so files made before nets could search stay resumable.
     let eval = match &cfg.eval {
         EvalChoice::Classic => String::new(),
-        EvalChoice::Nnue(net) => format!(";net={:016x}", format::checksum(&[&format::to_bytes(net)])),
+        EvalChoice::Nnue(net) => format!(";net={:016x}", fnv1a64(&net_file::to_bytes(net))),
     };
-    format::checksum(&[text.as_bytes(), eval.as_bytes()])
+    fnv1a64_parts(&[text.as_bytes(), eval.as_bytes()])
 }
 
 /// The header of a file `cfg` makes.

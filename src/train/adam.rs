@@ -10,8 +10,9 @@
 //! not depend on which thread finished first), and zeroes them for the next batch. The work is
 //! split over threads by ranges of weights, which changes nothing in the result.
 
-use crate::eval::nnue::network::{Architecture, FloatNetwork};
+use crate::eval::nnue::network::Architecture;
 
+use super::float::FloatNetwork;
 use super::model::{ClipLimits, Gradients};
 
 /// Weights handled per thread at the least: smaller tensors are updated by one thread.

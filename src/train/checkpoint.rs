@@ -14,12 +14,13 @@
 
 use std::path::Path;
 
+use crate::binary::{fail, fnv1a64, FieldReader, FieldWriter, FormatError};
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-use crate::eval::nnue::format::{checksum, fail, FieldReader, FormatError};
-use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
 use crate::files;
 
 use super::adam::{net_tensors, net_tensors_mut, Adam};
+use super::float::FloatNetwork;
 use super::model::Gradients;
 use super::settings::{Schedule, TrainSettings};
 
@@ -80,38 +81,6 @@ pub struct TrainState {
 /// Why a checkpoint was refused: what, and at which byte (the net format's error).
 pub type CheckpointError = FormatError;
 
-/// Appends little-endian fields.
-struct Out(Vec<u8>);
-
-impl Out {
-    fn bytes(&mut self, b: &[u8]) {
-        self.0.extend_from_slice(b);
-    }
-    fn u8(&mut self, x: u8) {
-        self.0.push(x);
-    }
-    fn u16(&mut self, x: u16) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn u32(&mut self, x: u32) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn u64(&mut self, x: u64) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn f32(&mut self, x: f32) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn f64(&mut self, x: f64) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn tensor(&mut self, values: &[f32]) {
-        self.u64(values.len() as u64);
-        self.0.reserve(values.len() * 4);
-        values.iter().for_each(|v| self.bytes(&v.to_le_bytes()));
-    }
-}
-
 const SCHEDULE_CONSTANT: u8 = 0;
 const SCHEDULE_COSINE: u8 = 1;
 const SCHEDULE_STEP: u8 = 2;
@@ -122,7 +91,7 @@ const TENSORS: [&str; 4] = ["feature weights", "feature biases", "output weights
 impl TrainState {
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Out(Vec::with_capacity(1024 + 16 * self.net.feature_weights.len()));
+        let mut out = FieldWriter::with_capacity(1024 + 16 * self.net.feature_weights.len());
         out.bytes(&MAGIC);
         out.u16(VERSION);
         let s = &self.settings;
@@ -132,9 +101,9 @@ impl TrainState {
         out.u16(a.width as u16);
         out.u8(a.activation.code());
         out.u8(a.output_buckets as u8);
-        out.bytes(&a.quantisation.qa.to_le_bytes());
-        out.bytes(&a.quantisation.qb.to_le_bytes());
-        out.bytes(&a.quantisation.scale.to_le_bytes());
+        out.i16(a.quantisation.qa);
+        out.i16(a.quantisation.qb);
+        out.i32(a.quantisation.scale);
         out.u32(s.epochs);
         out.u32(s.batch_size);
         out.f64(s.lr);
@@ -180,14 +149,14 @@ impl TrainState {
         for t in net_tensors(&self.best_net) {
             out.tensor(t);
         }
-        let sum = checksum(&[&out.0]);
+        let sum = fnv1a64(&out.0);
         out.u64(sum);
         out.0
     }
 
     /// Reads a checkpoint's bytes, checking every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, CheckpointError> {
-        let mut r = FieldReader { bytes, at: 0 };
+        let mut r = FieldReader::new(bytes);
         let magic = r.array::<8>("magic")?;
         if magic != MAGIC {
             return fail(
@@ -310,7 +279,7 @@ impl TrainState {
         if r.at != bytes.len() {
             return fail(r.at, format!("{} bytes after the checksum", bytes.len() - r.at));
         }
-        let computed = checksum(&[&bytes[..body_end]]);
+        let computed = fnv1a64(&bytes[..body_end]);
         if stored != computed {
             return fail(body_end, format!("checksum mismatch: the file says {stored:016x}, bytes 0..{body_end} give {computed:016x} (damaged)"));
         }
@@ -439,7 +408,7 @@ mod tests {
             let mut b = good.clone();
             f(&mut b);
             let end = b.len() - 8;
-            let sum = checksum(&[&b[..end]]);
+            let sum = fnv1a64(&b[..end]);
             b[end..].copy_from_slice(&sum.to_le_bytes());
             b
         };

@@ -15,6 +15,7 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
+use crate::binary::{fnv1a64_words, FNV64_OFFSET};
 use crate::datagen::format::{Record, BLOCK};
 use crate::datagen::reader::{DataError, DataReader};
 
@@ -60,19 +61,10 @@ const BUFFER: usize = 1 << 20;
 /// Records asked of the reader at a time.
 const CHUNK: usize = 1 << 16;
 
-/// FNV-1a style, a 64-bit word at a time (the fingerprint of the data).
-fn hash_record(hash: u64, rec: &Record) -> u64 {
-    rec.as_bytes().chunks(8).fold(hash, |h, word| {
-        let mut w = [0u8; 8];
-        w[..word.len()].copy_from_slice(word);
-        (h ^ u64::from_le_bytes(w)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// Reads every file in `paths`, keeps their complete games, and splits them by game with
 /// `validation_share` of the games held out.
 pub fn load(paths: &[PathBuf], validation_share: f64) -> Result<DataSet, String> {
-    let mut data = DataSet { fingerprint: 0xcbf2_9ce4_8422_2325, ..DataSet::default() };
+    let mut data = DataSet { fingerprint: FNV64_OFFSET, ..DataSet::default() };
     for path in paths {
         load_file(path, validation_share, &mut data).map_err(|e| e.to_string())?;
     }
@@ -133,7 +125,7 @@ fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataErro
                     (&mut data.training, &mut data.training_games)
                 };
                 for r in &game {
-                    data.fingerprint = hash_record(data.fingerprint, r);
+                    data.fingerprint = fnv1a64_words(data.fingerprint, r.as_bytes());
                 }
                 part.append(&mut game);
                 *games += 1;

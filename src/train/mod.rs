@@ -4,6 +4,7 @@
 //! * `data`: the data files read whole, cut to complete games, split by game;
 //! * `samples`: positions converted once to the feature indices the engine uses;
 //! * `loss`: the target (a blend of score and result), the loss, the fit of K;
+//! * `float`: the network in floating point, and its quantisation;
 //! * `model`: forward and backward passes, gradients, the clipping limits of quantisation;
 //! * `adam`: the optimiser;
 //! * `settings`: what a run is asked to do, the learning-rate schedule;
@@ -15,6 +16,7 @@
 pub mod adam;
 pub mod checkpoint;
 pub mod data;
+pub mod float;
 pub mod loss;
 pub mod model;
 pub mod rng;
@@ -23,5 +25,6 @@ pub mod samples;
 pub mod settings;
 pub mod trainer;
 
+pub use float::FloatNetwork;
 pub use run::{train, Export, TrainJob};
 pub use settings::{Schedule, SettingsRequest, TrainSettings};

@@ -8,8 +8,9 @@
 //! batch size), accumulated in a fixed order, so a run is reproducible.
 
 use crate::eval::nnue::features::MAX_ACTIVE;
-use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork};
+use crate::eval::nnue::network::{Activation, Architecture};
 
+use super::float::{activate, FloatNetwork};
 use super::loss::Blend;
 use super::samples::{Sample, Samples};
 
@@ -125,15 +126,6 @@ fn accumulate(net: &FloatNetwork, features: &[u16], acc: &mut [f32]) {
         for (a, w) in acc.iter_mut().zip(row) {
             *a += w;
         }
-    }
-}
-
-#[inline(always)]
-fn activate(activation: Activation, a: f32) -> f32 {
-    let c = a.clamp(0.0, 1.0);
-    match activation {
-        Activation::CRelu => c,
-        Activation::SCRelu => c * c,
     }
 }
 

@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::eval::nnue::format;
-use crate::eval::nnue::network::{FloatNetwork, Network};
+use crate::eval::nnue::network::Network;
 use crate::files;
 
 use super::checkpoint::{self, TrainState};
 use super::data::{self, DataSet};
+use super::float::FloatNetwork;
 use super::samples::Samples;
 use super::settings::{SettingsRequest, TrainSettings};
 use super::trainer::{self, Workspace};

@@ -5,6 +5,7 @@
 //! `notation` (ICCS, WXF, Chinese, PGN) and `cli` (the subcommands); `files` writes files whole
 //! or not at all for all of them.
 
+pub mod adam;
 pub mod binary;
 pub mod board;
 pub mod book;

@@ -14,6 +14,7 @@
 
 use std::path::Path;
 
+use crate::adam::Decays;
 use crate::binary::{fail, fnv1a64, FieldReader, FieldWriter, FormatError};
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
 use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
@@ -129,9 +130,9 @@ impl TrainState {
         out.u64(self.rng);
         out.u32(self.best_epoch);
         out.u64(self.adam.steps);
-        out.f32(self.adam.beta1);
-        out.f32(self.adam.beta2);
-        out.f32(self.adam.epsilon);
+        out.f32(self.adam.decays.beta1);
+        out.f32(self.adam.decays.beta2);
+        out.f32(self.adam.decays.epsilon);
         out.u32(self.history.len() as u32);
         for e in &self.history {
             out.f64(e.train);
@@ -309,7 +310,7 @@ impl TrainState {
         let m = gradients(nets.next().expect("four groups"));
         let v = gradients(nets.next().expect("four groups"));
         let best_net = nets.next().expect("four groups");
-        let adam = Adam { beta1, beta2, epsilon, steps, m, v };
+        let adam = Adam { decays: Decays { beta1, beta2, epsilon }, steps, m, v };
         Ok(TrainState {
             settings,
             data,

@@ -6,6 +6,8 @@
 //! blocks whose length the caller has already checked.
 
 use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// FNV-1a's 64-bit offset basis: the hash of nothing.
 pub const FNV64_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -64,6 +66,66 @@ impl fmt::Display for FormatError {
 }
 
 impl std::error::Error for FormatError {}
+
+/// A binary file that could not be read, was refused, or could not be written: which file, and
+/// why (the message names the kind of file, as `noun`).
+#[derive(Debug)]
+pub struct FileError {
+    /// The kind of file, as messages name it (`net file`, `checkpoint`).
+    pub noun: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub kind: FileErrorKind,
+}
+
+/// What went wrong with a binary file.
+#[derive(Debug)]
+pub enum FileErrorKind {
+    /// The system would not read it.
+    Read(io::Error),
+    /// Its bytes were refused.
+    Refused(FormatError),
+    /// The system would not write it.
+    Write(io::Error),
+}
+
+impl FileError {
+    /// `kind` of the `noun` at `path`.
+    pub fn new(noun: &'static str, path: &Path, kind: FileErrorKind) -> FileError {
+        FileError { noun, path: path.to_path_buf(), kind }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (noun, path) = (self.noun, self.path.display());
+        match &self.kind {
+            FileErrorKind::Read(e) => write!(f, "cannot read {noun} '{path}': {e}"),
+            FileErrorKind::Refused(e) => write!(f, "{noun} '{path}' refused at {e}"),
+            FileErrorKind::Write(e) => write!(f, "cannot write {noun} '{path}': {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            FileErrorKind::Read(e) | FileErrorKind::Write(e) => Some(e),
+            FileErrorKind::Refused(e) => Some(e),
+        }
+    }
+}
+
+/// Reads the file at `path` and parses it with `parse`; the error names the file as `noun`.
+pub fn load<T>(
+    noun: &'static str,
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> Result<T, FormatError>,
+) -> Result<T, FileError> {
+    let bytes = std::fs::read(path).map_err(|e| FileError::new(noun, path, FileErrorKind::Read(e)))?;
+    parse(&bytes).map_err(|e| FileError::new(noun, path, FileErrorKind::Refused(e)))
+}
 
 /// A refusal at byte `offset`.
 pub fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, FormatError> {

@@ -412,7 +412,9 @@ impl Options {
                 // A file that does not load leaves the net in use as it was.
                 let net = match path.is_empty() {
                     true => embedded::network(),
-                    false => Arc::new(format::load(std::path::Path::new(&path)).map_err(context)?),
+                    false => Arc::new(
+                        format::load(std::path::Path::new(&path)).map_err(|e| context(e.to_string()))?,
+                    ),
                 };
                 if matches!(self.engine.eval, EvalChoice::Nnue(_)) {
                     self.engine.eval = EvalChoice::Nnue(net.clone());

@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use crate::adam::Decays;
-use crate::binary::{fail, fnv1a64, FieldReader, FieldWriter, FormatError};
+use crate::binary::{self, fail, fnv1a64, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError};
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
 use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
 use crate::files;
@@ -29,6 +29,8 @@ use super::settings::{Schedule, TrainSettings};
 pub const MAGIC: [u8; 8] = *b"CHARCKPT";
 /// The checkpoint format this build writes and reads.
 pub const VERSION: u16 = 1;
+/// What messages call a checkpoint file.
+const NOUN: &str = "checkpoint";
 /// The checkpoint's file name in the checkpoint directory.
 pub const FILE_NAME: &str = "checkpoint.bin";
 
@@ -326,16 +328,14 @@ impl TrainState {
     }
 
     /// Writes the checkpoint to `path` whole or not at all.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
         files::write_atomically(path, self.to_bytes())
-            .map_err(|e| format!("cannot write checkpoint '{}': {e}", path.display()))
+            .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Write(e)))
     }
 
     /// Reads the checkpoint at `path`; the error names the file, the byte and the trouble.
-    pub fn load(path: &Path) -> Result<TrainState, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{}': {e}", path.display()))?;
-        TrainState::from_bytes(&bytes).map_err(|e| format!("checkpoint '{}' refused at {e}", path.display()))
+    pub fn load(path: &Path) -> Result<TrainState, FileError> {
+        binary::load(NOUN, path, TrainState::from_bytes)
     }
 }
 
@@ -451,7 +451,7 @@ mod tests {
         assert_eq!(TrainState::load(&path).unwrap().to_bytes(), state().to_bytes());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
         std::fs::write(&path, b"CHARCKPT\x01").unwrap();
-        let err = TrainState::load(&path).unwrap_err();
+        let err = TrainState::load(&path).unwrap_err().to_string();
         assert!(err.contains(FILE_NAME) && err.contains("byte 9") && err.contains("truncated"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

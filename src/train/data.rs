@@ -11,6 +11,7 @@
 //! split by position would leak. It does not depend on the training seed, so runs with other
 //! settings on the same data validate on the same games and their losses compare.
 
+use std::fmt;
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -63,20 +64,45 @@ const CHUNK: usize = 1 << 16;
 
 /// Reads every file in `paths`, keeps their complete games, and splits them by game with
 /// `validation_share` of the games held out.
-pub fn load(paths: &[PathBuf], validation_share: f64) -> Result<DataSet, String> {
+pub fn load(paths: &[PathBuf], validation_share: f64) -> Result<DataSet, LoadError> {
     let mut data = DataSet { fingerprint: FNV64_OFFSET, ..DataSet::default() };
     for path in paths {
-        load_file(path, validation_share, &mut data).map_err(|e| e.to_string())?;
+        load_file(path, validation_share, &mut data).map_err(LoadError::Data)?;
     }
     if data.training.is_empty() {
-        return Err(format!(
-            "no training positions in {} (complete games: {} held out for validation)",
-            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-            data.validation_games
-        ));
+        return Err(LoadError::NoTraining { paths: paths.to_vec(), held_out_games: data.validation_games });
     }
     Ok(data)
 }
+
+/// Why the data cannot be trained on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// A file could not be read, or holds a damaged record.
+    Data(DataError),
+    /// Every complete game went to validation, or there was none.
+    NoTraining {
+        /// The files read.
+        paths: Vec<PathBuf>,
+        /// The games held out for validation.
+        held_out_games: u64,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Data(e) => e.fmt(f),
+            LoadError::NoTraining { paths, held_out_games } => write!(
+                f,
+                "no training positions in {} (complete games: {held_out_games} held out for validation)",
+                paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataError> {
     let name = path.display().to_string();

@@ -7,7 +7,9 @@ use rand::{Rng, SeedableRng};
 use crate::board::Position;
 #[cfg(test)]
 use crate::eval::nnue::features::{self, MAX_ACTIVE};
-use crate::eval::nnue::network::{Activation, Architecture, Network};
+use std::fmt;
+
+use crate::eval::nnue::network::{Activation, Architecture, ArchitectureError, Network, RangeError};
 
 /// The hidden layer's activation in floating point: `clamp(x, 0, 1)`, squared for SCReLU.
 #[inline(always)]
@@ -97,11 +99,11 @@ impl FloatNetwork {
 
     /// The integer network: each weight rounded at its scale (see the module's doc). Refused when
     /// a weight does not fit its integer type or the net could overflow its sums.
-    pub fn quantise(&self) -> Result<Network, String> {
+    pub fn quantise(&self) -> Result<Network, QuantiseError> {
         self.arch.validate()?;
         let q = self.arch.quantisation;
         let (qa, qb) = (q.qa as f32, q.qb as f32);
-        let to_i16 = |what: &str, values: &[f32], scale: f32| -> Result<Vec<i16>, String> {
+        let to_i16 = |what: &'static str, values: &[f32], scale: f32| -> Result<Vec<i16>, QuantiseError> {
             values
                 .iter()
                 .enumerate()
@@ -110,7 +112,13 @@ impl FloatNetwork {
                     if v.is_finite() && (i16::MIN as f32..=i16::MAX as f32).contains(&v) {
                         Ok(v as i16)
                     } else {
-                        Err(format!("{what} {i} is {x}: {v} does not fit in 16 bits"))
+                        Err(QuantiseError::DoesNotFit {
+                            what,
+                            index: i,
+                            value: x,
+                            scaled: v as f64,
+                            bits: 16,
+                        })
                     }
                 })
                 .collect()
@@ -124,10 +132,16 @@ impl FloatNetwork {
                 if v.is_finite() && (i32::MIN as f64..=i32::MAX as f64).contains(&v) {
                     Ok(v as i32)
                 } else {
-                    Err(format!("output bias {i} is {x}: {v} does not fit in 32 bits"))
+                    Err(QuantiseError::DoesNotFit {
+                        what: "output bias",
+                        index: i,
+                        value: x,
+                        scaled: v,
+                        bits: 32,
+                    })
                 }
             })
-            .collect::<Result<Vec<i32>, String>>()?;
+            .collect::<Result<Vec<i32>, QuantiseError>>()?;
         let net = Network {
             arch: self.arch,
             feature_weights: to_i16("feature weight", &self.feature_weights, qa)?,
@@ -138,6 +152,58 @@ impl FloatNetwork {
         };
         net.check_ranges()?;
         Ok(net)
+    }
+}
+
+/// Why a float net has no quantised form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuantiseError {
+    /// The architecture is not one the engine evaluates.
+    Architecture(ArchitectureError),
+    /// A weight times its scale does not fit its integer type.
+    DoesNotFit {
+        /// Which tensor (`feature weight`, `output bias`, ...).
+        what: &'static str,
+        /// Its index in the tensor.
+        index: usize,
+        /// The float value.
+        value: f32,
+        /// The value times its scale, rounded.
+        scaled: f64,
+        /// Bits of the integer type.
+        bits: u32,
+    },
+    /// The integer sums could overflow.
+    Range(RangeError),
+}
+
+impl fmt::Display for QuantiseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuantiseError::Architecture(e) => e.fmt(f),
+            // A 16-bit weight is scaled in f32, an output bias in f64: each prints as computed.
+            QuantiseError::DoesNotFit { what, index, value, scaled, bits: 16 } => {
+                write!(f, "{what} {index} is {value}: {} does not fit in 16 bits", *scaled as f32)
+            }
+            QuantiseError::DoesNotFit { what, index, value, scaled, bits } => {
+                write!(f, "{what} {index} is {value}: {scaled} does not fit in {bits} bits")
+            }
+            QuantiseError::Range(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for QuantiseError {}
+
+impl From<ArchitectureError> for QuantiseError {
+    fn from(e: ArchitectureError) -> QuantiseError {
+        QuantiseError::Architecture(e)
+    }
+}
+
+impl From<RangeError> for QuantiseError {
+    fn from(e: RangeError) -> QuantiseError {
+        QuantiseError::Range(e)
     }
 }
 
@@ -224,19 +290,19 @@ mod tests {
         let arch = small(Activation::SCRelu, KingBuckets::Single, false);
         let mut float = FloatNetwork::zeros(arch);
         float.feature_weights[70] = 200.0;
-        assert!(float.quantise().unwrap_err().contains("feature weight 70"));
+        assert!(float.quantise().unwrap_err().to_string().contains("feature weight 70"));
         float.feature_weights[70] = 0.0;
         float.feature_weights.iter_mut().step_by(arch.width).for_each(|w| *w = 20.0);
-        let err = float.quantise().unwrap_err();
+        let err = float.quantise().unwrap_err().to_string();
         assert!(err.contains("accumulator neuron 0"), "{err}");
         let mut float = FloatNetwork::zeros(arch);
         float.output_weights[2 * arch.width + 3] = 40.0;
-        assert!(float.quantise().unwrap_err().contains("output weight 67"));
+        assert!(float.quantise().unwrap_err().to_string().contains("output weight 67"));
         // At QA 8192 a full activation times 64 weights of 30 · 1024 passes 2³¹.
         float.arch.quantisation.qa = 8192;
         float.arch.activation = Activation::CRelu;
         float.output_weights.iter_mut().for_each(|w| *w = 30.0);
-        let err = float.quantise().unwrap_err();
+        let err = float.quantise().unwrap_err().to_string();
         assert!(err.contains("output bucket 0"), "{err}");
     }
 }

@@ -25,7 +25,9 @@
 
 use std::path::Path;
 
-use crate::binary::{fail, fnv1a64_parts, FieldReader, FieldWriter, FormatError};
+use crate::binary::{
+    self, fail, fnv1a64_parts, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError,
+};
 use crate::files;
 
 use super::features::{FeatureSet, KingBuckets};
@@ -193,16 +195,18 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     Ok(net)
 }
 
+/// What messages call a net file.
+const NOUN: &str = "net file";
+
 /// Loads a net file; the error names the file, the byte and the trouble.
-pub fn load(path: &Path) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read net file '{}': {e}", path.display()))?;
-    from_bytes(&bytes).map_err(|e| format!("net file '{}' refused at {e}", path.display()))
+pub fn load(path: &Path) -> Result<Network, FileError> {
+    binary::load(NOUN, path, from_bytes)
 }
 
 /// Writes a net file whole or not at all: into a temporary file beside `path`, then renamed over it.
-pub fn save(net: &Network, path: &Path) -> Result<(), String> {
+pub fn save(net: &Network, path: &Path) -> Result<(), FileError> {
     files::write_atomically(path, to_bytes(net))
-        .map_err(|e| format!("cannot write net file '{}': {e}", path.display()))
+        .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Write(e)))
 }
 
 #[cfg(test)]
@@ -279,12 +283,12 @@ mod tests {
         let path = dir.join("net.nnue");
         let net = small_net(4);
         save(&net, &path).unwrap();
-        assert_eq!(load(&path), Ok(net));
+        assert_eq!(load(&path).unwrap(), net);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
         std::fs::write(&path, b"CHARNNUE").unwrap();
-        let err = load(&path).unwrap_err();
+        let err = load(&path).unwrap_err().to_string();
         assert!(err.contains("net.nnue") && err.contains("byte 8") && err.contains("truncated"), "{err}");
-        assert!(load(&dir.join("missing.nnue")).unwrap_err().contains("cannot read"));
+        assert!(load(&dir.join("missing.nnue")).unwrap_err().to_string().contains("cannot read"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

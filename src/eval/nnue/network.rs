@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use super::features::{self, FeatureSet, KingBuckets, MAX_ACTIVE};
+use super::features::{self, FeatureSet, KingBuckets, UnknownName, MAX_ACTIVE};
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
 
@@ -57,11 +57,12 @@ impl Activation {
     }
 
     /// The activation called `name` (`crelu` or `screlu`).
-    pub fn from_name(name: &str) -> Result<Activation, String> {
-        Activation::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown activation '{name}' (crelu or screlu)"))
+    pub fn from_name(name: &str) -> Result<Activation, UnknownName> {
+        Activation::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(name)).ok_or_else(|| UnknownName {
+            what: "activation",
+            name: name.to_string(),
+            choices: "crelu or screlu",
+        })
     }
 }
 
@@ -124,7 +125,7 @@ impl Architecture {
     };
 
     /// Checks the numbers fit what the engine evaluates; the error says which does not.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ArchitectureError> {
         check_width(self.width)?;
         check_output_buckets(self.output_buckets)?;
         check_quantisation(self.quantisation)?;
@@ -148,38 +149,116 @@ impl Architecture {
 }
 
 /// The accumulator width must be a multiple of `WIDTH_STEP` up to `MAX_WIDTH`.
-pub fn check_width(width: usize) -> Result<(), String> {
+pub fn check_width(width: usize) -> Result<(), ArchitectureError> {
     if width == 0 || width > MAX_WIDTH || !width.is_multiple_of(WIDTH_STEP) {
-        return Err(format!(
-            "accumulator width {width} is not a multiple of {WIDTH_STEP} between {WIDTH_STEP} and {MAX_WIDTH}"
-        ));
+        return Err(ArchitectureError::Width(width));
     }
     Ok(())
 }
 
 /// There must be 1 to `MAX_OUTPUT_BUCKETS` output buckets.
-pub fn check_output_buckets(buckets: usize) -> Result<(), String> {
+pub fn check_output_buckets(buckets: usize) -> Result<(), ArchitectureError> {
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-        return Err(format!("{buckets} output buckets (1 to {MAX_OUTPUT_BUCKETS})"));
+        return Err(ArchitectureError::OutputBuckets(buckets));
     }
     Ok(())
 }
 
 /// The scales must be positive.
-pub fn check_quantisation(q: Quantisation) -> Result<(), String> {
+pub fn check_quantisation(q: Quantisation) -> Result<(), ArchitectureError> {
     if q.qa <= 0 || q.qb <= 0 || q.scale <= 0 {
-        return Err(format!("quantisation QA {}, QB {}, scale {} must all be positive", q.qa, q.qb, q.scale));
+        return Err(ArchitectureError::Quantisation(q));
     }
     Ok(())
 }
 
 /// SCReLU squares the clipped accumulator in 16 bits: its QA must be at most 255.
-pub fn check_activation_scale(activation: Activation, q: Quantisation) -> Result<(), String> {
+pub fn check_activation_scale(activation: Activation, q: Quantisation) -> Result<(), ArchitectureError> {
     if activation == Activation::SCRelu && q.qa > 255 {
-        return Err(format!("QA {} with screlu: at most 255 (the square must fit in 16 bits)", q.qa));
+        return Err(ArchitectureError::ScreluQa(q.qa));
     }
     Ok(())
 }
+
+/// An architecture the engine cannot evaluate: which number is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArchitectureError {
+    /// The accumulator width is not a multiple of `WIDTH_STEP` up to `MAX_WIDTH`.
+    Width(usize),
+    /// Not 1 to `MAX_OUTPUT_BUCKETS` output buckets.
+    OutputBuckets(usize),
+    /// A scale that is not positive.
+    Quantisation(Quantisation),
+    /// QA above 255 with SCReLU.
+    ScreluQa(i16),
+}
+
+impl fmt::Display for ArchitectureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArchitectureError::Width(width) => write!(
+                f,
+                "accumulator width {width} is not a multiple of {WIDTH_STEP} between {WIDTH_STEP} and {MAX_WIDTH}"
+            ),
+            ArchitectureError::OutputBuckets(buckets) => {
+                write!(f, "{buckets} output buckets (1 to {MAX_OUTPUT_BUCKETS})")
+            }
+            ArchitectureError::Quantisation(q) => {
+                write!(f, "quantisation QA {}, QB {}, scale {} must all be positive", q.qa, q.qb, q.scale)
+            }
+            ArchitectureError::ScreluQa(qa) => {
+                write!(f, "QA {qa} with screlu: at most 255 (the square must fit in 16 bits)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArchitectureError {}
+
+/// A quantised net whose integer sums could overflow on some position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RangeError {
+    /// An accumulator could leave i16 with `MAX_ACTIVE` features on.
+    Accumulator {
+        /// Which neuron.
+        neuron: usize,
+        /// The largest magnitude it could reach.
+        worst: i64,
+        /// The net's QA.
+        qa: i16,
+    },
+    /// An output bucket's sum could leave i32.
+    Output {
+        /// Which bucket.
+        bucket: usize,
+        /// The largest magnitude it could reach.
+        worst: i64,
+        /// The net's QA.
+        qa: i16,
+        /// The net's activation.
+        activation: Activation,
+    },
+}
+
+impl fmt::Display for RangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RangeError::Accumulator { neuron, worst, qa } => write!(
+                f,
+                "accumulator neuron {neuron} could reach {worst} with {MAX_ACTIVE} pieces on: \
+                 more than 16 bits hold (feature weights too large for QA {qa})"
+            ),
+            RangeError::Output { bucket, worst, qa, activation } => write!(
+                f,
+                "output bucket {bucket}'s sum could reach {worst}: more than 32 bits hold \
+                 (output weights too large for QA {qa} and {})",
+                activation.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RangeError {}
 
 impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -253,7 +332,7 @@ impl Network {
     /// Refuses a net whose sums could leave their integer types on some position: an
     /// accumulator must stay within i16 whichever 32 features are on, and the output sum within
     /// i32 whatever the activations are.
-    pub(crate) fn check_ranges(&self) -> Result<(), String> {
+    pub(crate) fn check_ranges(&self) -> Result<(), RangeError> {
         let n = self.arch.width;
         let inputs = self.arch.inputs();
         let mut column = Vec::with_capacity(inputs);
@@ -264,11 +343,7 @@ impl Network {
             column.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
             let worst = self.feature_bias[neuron].unsigned_abs() as i64 + column[..k].iter().sum::<i64>();
             if worst > i16::MAX as i64 {
-                return Err(format!(
-                    "accumulator neuron {neuron} could reach {worst} with {MAX_ACTIVE} pieces on: \
-                     more than 16 bits hold (feature weights too large for QA {})",
-                    self.arch.quantisation.qa
-                ));
+                return Err(RangeError::Accumulator { neuron, worst, qa: self.arch.quantisation.qa });
             }
         }
         // The largest activation: QA for CReLU, (QA² · M) >> 16 (about QA) for SCReLU.
@@ -281,12 +356,12 @@ impl Network {
         for (bucket, w) in self.output_weights.chunks_exact(2 * n).enumerate() {
             let worst = w.iter().map(|&w| w.unsigned_abs() as i64).sum::<i64>() * per_unit;
             if worst > i32::MAX as i64 {
-                return Err(format!(
-                    "output bucket {bucket}'s sum could reach {worst}: more than 32 bits hold \
-                     (output weights too large for QA {} and {})",
-                    self.arch.quantisation.qa,
-                    self.arch.activation.name()
-                ));
+                return Err(RangeError::Output {
+                    bucket,
+                    worst,
+                    qa: self.arch.quantisation.qa,
+                    activation: self.arch.activation,
+                });
             }
         }
         Ok(())
@@ -358,19 +433,19 @@ mod tests {
     #[test]
     fn validate_names_the_bad_number() {
         let bad_width = Architecture { width: 100, ..Architecture::DEFAULT };
-        assert!(bad_width.validate().unwrap_err().contains("width 100"));
+        assert!(bad_width.validate().unwrap_err().to_string().contains("width 100"));
         let bad_buckets = Architecture { output_buckets: 0, ..Architecture::DEFAULT };
-        assert!(bad_buckets.validate().unwrap_err().contains("0 output buckets"));
+        assert!(bad_buckets.validate().unwrap_err().to_string().contains("0 output buckets"));
         let bad_scale = Architecture {
             quantisation: Quantisation { qa: 255, qb: 0, scale: 400 },
             ..Architecture::DEFAULT
         };
-        assert!(bad_scale.validate().unwrap_err().contains("QB 0"));
+        assert!(bad_scale.validate().unwrap_err().to_string().contains("QB 0"));
         let bad_qa = Architecture {
             quantisation: Quantisation { qa: 256, qb: 64, scale: 400 },
             ..Architecture::DEFAULT
         };
-        assert!(bad_qa.validate().unwrap_err().contains("QA 256 with screlu"));
+        assert!(bad_qa.validate().unwrap_err().to_string().contains("QA 256 with screlu"));
         assert_eq!(Architecture { activation: Activation::CRelu, ..bad_qa }.validate(), Ok(()));
         assert_eq!(Architecture::DEFAULT.validate(), Ok(()));
         assert_eq!(Activation::from_name("SCReLU"), Ok(Activation::SCRelu));

@@ -233,7 +233,8 @@ pub fn batch_gradient(
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if crate::eval::nnue::simd::has_avx2() {
-        // SAFETY: the AVX2 variant's only requirement is a CPU with AVX2, checked just above.
+        // SAFETY: calling a `#[target_feature(enable = "avx2")]` function needs a CPU with AVX2,
+        // checked just above.
         return unsafe { batch_gradient_avx2(net, samples, order, blend, grads, scratch) };
     }
     batch_gradient_portable(net, samples, order, blend, grads, scratch)
@@ -251,13 +252,11 @@ pub fn batch_gradient_portable(
     batch_gradient_inline(net, samples, order, blend, grads, scratch)
 }
 
-/// `batch_gradient` compiled with AVX2.
-///
-/// # Safety
-/// The CPU must have AVX2.
+/// `batch_gradient` compiled with AVX2 (a safe function, as in `eval::nnue::simd`: only a
+/// caller without AVX2 enabled must check the CPU, in an `unsafe` block).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub unsafe fn batch_gradient_avx2(
+fn batch_gradient_avx2(
     net: &FloatNetwork,
     samples: &Samples,
     order: &[u32],

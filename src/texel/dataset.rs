@@ -1,9 +1,10 @@
 //! Training data: one `FEN;result` line per position, the result from Red's view (1.0 a Red
 //! win, 0.5 a draw, 0.0 a Black win). Blank lines and `#` comments are skipped.
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
-use crate::board::Position;
+use crate::board::{FenError, Position};
 
 use super::features::{extract, Features};
 
@@ -16,43 +17,103 @@ pub struct Sample {
     pub result: f64,
 }
 
+/// What is wrong with one line of data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// No `;` between the FEN and the result.
+    NoSeparator,
+    /// The FEN does not parse.
+    Fen(FenError),
+    /// The result is not 0, 0.5 or 1.
+    Result(String),
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::NoSeparator => write!(f, "expected 'FEN;result' (no ';' found)"),
+            LineError::Fen(e) => e.fmt(f),
+            LineError::Result(text) => write!(f, "result '{text}' is not 1.0, 0.5 or 0.0"),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// Why a data text or file was refused: the file (when read from one), and the line.
+#[derive(Debug)]
+pub enum DatasetError {
+    /// A line (counted from 1) is wrong, in a file when `file` says which.
+    Line {
+        /// The file, when the text came from one.
+        file: Option<PathBuf>,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong.
+        error: LineError,
+    },
+    /// The file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The file holds no position.
+    Empty(PathBuf),
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatasetError::Line { file: None, line, error } => write!(f, "line {line}: {error}"),
+            DatasetError::Line { file: Some(path), line, error } => {
+                write!(f, "data file {} line {line}: {error}", path.display())
+            }
+            DatasetError::Read(path, e) => write!(f, "cannot read data file {}: {e}", path.display()),
+            DatasetError::Empty(path) => write!(f, "data file {} has no positions", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
 /// Parses a result field; only 0, 0.5 and 1 (in any decimal spelling) are accepted.
-pub fn parse_result(text: &str) -> Result<f64, String> {
+pub fn parse_result(text: &str) -> Result<f64, LineError> {
     match text.trim().parse::<f64>() {
         Ok(r) if r == 0.0 || r == 0.5 || r == 1.0 => Ok(r),
-        _ => Err(format!("result '{}' is not 1.0, 0.5 or 0.0", text.trim())),
+        _ => Err(LineError::Result(text.trim().to_string())),
     }
 }
 
 /// Parses one `FEN;result` line.
-pub fn parse_line(line: &str) -> Result<(Position, f64), String> {
-    let (fen, result) =
-        line.rsplit_once(';').ok_or_else(|| "expected 'FEN;result' (no ';' found)".to_string())?;
-    let pos = Position::from_fen(fen.trim()).map_err(|e| e.to_string())?;
+pub fn parse_line(line: &str) -> Result<(Position, f64), LineError> {
+    let (fen, result) = line.rsplit_once(';').ok_or(LineError::NoSeparator)?;
+    let pos = Position::from_fen(fen.trim()).map_err(LineError::Fen)?;
     Ok((pos, parse_result(result)?))
 }
 
 /// Parses a whole data text; an error names the line.
-pub fn parse(text: &str) -> Result<Vec<Sample>, String> {
+pub fn parse(text: &str) -> Result<Vec<Sample>, DatasetError> {
     let mut samples = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (pos, result) = parse_line(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let (pos, result) =
+            parse_line(line).map_err(|error| DatasetError::Line { file: None, line: i + 1, error })?;
         samples.push(Sample { features: extract(&pos), result });
     }
     Ok(samples)
 }
 
 /// Reads a data file; an error names the file and the line.
-pub fn load(path: &Path) -> Result<Vec<Sample>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read data file {}: {e}", path.display()))?;
-    let samples = parse(&text).map_err(|e| format!("data file {} {e}", path.display()))?;
+pub fn load(path: &Path) -> Result<Vec<Sample>, DatasetError> {
+    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::Read(path.to_path_buf(), e))?;
+    let samples = parse(&text).map_err(|e| match e {
+        DatasetError::Line { line, error, .. } => {
+            DatasetError::Line { file: Some(path.to_path_buf()), line, error }
+        }
+        other => other,
+    })?;
     if samples.is_empty() {
-        return Err(format!("data file {} has no positions", path.display()));
+        return Err(DatasetError::Empty(path.to_path_buf()));
     }
     Ok(samples)
 }
@@ -69,12 +130,12 @@ mod tests {
         assert_eq!(samples.len(), 2);
         assert_eq!((samples[0].result, samples[1].result), (0.5, 1.0));
         assert_eq!(
-            parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1;0.7").unwrap_err(),
+            parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1;0.7").unwrap_err().to_string(),
             "line 1: result '0.7' is not 1.0, 0.5 or 0.0"
         );
-        assert!(parse("\n9/9 w;1.0").unwrap_err().starts_with("line 2: bad FEN"));
+        assert!(parse("\n9/9 w;1.0").unwrap_err().to_string().starts_with("line 2: bad FEN"));
         assert_eq!(
-            parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err(),
+            parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err().to_string(),
             "line 1: expected 'FEN;result' (no ';' found)"
         );
     }

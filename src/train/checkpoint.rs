@@ -81,7 +81,7 @@ pub struct TrainState {
     pub best_net: FloatNetwork,
 }
 
-/// Why a checkpoint was refused: what, and at which byte (the net format's error).
+/// Why a checkpoint was refused: what, and at which byte (`binary::FormatError`, as for nets).
 pub type CheckpointError = FormatError;
 
 const SCHEDULE_CONSTANT: u8 = 0;

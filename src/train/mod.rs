@@ -6,7 +6,8 @@
 //! * `loss`: the target (a blend of score and result), the loss, the fit of K;
 //! * `float`: the network in floating point, and its quantisation;
 //! * `model`: forward and backward passes, gradients, the clipping limits of quantisation;
-//! * `adam`: the optimiser;
+//! * `adam`: Adam's moments over the whole net, stepped on several threads (`crate::adam` has
+//!   the arithmetic);
 //! * `settings`: what a run is asked to do, the learning-rate schedule;
 //! * `trainer`: the epoch loop on several threads, validation, the quantised net's check;
 //! * `checkpoint`: the whole state, saved after every epoch and resumed from;

@@ -9,7 +9,7 @@
 //! one record alone and cheaply enough to run on every record read; `Record::to_position`
 //! checks everything the rules require (through the FEN parser) and that the best move is legal.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use crate::binary::{fnv1a32, u16_at, u32_at, u64_at, FieldWriter};
 use crate::board::fen::reachable;
@@ -137,28 +137,59 @@ impl Header {
     }
 
     /// Reads a header block; an error says what is wrong with it.
-    pub fn from_bytes(b: &[u8; BLOCK]) -> Result<Header, String> {
+    pub fn from_bytes(b: &[u8; BLOCK]) -> Result<Header, HeaderError> {
         if !Header::is_header(b) {
-            return Err(format!(
-                "bad magic: expected \"chariot-data\", found {} (not a Chariot data file)",
-                crate::quote::quoted(&String::from_utf8_lossy(&b[..12]).escape_debug().to_string())
-            ));
+            return Err(HeaderError::Magic(b[..12].try_into().expect("12 bytes")));
         }
         let version = u16_at(b, 12);
         if version != VERSION {
-            return Err(format!("unknown format version {version} (this build reads version {VERSION})"));
+            return Err(HeaderError::Version(version));
         }
         let size = u16_at(b, 14);
         if size as usize != BLOCK {
-            return Err(format!("record size {size} in the header (version {VERSION} has {BLOCK})"));
+            return Err(HeaderError::RecordSize(size));
         }
         if u32_at(b, 36) != fnv1a32(&b[..36]) {
-            return Err("header checksum mismatch (the header is damaged)".to_string());
+            return Err(HeaderError::Checksum);
         }
         let header = Header { seed: u64_at(b, 16), nodes: u32_at(b, 24), settings: u64_at(b, 28) };
         Ok(header)
     }
 }
+
+/// Why a header block was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderError {
+    /// The block does not start with the magic (these are its first bytes).
+    Magic([u8; 12]),
+    /// A format version this build does not read.
+    Version(u16),
+    /// A record size other than `BLOCK`.
+    RecordSize(u16),
+    /// The header's bytes do not give its checksum.
+    Checksum,
+}
+
+impl fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderError::Magic(start) => write!(
+                f,
+                "bad magic: expected \"chariot-data\", found {} (not a Chariot data file)",
+                crate::quote::quoted(&String::from_utf8_lossy(start).escape_debug().to_string())
+            ),
+            HeaderError::Version(version) => {
+                write!(f, "unknown format version {version} (this build reads version {VERSION})")
+            }
+            HeaderError::RecordSize(size) => {
+                write!(f, "record size {size} in the header (version {VERSION} has {BLOCK})")
+            }
+            HeaderError::Checksum => write!(f, "header checksum mismatch (the header is damaged)"),
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {}
 
 /// One labelled position: a 40-byte record, stored as it is on disk.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]

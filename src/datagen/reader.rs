@@ -159,7 +159,7 @@ impl<R: Read> DataReader<R> {
         }
         self.offset += BLOCK as u64;
         if first || Header::is_header(&bytes) {
-            let header = Header::from_bytes(&bytes).map_err(|m| self.error(offset, None, m))?;
+            let header = Header::from_bytes(&bytes).map_err(|e| self.error(offset, None, e.to_string()))?;
             self.headers.push(header);
             self.last = None;
             return Ok(Block::Header(header));

@@ -202,7 +202,7 @@ pub fn run(
     note: &mut dyn FnMut(&str),
     on_progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, String> {
-    cfg.validate()?;
+    cfg.validate().map_err(|e| e.to_string())?;
     if cfg.keep_below > MAX_SCORE + 1 {
         return Err(format!(
             "positions scored up to ±{} cannot be stored (at most ±{MAX_SCORE})",

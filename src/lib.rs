@@ -1,13 +1,24 @@
 //! Chariot: a xiangqi (Chinese chess) engine.
 //!
-//! The crate is laid out by concern: `board` (position and move generation), `rules` (the one
-//! authority on legality and game results), `eval` (the net, or the classic evaluation),
-//! `search`, `book`, `protocol` (UCCI and UCI), `notation` (ICCS, WXF, Chinese, PGN) and `cli`
-//! (the subcommands); `files` writes files whole or not at all for all of them.
+//! The crate is laid out by concern, floor by floor (a room uses only rooms on the floors
+//! below it):
+//! * `files` (files written whole or not at all), `quote`, `binary` (the little-endian codec and
+//!   FNV-1a checksums of every binary file) and `adam` (the optimiser both fits use);
+//! * `board` (position and move generation);
+//! * `eval` (the evaluator choice; `eval/classic` the classic evaluation, `eval/nnue` the net's inference), `rules` (the one authority on
+//!   legality and game results), `notation` (ICCS, WXF, Chinese, PGN);
+//! * `search`, `tournament` (matches between engines);
+//! * `datagen` (self-play training data and its file format), `book` (opening books);
+//! * `texel` (Texel tuning of the classic weights), `train` (the NNUE trainer);
+//! * `protocol` (UCCI and UCI);
+//! * `cli` (the subcommands).
 
+pub mod adam;
+pub mod binary;
 pub mod board;
 pub mod book;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod files;
 pub mod notation;
@@ -15,5 +26,6 @@ pub mod protocol;
 pub mod quote;
 pub mod rules;
 pub mod search;
+pub mod texel;
 pub mod tournament;
-pub mod tune;
+pub mod train;

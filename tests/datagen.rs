@@ -10,16 +10,17 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use chariot::board::{movegen, Color, Position};
-use chariot::eval::nnue::{Architecture, FloatNetwork};
+use chariot::datagen::format::{square_index, Header, Record, Wdl, BLOCK, MAX_SCORE};
+use chariot::datagen::games::{play, DatagenConfig, GameEnd, Played};
+use chariot::datagen::reader::{read_all, scan_for_append, DataError, DataReader};
+use chariot::datagen::scored::{self, Target};
+use chariot::datagen::stats;
+use chariot::eval::nnue::Architecture;
 use chariot::eval::EvalChoice;
 use chariot::rules::{game_result, Termination};
 use chariot::search::Engine;
 use chariot::tournament::Opening;
-use chariot::tune::datafile::{read_all, scan_for_append, DataError, DataReader};
-use chariot::tune::datagen::{play, DatagenConfig, GameEnd, Played};
-use chariot::tune::datastats;
-use chariot::tune::packed::{square_index, Header, Record, Wdl, BLOCK, MAX_SCORE};
-use chariot::tune::scored::{self, Target};
+use chariot::train::FloatNetwork;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -397,9 +398,9 @@ fn positions_only_the_rules_refuse_are_caught_by_the_full_check() {
     second[36] = 1; // game 1
     bytes.extend_from_slice(&second);
     std::fs::write(&path, &bytes).unwrap();
-    let e = datastats::collect(&path, true).unwrap_err();
+    let e = stats::collect(&path, true).unwrap_err();
     assert_eq!((e.record, e.offset, e.message.as_str()), (Some(1), 80, "best move e0e2 is illegal"));
-    assert_eq!(datastats::collect(&path, false).unwrap().records, 2);
+    assert_eq!(stats::collect(&path, false).unwrap().records, 2);
 }
 
 #[test]
@@ -429,7 +430,7 @@ fn concatenated_shards_read_as_one_but_take_no_appending() {
     let e = scan_for_append(&both).unwrap_err();
     assert!(e.message.contains("several shards"), "{e}");
     // The statistics see both shards and every game.
-    let stats = datastats::collect(&both, true).unwrap();
+    let stats = stats::collect(&both, true).unwrap();
     assert_eq!((stats.shards.len(), stats.records, stats.games, stats.unfinished_games), (2, 15, 5, 0));
 }
 

@@ -8,9 +8,10 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 
 use chariot::board::{movegen, Position};
-use chariot::eval::nnue::{embedded, format, Architecture, FloatNetwork, Network};
+use chariot::eval::nnue::{embedded, format, Architecture, Network};
 use chariot::eval::EvalChoice;
 use chariot::search::{bench, Engine, EngineOptions, Limits, SearchControl, SearchResult};
+use chariot::train::FloatNetwork;
 
 const BIN: &str = env!("CARGO_BIN_EXE_chariot");
 

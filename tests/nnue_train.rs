@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use chariot::board::{movegen, Color, Move, PieceKind, Position};
+use chariot::datagen::format::{Header, Record};
+use chariot::datagen::games::GameEnd;
 use chariot::eval::nnue::format;
-use chariot::tune::datagen::GameEnd;
-use chariot::tune::nnue::checkpoint::DataIdentity;
-use chariot::tune::nnue::samples::Samples;
-use chariot::tune::nnue::settings::{Schedule, SettingsRequest, TrainSettings};
-use chariot::tune::nnue::trainer::{self, Workspace};
-use chariot::tune::packed::{Header, Record};
+use chariot::train::checkpoint::DataIdentity;
+use chariot::train::samples::Samples;
+use chariot::train::settings::{Schedule, SettingsRequest, TrainSettings};
+use chariot::train::trainer::{self, Workspace};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -11,8 +11,9 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use chariot::binary::fnv1a64;
 use chariot::board::{movegen, Move, Position};
-use chariot::book::chariot_format::{canonical_move, fnv1a64, ChariotBook, HEADER_LEN, MAGIC};
+use chariot::book::chariot_format::{canonical_move, ChariotBook, HEADER_LEN, MAGIC};
 use chariot::book::eleeye::{lock, EleeyeBook, RECORD_LEN};
 use chariot::book::{builder, Book, BookEntry};
 use prop_support::{

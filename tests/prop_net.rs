@@ -8,12 +8,13 @@ mod prop_support;
 
 use std::sync::Arc;
 
+use chariot::binary::fnv1a64_parts;
 use chariot::board::{movegen, Position};
-use chariot::eval::nnue::format::{self, checksum, FIXED_HEADER};
+use chariot::eval::nnue::format::{self, FIXED_HEADER};
 use chariot::eval::nnue::{
-    AccumulatorStack, Activation, Architecture, FeatureSet, FloatNetwork, KingBuckets, Network, Quantisation,
-    SCORE_LIMIT,
+    AccumulatorStack, Activation, Architecture, FeatureSet, KingBuckets, Network, Quantisation, SCORE_LIMIT,
 };
+use chariot::train::FloatNetwork;
 use prop_support::{any_position, config, memory_bound, mutate, mutations, random_bytes, read_guarded};
 use proptest::prelude::*;
 
@@ -57,7 +58,7 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
     if bytes.len() < header_end + 8 {
         return bytes;
     }
-    let sum = checksum(&[&bytes[..header_end], &bytes[header_end + 8..]]);
+    let sum = fnv1a64_parts(&[&bytes[..header_end], &bytes[header_end + 8..]]);
     bytes[header_end..header_end + 8].copy_from_slice(&sum.to_le_bytes());
     bytes
 }

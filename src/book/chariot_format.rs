@@ -18,6 +18,7 @@
 
 use std::path::Path;
 
+use crate::binary::{fnv1a64, u16_at, u32_at, u64_at, FieldWriter};
 use crate::board::{Move, Position};
 use crate::files;
 
@@ -51,16 +52,6 @@ pub fn canonical(pos: &Position) -> (u64, bool) {
     } else {
         (key, false)
     }
-}
-
-/// FNV-1a, 64 bits.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// A loaded Chariot book.
@@ -116,8 +107,8 @@ impl ChariotBook {
                 bytes[9]
             ));
         }
-        let count = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        let checksum = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+        let count = u32_at(bytes, 12) as usize;
+        let checksum = u64_at(bytes, 16);
         let expected_len = HEADER_LEN as u64 + count as u64 * ENTRY_LEN as u64;
         if (bytes.len() as u64) < expected_len {
             return Err(format!(
@@ -140,11 +131,7 @@ impl ChariotBook {
         }
         let entries: Vec<Entry> = body
             .chunks_exact(ENTRY_LEN)
-            .map(|c| Entry {
-                key: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
-                mv: u16::from_le_bytes(c[8..10].try_into().expect("2 bytes")),
-                weight: u16::from_le_bytes(c[10..12].try_into().expect("2 bytes")),
-            })
+            .map(|c| Entry { key: u64_at(c, 0), mv: u16_at(c, 8), weight: u16_at(c, 10) })
             .collect();
         if let Some(i) = entries.windows(2).position(|w| (w[0].key, w[0].mv) >= (w[1].key, w[1].mv)) {
             return Err(format!("entries {} and {} are out of order", i + 1, i + 2));
@@ -154,20 +141,20 @@ impl ChariotBook {
 
     /// The file image: header and sorted entries.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(self.entries.len() * ENTRY_LEN);
+        let mut body = FieldWriter::with_capacity(self.entries.len() * ENTRY_LEN);
         for e in &self.entries {
-            body.extend_from_slice(&e.key.to_le_bytes());
-            body.extend_from_slice(&e.mv.to_le_bytes());
-            body.extend_from_slice(&e.weight.to_le_bytes());
+            body.u64(e.key);
+            body.u16(e.mv);
+            body.u16(e.weight);
         }
-        let mut out = Vec::with_capacity(HEADER_LEN + body.len());
-        out.extend_from_slice(MAGIC);
-        out.push(VERSION);
-        out.extend_from_slice(&[0, 0]);
-        out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
-        out.extend_from_slice(&fnv1a64(&body).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
+        let mut out = FieldWriter::with_capacity(HEADER_LEN + body.0.len());
+        out.bytes(MAGIC);
+        out.u8(VERSION);
+        out.bytes(&[0, 0]);
+        out.u32(self.entries.len() as u32);
+        out.u64(fnv1a64(&body.0));
+        out.bytes(&body.0);
+        out.0
     }
 
     /// Writes the book to `path` through a temporary file in the same directory, so a failure never
@@ -225,13 +212,6 @@ pub fn canonical_move(pos: &Position, mv: Move) -> (u64, u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv1a64_known_values() {
-        // The published FNV-1a 64 test vectors: "" and "a".
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
-    }
 
     #[test]
     fn a_position_and_its_mirror_share_one_key() {

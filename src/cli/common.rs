@@ -106,6 +106,13 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
     files::write_atomically(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Checks that `path` could be written (its directory exists and takes a new file), without
+/// touching `path` itself: a long job refuses a bad destination before it starts.
+pub fn check_writable(path: &Path) -> Result<()> {
+    files::check_writable(path)
+        .map_err(|e| anyhow::anyhow!("cannot write in {}: {e}", files::directory_of(path).display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,13 +14,12 @@ use anyhow::{anyhow, bail, Error, Result};
 use clap::Args;
 use indicatif::ProgressBar;
 
-use super::common::{bar_style, progress_bar, write_file};
+use super::common::{bar_style, check_writable, progress_bar, write_file};
+use crate::datagen::format::{Wdl, VERSION};
+use crate::datagen::games::{generate, DatagenConfig, GameData, GameEnd};
+use crate::datagen::scored::{self, Progress, Target};
+use crate::datagen::stats::{self, DataStats, SCORE_EDGES};
 use crate::tournament::openings;
-use crate::tune::check_writable;
-use crate::tune::datagen::{generate, DatagenConfig, GameData, GameEnd};
-use crate::tune::datastats::{self, DataStats, SCORE_EDGES};
-use crate::tune::packed::{Wdl, VERSION};
-use crate::tune::scored::{self, Progress, Target};
 
 /// Arguments of `chariot datagen`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -117,7 +116,7 @@ fn bar(len: u64, progress: bool, unit: &str) -> ProgressBar {
 /// The text mode: plays the games, writes the `FEN;result` file, prints a summary.
 fn run_text(path: &Path, cfg: &DatagenConfig, out: &mut impl Write, progress: bool) -> Result<()> {
     // Refuse an unwritable destination before playing for minutes.
-    check_writable(path).map_err(Error::msg)?;
+    check_writable(path)?;
     let bar = bar(cfg.games as u64, progress, "games");
     let kept = std::sync::atomic::AtomicUsize::new(0);
     let started = Instant::now();
@@ -216,7 +215,7 @@ fn percent(part: u64, whole: u64) -> f64 {
 
 /// `--stats FILE`: checks the file (refusing it with the fault) and prints what it holds.
 fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<()> {
-    let s: DataStats = datastats::collect(path, full)?;
+    let s: DataStats = stats::collect(path, full)?;
     let shown = 3;
     let mut shards: Vec<String> = s
         .shards

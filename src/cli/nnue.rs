@@ -12,11 +12,11 @@ use clap::{Args, Subcommand};
 
 use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
-use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
 use crate::eval::nnue::{features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
-use crate::tune::nnue::run::{self, Export, TrainJob};
-use crate::tune::nnue::{Schedule, SettingsRequest};
+use crate::train::run::{self, Export, TrainJob};
+use crate::train::{FloatNetwork, Schedule, SettingsRequest};
 
 /// Arguments of `chariot nnue`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -254,7 +254,7 @@ pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<()> {
             let style = bar_style("{msg} {bar:40} {pos}/{len} positions [{elapsed} < {eta}]");
             let bar = progress_bar(0, progress_wanted(), style);
             let mut shown_epoch = 0;
-            let result = crate::tune::nnue::train(&train.job(), out, &mut |epoch, done, total| {
+            let result = crate::train::train(&train.job(), out, &mut |epoch, done, total| {
                 if epoch != shown_epoch {
                     shown_epoch = epoch;
                     bar.reset();

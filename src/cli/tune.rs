@@ -8,9 +8,9 @@ use std::time::Instant;
 use anyhow::{bail, Error, Result};
 use clap::Args;
 
-use super::common::write_file;
-use crate::tune::optimizer::{find_k, mean_error, Adam};
-use crate::tune::{check_writable, dataset, layout, writer};
+use super::common::{check_writable, write_file};
+use crate::texel::optimizer::{find_k, mean_error, Adam};
+use crate::texel::{dataset, layout, writer};
 
 /// Arguments of `chariot tune`.
 #[derive(Args, Debug, Clone, PartialEq)]
@@ -55,7 +55,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> Result<()> {
         }
     }
     // Refuse an unwritable destination before a long fit.
-    check_writable(&args.out).map_err(Error::msg)?;
+    check_writable(&args.out)?;
     let started = Instant::now();
     let samples = dataset::load(&args.data).map_err(Error::msg)?;
     let held_out = match &args.validate {

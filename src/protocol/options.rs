@@ -901,8 +901,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let (good, other, bad) = (dir.join("good.nnue"), dir.join("other.nnue"), dir.join("bad.nnue"));
         let arch = crate::eval::nnue::Architecture { width: 16, ..crate::eval::nnue::Architecture::DEFAULT };
-        let net = crate::eval::nnue::FloatNetwork::random(arch, 1).quantise().unwrap();
-        let other_net = crate::eval::nnue::FloatNetwork::random(arch, 2).quantise().unwrap();
+        let net = crate::train::FloatNetwork::random(arch, 1).quantise().unwrap();
+        let other_net = crate::train::FloatNetwork::random(arch, 2).quantise().unwrap();
         format::save(&net, &good).unwrap();
         format::save(&other_net, &other).unwrap();
         std::fs::write(&bad, b"CHARNNUE\x07\x00").unwrap();

@@ -227,7 +227,8 @@ mod tests {
     use super::*;
     use crate::board::movegen;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::{Architecture, FloatNetwork};
+    use crate::eval::nnue::network::Architecture;
+    use crate::train::FloatNetwork;
     use rand::{Rng, SeedableRng};
 
     fn net(king_buckets: KingBuckets, mirror: bool) -> Arc<Network> {

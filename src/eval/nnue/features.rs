@@ -64,13 +64,31 @@ impl KingBuckets {
     }
 
     /// The layout called `name` (`single`, `rank` or `palace`).
-    pub fn from_name(name: &str) -> Result<KingBuckets, String> {
-        KingBuckets::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown king buckets '{name}' (single, rank or palace)"))
+    pub fn from_name(name: &str) -> Result<KingBuckets, UnknownName> {
+        KingBuckets::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name)).ok_or_else(|| {
+            UnknownName { what: "king buckets", name: name.to_string(), choices: "single, rank or palace" }
+        })
     }
 }
+
+/// A name the command line gave that names nothing of its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was named (`activation`, `king-bucket layout`).
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The names there are, as a reader should see them.
+    pub choices: &'static str,
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} '{}' ({})", self.what, self.name, self.choices)
+    }
+}
+
+impl std::error::Error for UnknownName {}
 
 /// The input side of an architecture: king buckets and mirroring.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -366,7 +384,7 @@ mod tests {
     #[test]
     fn bucket_names() {
         assert_eq!(KingBuckets::from_name("Palace"), Ok(KingBuckets::Palace));
-        assert!(KingBuckets::from_name("file").unwrap_err().contains("'file'"));
+        assert!(KingBuckets::from_name("file").unwrap_err().to_string().contains("'file'"));
         for k in KingBuckets::ALL {
             assert_eq!(KingBuckets::from_code(k.code()), Some(k));
         }

@@ -23,13 +23,15 @@
 //! | 38+D | 8 | checksum: FNV-1a (64-bit) of every other byte of the file |
 //! | 46+D | … | payload: I·N feature weights (i16), N feature biases (i16), B·2N output weights (i16), B output biases (i32) |
 
-use std::fmt;
 use std::path::Path;
 
+use crate::binary::{
+    self, fail, fnv1a64_parts, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError,
+};
 use crate::files;
 
 use super::features::{FeatureSet, KingBuckets};
-use super::network::{self, Activation, Architecture, Network, Quantisation};
+use super::network::{self, Activation, Architecture, Network, Quantisation, MAX_DESCRIPTION};
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"CHARNNUE";
@@ -37,42 +39,6 @@ pub const MAGIC: [u8; 8] = *b"CHARNNUE";
 pub const VERSION: u16 = 1;
 /// Bytes of the fixed part of the header (before the description).
 pub const FIXED_HEADER: usize = 38;
-/// Longest description kept.
-pub const MAX_DESCRIPTION: usize = 4096;
-
-/// Why a net file (or a trainer's checkpoint, which shares this error) was refused: what is
-/// wrong, and the byte offset where it shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormatError {
-    /// Byte offset in the file.
-    pub offset: u64,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl fmt::Display for FormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.message)
-    }
-}
-
-impl std::error::Error for FormatError {}
-
-/// A refusal at byte `offset`.
-pub(crate) fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, FormatError> {
-    Err(FormatError { offset: offset as u64, message: message.into() })
-}
-
-/// FNV-1a, 64-bit, over `parts` in order.
-pub fn checksum(parts: &[&[u8]]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for part in parts {
-        for &b in *part {
-            hash = (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    hash
-}
 
 /// Bytes of the payload of a net of `arch`.
 pub fn payload_len(arch: &Architecture) -> u64 {
@@ -86,104 +52,37 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     let arch = net.arch();
     let q = arch.quantisation;
     let description = net.description().as_bytes();
-    let mut header = Vec::with_capacity(FIXED_HEADER + description.len());
-    header.extend_from_slice(&MAGIC);
-    header.extend_from_slice(&VERSION.to_le_bytes());
-    header.push(arch.features.king_buckets.code());
-    header.push(arch.features.mirror as u8);
-    header.extend_from_slice(&(arch.width as u16).to_le_bytes());
-    header.push(arch.activation.code());
-    header.push(arch.output_buckets as u8);
-    header.extend_from_slice(&q.qa.to_le_bytes());
-    header.extend_from_slice(&q.qb.to_le_bytes());
-    header.extend_from_slice(&q.scale.to_le_bytes());
-    header.extend_from_slice(&(arch.inputs() as u32).to_le_bytes());
-    header.extend_from_slice(&payload_len(arch).to_le_bytes());
-    header.extend_from_slice(&(description.len() as u16).to_le_bytes());
-    header.extend_from_slice(description);
-    let mut payload = Vec::with_capacity(payload_len(arch) as usize);
+    let mut header = FieldWriter::with_capacity(FIXED_HEADER + description.len());
+    header.bytes(&MAGIC);
+    header.u16(VERSION);
+    header.u8(arch.features.king_buckets.code());
+    header.u8(arch.features.mirror as u8);
+    header.u16(arch.width as u16);
+    header.u8(arch.activation.code());
+    header.u8(arch.output_buckets as u8);
+    header.i16(q.qa);
+    header.i16(q.qb);
+    header.i32(q.scale);
+    header.u32(arch.inputs() as u32);
+    header.u64(payload_len(arch));
+    header.u16(description.len() as u16);
+    header.bytes(description);
+    let mut payload = FieldWriter::with_capacity(payload_len(arch) as usize);
     for values in [&net.feature_weights, &net.feature_bias, &net.output_weights] {
-        values.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
+        values.iter().for_each(|&v| payload.i16(v));
     }
-    net.output_bias.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
-    let sum = checksum(&[&header, &payload]);
+    net.output_bias.iter().for_each(|&v| payload.i32(v));
+    let (header, payload) = (header.0, payload.0);
+    let sum = fnv1a64_parts(&[&header, &payload]);
     let mut file = header;
     file.extend_from_slice(&sum.to_le_bytes());
     file.extend_from_slice(&payload);
     file
 }
 
-/// Reads little-endian fields from a byte slice, naming the field when the slice ends too soon
-/// (net files and the trainer's checkpoints).
-pub(crate) struct FieldReader<'a> {
-    /// What is read.
-    pub(crate) bytes: &'a [u8],
-    /// Where the next field starts.
-    pub(crate) at: usize,
-}
-
-impl<'a> FieldReader<'a> {
-    pub(crate) fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], FormatError> {
-        match self.at.checked_add(n).and_then(|end| self.bytes.get(self.at..end)) {
-            Some(s) => {
-                self.at += n;
-                Ok(s)
-            }
-            None => fail(
-                self.bytes.len(),
-                format!(
-                    "the file is truncated: it ends at byte {} in the {field} (bytes {}..{})",
-                    self.bytes.len(),
-                    self.at,
-                    self.at.saturating_add(n)
-                ),
-            ),
-        }
-    }
-    pub(crate) fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N], FormatError> {
-        Ok(self.take(N, field)?.try_into().expect("N bytes"))
-    }
-    pub(crate) fn u8(&mut self, field: &str) -> Result<u8, FormatError> {
-        Ok(self.take(1, field)?[0])
-    }
-    /// `count` little-endian numbers of `N` bytes each, as `decode` reads one.
-    pub(crate) fn values<T, const N: usize>(
-        &mut self,
-        count: usize,
-        field: &str,
-        decode: fn([u8; N]) -> T,
-    ) -> Result<Vec<T>, FormatError> {
-        let raw = self.take(count.saturating_mul(N), field)?;
-        Ok(raw.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))).collect())
-    }
-    /// A tensor that must hold `expected` values.
-    pub(crate) fn tensor(&mut self, expected: usize, field: &str) -> Result<Vec<f32>, FormatError> {
-        let at = self.at;
-        let len = self.u64(field)?;
-        if len != expected as u64 {
-            return fail(at, format!("the {field} hold {len} values, the architecture has {expected}"));
-        }
-        self.values(expected, field, f32::from_le_bytes)
-    }
-}
-
-/// One little-endian number a method, named after its type.
-macro_rules! number_readers {
-    ($($t:ident),*) => {
-        impl FieldReader<'_> {
-            $(
-                pub(crate) fn $t(&mut self, field: &str) -> Result<$t, FormatError> {
-                    Ok($t::from_le_bytes(self.array(field)?))
-                }
-            )*
-        }
-    };
-}
-number_readers!(u16, i16, u32, i32, u64, f32, f64);
-
 /// Parses a net file's bytes, checking the header, the length, the checksum and the weights.
 pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
-    let mut r = FieldReader { bytes, at: 0 };
+    let mut r = FieldReader::new(bytes);
     let magic = r.array::<8>("magic")?;
     if magic != MAGIC {
         return fail(
@@ -277,7 +176,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         );
     }
     let payload = &bytes[payload_start..];
-    let computed = checksum(&[&bytes[..header_end], payload]);
+    let computed = fnv1a64_parts(&[&bytes[..header_end], payload]);
     if computed != stored_sum {
         return fail(
             header_end,
@@ -296,22 +195,24 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     Ok(net)
 }
 
+/// What messages call a net file.
+const NOUN: &str = "net file";
+
 /// Loads a net file; the error names the file, the byte and the trouble.
-pub fn load(path: &Path) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read net file '{}': {e}", path.display()))?;
-    from_bytes(&bytes).map_err(|e| format!("net file '{}' refused at {e}", path.display()))
+pub fn load(path: &Path) -> Result<Network, FileError> {
+    binary::load(NOUN, path, from_bytes)
 }
 
 /// Writes a net file whole or not at all: into a temporary file beside `path`, then renamed over it.
-pub fn save(net: &Network, path: &Path) -> Result<(), String> {
+pub fn save(net: &Network, path: &Path) -> Result<(), FileError> {
     files::write_atomically(path, to_bytes(net))
-        .map_err(|e| format!("cannot write net file '{}': {e}", path.display()))
+        .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Write(e)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::FloatNetwork;
+    use crate::train::FloatNetwork;
     use proptest::prelude::*;
 
     fn small_net(seed: u64) -> Network {
@@ -382,12 +283,12 @@ mod tests {
         let path = dir.join("net.nnue");
         let net = small_net(4);
         save(&net, &path).unwrap();
-        assert_eq!(load(&path), Ok(net));
+        assert_eq!(load(&path).unwrap(), net);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
         std::fs::write(&path, b"CHARNNUE").unwrap();
-        let err = load(&path).unwrap_err();
+        let err = load(&path).unwrap_err().to_string();
         assert!(err.contains("net.nnue") && err.contains("byte 8") && err.contains("truncated"), "{err}");
-        assert!(load(&dir.join("missing.nnue")).unwrap_err().contains("cannot read"));
+        assert!(load(&dir.join("missing.nnue")).unwrap_err().to_string().contains("cannot read"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

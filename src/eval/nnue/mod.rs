@@ -2,7 +2,7 @@
 //! side's perspective, evaluated in integers from accumulators kept up to date move by move.
 //!
 //! * `features`: which inputs a position switches on (shared with the trainer);
-//! * `network`: the architecture, the float network and its quantised form;
+//! * `network`: the architecture and the quantised network;
 //! * `format`: the versioned, checksummed net file;
 //! * `accumulator`: the per-ply accumulator stack the search updates incrementally;
 //! * `simd`: the vectorised inner loops;
@@ -19,5 +19,4 @@ pub mod simd;
 
 pub use accumulator::{AccumulatorStack, SCORE_LIMIT};
 pub use features::{FeatureSet, KingBuckets};
-pub use format::FormatError;
-pub use network::{Activation, Architecture, FloatNetwork, Network, Quantisation};
+pub use network::{Activation, Architecture, Network, Quantisation};

@@ -1,11 +1,11 @@
-//! The network: its architecture, the float form a trainer works on, and the quantised integer
-//! form the engine evaluates with.
+//! The network: its architecture and the quantised integer form the engine evaluates with (the
+//! float form a trainer works on is `train::FloatNetwork`).
 //!
 //! Shape: `inputs → width` (the feature transformer, one accumulator per perspective), an
 //! activation on both accumulators, then `2·width → 1` (the side to move's half first), with one
 //! output layer per output bucket chosen by the material on the board.
 //!
-//! Float semantics (what a trainer computes): `a = bias + Σ W[feature]` per perspective,
+//! Float semantics (what the trainer computes): `a = bias + Σ W[feature]` per perspective,
 //! `h = clamp(a, 0, 1)` (CReLU) or `clamp(a, 0, 1)²` (SCReLU), `y = b_out + Σ h·w_out`, and the
 //! score is `y · scale` centipawns from the side to move's view.
 //!
@@ -21,9 +21,7 @@
 
 use std::fmt;
 
-use rand::{Rng, SeedableRng};
-
-use super::features::{self, FeatureSet, KingBuckets, MAX_ACTIVE};
+use super::features::{self, FeatureSet, KingBuckets, UnknownName, MAX_ACTIVE};
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
 
@@ -59,20 +57,12 @@ impl Activation {
     }
 
     /// The activation called `name` (`crelu` or `screlu`).
-    pub fn from_name(name: &str) -> Result<Activation, String> {
-        Activation::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown activation '{name}' (crelu or screlu)"))
-    }
-
-    #[inline]
-    fn apply(self, x: f32) -> f32 {
-        let c = x.clamp(0.0, 1.0);
-        match self {
-            Activation::CRelu => c,
-            Activation::SCRelu => c * c,
-        }
+    pub fn from_name(name: &str) -> Result<Activation, UnknownName> {
+        Activation::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(name)).ok_or_else(|| UnknownName {
+            what: "activation",
+            name: name.to_string(),
+            choices: "crelu or screlu",
+        })
     }
 }
 
@@ -120,6 +110,8 @@ pub const WIDTH_STEP: usize = 16;
 pub const MAX_WIDTH: usize = 4096;
 /// Most output buckets.
 pub const MAX_OUTPUT_BUCKETS: usize = 31;
+/// Longest description a net keeps (and a net file holds).
+pub const MAX_DESCRIPTION: usize = 4096;
 
 impl Architecture {
     /// The architecture `chariot nnue random` makes unless told otherwise: 256 wide, one weight
@@ -133,7 +125,7 @@ impl Architecture {
     };
 
     /// Checks the numbers fit what the engine evaluates; the error says which does not.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ArchitectureError> {
         check_width(self.width)?;
         check_output_buckets(self.output_buckets)?;
         check_quantisation(self.quantisation)?;
@@ -157,38 +149,116 @@ impl Architecture {
 }
 
 /// The accumulator width must be a multiple of `WIDTH_STEP` up to `MAX_WIDTH`.
-pub fn check_width(width: usize) -> Result<(), String> {
+pub fn check_width(width: usize) -> Result<(), ArchitectureError> {
     if width == 0 || width > MAX_WIDTH || !width.is_multiple_of(WIDTH_STEP) {
-        return Err(format!(
-            "accumulator width {width} is not a multiple of {WIDTH_STEP} between {WIDTH_STEP} and {MAX_WIDTH}"
-        ));
+        return Err(ArchitectureError::Width(width));
     }
     Ok(())
 }
 
 /// There must be 1 to `MAX_OUTPUT_BUCKETS` output buckets.
-pub fn check_output_buckets(buckets: usize) -> Result<(), String> {
+pub fn check_output_buckets(buckets: usize) -> Result<(), ArchitectureError> {
     if buckets == 0 || buckets > MAX_OUTPUT_BUCKETS {
-        return Err(format!("{buckets} output buckets (1 to {MAX_OUTPUT_BUCKETS})"));
+        return Err(ArchitectureError::OutputBuckets(buckets));
     }
     Ok(())
 }
 
 /// The scales must be positive.
-pub fn check_quantisation(q: Quantisation) -> Result<(), String> {
+pub fn check_quantisation(q: Quantisation) -> Result<(), ArchitectureError> {
     if q.qa <= 0 || q.qb <= 0 || q.scale <= 0 {
-        return Err(format!("quantisation QA {}, QB {}, scale {} must all be positive", q.qa, q.qb, q.scale));
+        return Err(ArchitectureError::Quantisation(q));
     }
     Ok(())
 }
 
 /// SCReLU squares the clipped accumulator in 16 bits: its QA must be at most 255.
-pub fn check_activation_scale(activation: Activation, q: Quantisation) -> Result<(), String> {
+pub fn check_activation_scale(activation: Activation, q: Quantisation) -> Result<(), ArchitectureError> {
     if activation == Activation::SCRelu && q.qa > 255 {
-        return Err(format!("QA {} with screlu: at most 255 (the square must fit in 16 bits)", q.qa));
+        return Err(ArchitectureError::ScreluQa(q.qa));
     }
     Ok(())
 }
+
+/// An architecture the engine cannot evaluate: which number is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArchitectureError {
+    /// The accumulator width is not a multiple of `WIDTH_STEP` up to `MAX_WIDTH`.
+    Width(usize),
+    /// Not 1 to `MAX_OUTPUT_BUCKETS` output buckets.
+    OutputBuckets(usize),
+    /// A scale that is not positive.
+    Quantisation(Quantisation),
+    /// QA above 255 with SCReLU.
+    ScreluQa(i16),
+}
+
+impl fmt::Display for ArchitectureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArchitectureError::Width(width) => write!(
+                f,
+                "accumulator width {width} is not a multiple of {WIDTH_STEP} between {WIDTH_STEP} and {MAX_WIDTH}"
+            ),
+            ArchitectureError::OutputBuckets(buckets) => {
+                write!(f, "{buckets} output buckets (1 to {MAX_OUTPUT_BUCKETS})")
+            }
+            ArchitectureError::Quantisation(q) => {
+                write!(f, "quantisation QA {}, QB {}, scale {} must all be positive", q.qa, q.qb, q.scale)
+            }
+            ArchitectureError::ScreluQa(qa) => {
+                write!(f, "QA {qa} with screlu: at most 255 (the square must fit in 16 bits)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArchitectureError {}
+
+/// A quantised net whose integer sums could overflow on some position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RangeError {
+    /// An accumulator could leave i16 with `MAX_ACTIVE` features on.
+    Accumulator {
+        /// Which neuron.
+        neuron: usize,
+        /// The largest magnitude it could reach.
+        worst: i64,
+        /// The net's QA.
+        qa: i16,
+    },
+    /// An output bucket's sum could leave i32.
+    Output {
+        /// Which bucket.
+        bucket: usize,
+        /// The largest magnitude it could reach.
+        worst: i64,
+        /// The net's QA.
+        qa: i16,
+        /// The net's activation.
+        activation: Activation,
+    },
+}
+
+impl fmt::Display for RangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RangeError::Accumulator { neuron, worst, qa } => write!(
+                f,
+                "accumulator neuron {neuron} could reach {worst} with {MAX_ACTIVE} pieces on: \
+                 more than 16 bits hold (feature weights too large for QA {qa})"
+            ),
+            RangeError::Output { bucket, worst, qa, activation } => write!(
+                f,
+                "output bucket {bucket}'s sum could reach {worst}: more than 32 bits hold \
+                 (output weights too large for QA {qa} and {})",
+                activation.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RangeError {}
 
 impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -208,135 +278,16 @@ impl fmt::Display for Architecture {
     }
 }
 
-/// A network in floating point: what a trainer updates and `quantise` turns into a `Network`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FloatNetwork {
-    /// The shape.
-    pub arch: Architecture,
-    /// Feature weights, one row of `width` per input: `[input * width + neuron]`.
-    pub feature_weights: Vec<f32>,
-    /// Feature transformer bias, `width` values.
-    pub feature_bias: Vec<f32>,
-    /// Output weights per bucket, the side to move's half first: `[bucket * 2 * width + i]`.
-    pub output_weights: Vec<f32>,
-    /// Output bias per bucket.
-    pub output_bias: Vec<f32>,
-}
-
-impl FloatNetwork {
-    /// A network of `arch` with every weight zero.
-    pub fn zeros(arch: Architecture) -> FloatNetwork {
-        FloatNetwork {
-            arch,
-            feature_weights: vec![0.0; arch.feature_weight_count()],
-            feature_bias: vec![0.0; arch.width],
-            output_weights: vec![0.0; arch.output_weight_count()],
-            output_bias: vec![0.0; arch.output_buckets],
-        }
-    }
-
-    /// A network of `arch` with random weights from `seed` (the same seed gives the same net):
-    /// feature weights uniform in ±0.1, biases near the middle of the clipping range, output
-    /// weights uniform in ±1/√(2·width), so that scores stay within a few hundred centipawns.
-    pub fn random(arch: Architecture, seed: u64) -> FloatNetwork {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut net = FloatNetwork::zeros(arch);
-        net.feature_weights.iter_mut().for_each(|w| *w = rng.gen_range(-0.1..=0.1));
-        net.feature_bias.iter_mut().for_each(|b| *b = rng.gen_range(0.2..=0.6));
-        let out = 1.0 / ((2 * arch.width) as f32).sqrt();
-        net.output_weights.iter_mut().for_each(|w| *w = rng.gen_range(-out..=out));
-        net.output_bias.iter_mut().for_each(|b| *b = rng.gen_range(-0.05..=0.05));
-        net
-    }
-
-    /// The accumulator (before the activation) of the features `active`.
-    pub fn accumulate(&self, active: &[usize]) -> Vec<f32> {
-        let n = self.arch.width;
-        let mut acc = self.feature_bias.clone();
-        for &f in active {
-            for (a, w) in acc.iter_mut().zip(&self.feature_weights[f * n..(f + 1) * n]) {
-                *a += w;
-            }
-        }
-        acc
-    }
-
-    /// The float output `y` (multiply by `scale` for centipawns) for the side to move's features
-    /// `us`, the other side's `them`, and the output bucket.
-    pub fn forward(&self, us: &[usize], them: &[usize], bucket: usize) -> f32 {
-        let n = self.arch.width;
-        let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
-        let act = self.arch.activation;
-        let half = |acc: Vec<f32>, w: &[f32]| acc.iter().zip(w).map(|(&a, &w)| act.apply(a) * w).sum::<f32>();
-        self.output_bias[bucket] + half(self.accumulate(us), &w[..n]) + half(self.accumulate(them), &w[n..])
-    }
-
-    /// The score of `pos` in centipawns, from the side to move's view, unrounded.
-    pub fn evaluate_cp(&self, pos: &Position) -> f32 {
-        let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
-        let (mut a, mut b) = (Vec::with_capacity(MAX_ACTIVE), Vec::with_capacity(MAX_ACTIVE));
-        self.arch.features.active_features(pos, us, &mut a);
-        self.arch.features.active_features(pos, them, &mut b);
-        let bucket = features::output_bucket(features::non_king_pieces(pos), self.arch.output_buckets);
-        self.forward(&a, &b, bucket) * self.arch.quantisation.scale as f32
-    }
-
-    /// The integer network: each weight rounded at its scale (see the module's doc). Refused when
-    /// a weight does not fit its integer type or the net could overflow its sums.
-    pub fn quantise(&self) -> Result<Network, String> {
-        self.arch.validate()?;
-        let q = self.arch.quantisation;
-        let (qa, qb) = (q.qa as f32, q.qb as f32);
-        let to_i16 = |what: &str, values: &[f32], scale: f32| -> Result<Vec<i16>, String> {
-            values
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| {
-                    let v = (x * scale).round();
-                    if v.is_finite() && (i16::MIN as f32..=i16::MAX as f32).contains(&v) {
-                        Ok(v as i16)
-                    } else {
-                        Err(format!("{what} {i} is {x}: {v} does not fit in 16 bits"))
-                    }
-                })
-                .collect()
-        };
-        let output_bias = self
-            .output_bias
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                let v = (x as f64 * qa as f64 * qb as f64).round();
-                if v.is_finite() && (i32::MIN as f64..=i32::MAX as f64).contains(&v) {
-                    Ok(v as i32)
-                } else {
-                    Err(format!("output bias {i} is {x}: {v} does not fit in 32 bits"))
-                }
-            })
-            .collect::<Result<Vec<i32>, String>>()?;
-        let net = Network {
-            arch: self.arch,
-            feature_weights: to_i16("feature weight", &self.feature_weights, qa)?,
-            feature_bias: to_i16("feature bias", &self.feature_bias, qa)?,
-            output_weights: to_i16("output weight", &self.output_weights, qb)?,
-            output_bias,
-            description: String::new(),
-        };
-        net.check_ranges()?;
-        Ok(net)
-    }
-}
-
 /// A quantised network, as the engine evaluates it and a net file stores it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     /// The shape.
     pub(crate) arch: Architecture,
-    /// `round(w · QA)`, laid out as `FloatNetwork::feature_weights`.
+    /// `round(w · QA)`, one row of `width` per input: `[input * width + neuron]`.
     pub(crate) feature_weights: Vec<i16>,
     /// `round(b · QA)`.
     pub(crate) feature_bias: Vec<i16>,
-    /// `round(w · QB)`, laid out as `FloatNetwork::output_weights`.
+    /// `round(w · QB)`, per bucket, the side to move's half first: `[bucket * 2 * width + i]`.
     pub(crate) output_weights: Vec<i16>,
     /// `round(b · QA · QB)`.
     pub(crate) output_bias: Vec<i32>,
@@ -361,9 +312,9 @@ impl Network {
         &self.description
     }
 
-    /// The same net with another description (at most `format::MAX_DESCRIPTION` bytes are kept).
+    /// The same net with another description (at most `MAX_DESCRIPTION` bytes are kept).
     pub fn with_description(mut self, text: &str) -> Network {
-        let mut end = text.len().min(super::format::MAX_DESCRIPTION);
+        let mut end = text.len().min(MAX_DESCRIPTION);
         while !text.is_char_boundary(end) {
             end -= 1;
         }
@@ -381,7 +332,7 @@ impl Network {
     /// Refuses a net whose sums could leave their integer types on some position: an
     /// accumulator must stay within i16 whichever 32 features are on, and the output sum within
     /// i32 whatever the activations are.
-    pub(crate) fn check_ranges(&self) -> Result<(), String> {
+    pub(crate) fn check_ranges(&self) -> Result<(), RangeError> {
         let n = self.arch.width;
         let inputs = self.arch.inputs();
         let mut column = Vec::with_capacity(inputs);
@@ -392,11 +343,7 @@ impl Network {
             column.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
             let worst = self.feature_bias[neuron].unsigned_abs() as i64 + column[..k].iter().sum::<i64>();
             if worst > i16::MAX as i64 {
-                return Err(format!(
-                    "accumulator neuron {neuron} could reach {worst} with {MAX_ACTIVE} pieces on: \
-                     more than 16 bits hold (feature weights too large for QA {})",
-                    self.arch.quantisation.qa
-                ));
+                return Err(RangeError::Accumulator { neuron, worst, qa: self.arch.quantisation.qa });
             }
         }
         // The largest activation: QA for CReLU, (QA² · M) >> 16 (about QA) for SCReLU.
@@ -409,12 +356,12 @@ impl Network {
         for (bucket, w) in self.output_weights.chunks_exact(2 * n).enumerate() {
             let worst = w.iter().map(|&w| w.unsigned_abs() as i64).sum::<i64>() * per_unit;
             if worst > i32::MAX as i64 {
-                return Err(format!(
-                    "output bucket {bucket}'s sum could reach {worst}: more than 32 bits hold \
-                     (output weights too large for QA {} and {})",
-                    self.arch.quantisation.qa,
-                    self.arch.activation.name()
-                ));
+                return Err(RangeError::Output {
+                    bucket,
+                    worst,
+                    qa: self.arch.quantisation.qa,
+                    activation: self.arch.activation,
+                });
             }
         }
         Ok(())
@@ -482,117 +429,23 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen;
-
-    fn small(activation: Activation, buckets: KingBuckets, mirror: bool) -> Architecture {
-        Architecture {
-            features: FeatureSet { king_buckets: buckets, mirror },
-            width: 32,
-            activation,
-            output_buckets: 4,
-            quantisation: Quantisation::DEFAULT,
-        }
-    }
-
-    /// Positions along random games from the start, `count` of them.
-    pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<Position> {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        let mut pos = Position::startpos();
-        while out.len() < count {
-            let moves = movegen::legal_moves(&mut pos);
-            if moves.is_empty() || pos.game_ply() > 150 {
-                pos = Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
-            out.push(pos.clone());
-        }
-        out
-    }
-
-    /// Quantised and float nets agree within 1% of the score's size plus 4 centipawns (the
-    /// rounding of ~33 feature weights at 1/510 each and of the output weights at 1/128 each).
-    #[test]
-    fn quantised_agrees_with_float() {
-        let mut worst = 0.0f32;
-        for activation in Activation::ALL {
-            for (buckets, mirror) in [(KingBuckets::Palace, true), (KingBuckets::Rank, false)] {
-                let float = FloatNetwork::random(small(activation, buckets, mirror), 5);
-                let net = float.quantise().unwrap();
-                let mut distinct = std::collections::HashSet::new();
-                for pos in random_positions(9, 300) {
-                    let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
-                    distinct.insert(net.evaluate(&pos));
-                    let error = (exact - quantised).abs();
-                    worst = worst.max(error - 0.01 * exact.abs());
-                    assert!(
-                        error <= 4.0 + 0.01 * exact.abs(),
-                        "{activation:?} {pos:?}: {exact} vs {quantised}"
-                    );
-                }
-                assert!(distinct.len() > 50, "the random net must tell positions apart");
-            }
-        }
-        eprintln!("worst excess over 1%: {worst} cp");
-    }
-
-    #[test]
-    fn colour_flipped_twins_score_the_same() {
-        let net =
-            FloatNetwork::random(Architecture { width: 32, ..Architecture::DEFAULT }, 2).quantise().unwrap();
-        for pos in random_positions(4, 200) {
-            assert_eq!(net.evaluate(&pos), net.evaluate(&pos.color_flipped()), "{pos:?}");
-        }
-    }
-
-    #[test]
-    fn zero_net_scores_its_output_bias() {
-        let arch = small(Activation::CRelu, KingBuckets::Single, false);
-        let mut float = FloatNetwork::zeros(arch);
-        float.output_bias = vec![0.25; 4];
-        let net = float.quantise().unwrap();
-        // 0.25 · 400 = 100 centipawns, exactly.
-        assert_eq!(net.evaluate(&Position::startpos()), 100);
-    }
-
-    #[test]
-    fn oversized_weights_are_refused_with_what_and_where() {
-        let arch = small(Activation::SCRelu, KingBuckets::Single, false);
-        let mut float = FloatNetwork::zeros(arch);
-        float.feature_weights[70] = 200.0;
-        assert!(float.quantise().unwrap_err().contains("feature weight 70"));
-        float.feature_weights[70] = 0.0;
-        float.feature_weights.iter_mut().step_by(arch.width).for_each(|w| *w = 20.0);
-        let err = float.quantise().unwrap_err();
-        assert!(err.contains("accumulator neuron 0"), "{err}");
-        let mut float = FloatNetwork::zeros(arch);
-        float.output_weights[2 * arch.width + 3] = 40.0;
-        assert!(float.quantise().unwrap_err().contains("output weight 67"));
-        // At QA 8192 a full activation times 64 weights of 30 · 1024 passes 2³¹.
-        float.arch.quantisation.qa = 8192;
-        float.arch.activation = Activation::CRelu;
-        float.output_weights.iter_mut().for_each(|w| *w = 30.0);
-        let err = float.quantise().unwrap_err();
-        assert!(err.contains("output bucket 0"), "{err}");
-    }
 
     #[test]
     fn validate_names_the_bad_number() {
         let bad_width = Architecture { width: 100, ..Architecture::DEFAULT };
-        assert!(bad_width.validate().unwrap_err().contains("width 100"));
+        assert!(bad_width.validate().unwrap_err().to_string().contains("width 100"));
         let bad_buckets = Architecture { output_buckets: 0, ..Architecture::DEFAULT };
-        assert!(bad_buckets.validate().unwrap_err().contains("0 output buckets"));
+        assert!(bad_buckets.validate().unwrap_err().to_string().contains("0 output buckets"));
         let bad_scale = Architecture {
             quantisation: Quantisation { qa: 255, qb: 0, scale: 400 },
             ..Architecture::DEFAULT
         };
-        assert!(bad_scale.validate().unwrap_err().contains("QB 0"));
+        assert!(bad_scale.validate().unwrap_err().to_string().contains("QB 0"));
         let bad_qa = Architecture {
             quantisation: Quantisation { qa: 256, qb: 64, scale: 400 },
             ..Architecture::DEFAULT
         };
-        assert!(bad_qa.validate().unwrap_err().contains("QA 256 with screlu"));
+        assert!(bad_qa.validate().unwrap_err().to_string().contains("QA 256 with screlu"));
         assert_eq!(Architecture { activation: Activation::CRelu, ..bad_qa }.validate(), Ok(()));
         assert_eq!(Architecture::DEFAULT.validate(), Ok(()));
         assert_eq!(Activation::from_name("SCReLU"), Ok(Activation::SCRelu));

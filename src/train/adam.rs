@@ -1,5 +1,6 @@
 //! Adam over the whole network, dense, once per batch: every weight takes a step from its own
-//! first and second moment estimates, then is clipped to the quantisation's limits.
+//! first and second moment estimates (`crate::adam`'s folded form), then is clipped to the
+//! quantisation's limits.
 //!
 //! Dense rather than sparse ("lazy") on the feature weights: with batches of ~16k positions
 //! nearly every input row is touched in each batch anyway, and a dense pass over the weights is a
@@ -10,8 +11,10 @@
 //! not depend on which thread finished first), and zeroes them for the next batch. The work is
 //! split over threads by ranges of weights, which changes nothing in the result.
 
-use crate::eval::nnue::network::{Architecture, FloatNetwork};
+use crate::adam::{folded_step_size, Decays};
+use crate::eval::nnue::network::Architecture;
 
+use super::float::FloatNetwork;
 use super::model::{ClipLimits, Gradients};
 
 /// Weights handled per thread at the least: smaller tensors are updated by one thread.
@@ -20,12 +23,8 @@ const MIN_PARALLEL: usize = 1 << 15;
 /// Adam's state: its settings, the number of steps taken and both moment estimates.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Adam {
-    /// First-moment decay.
-    pub beta1: f32,
-    /// Second-moment decay.
-    pub beta2: f32,
-    /// Keeps the step finite where the second moment is zero.
-    pub epsilon: f32,
+    /// The decays and ε.
+    pub decays: Decays<f32>,
     /// Steps taken (the bias correction needs it).
     pub steps: u64,
     /// First moments, one per weight.
@@ -45,16 +44,9 @@ pub fn net_tensors(net: &FloatNetwork) -> [&Vec<f32>; 4] {
 }
 
 impl Adam {
-    /// A fresh optimiser for a net of `arch`, with the usual decays (0.9, 0.999) and ε 1e-8.
+    /// A fresh optimiser for a net of `arch`, with the usual decays and ε.
     pub fn new(arch: &Architecture) -> Adam {
-        Adam {
-            beta1: 0.9,
-            beta2: 0.999,
-            epsilon: 1e-8,
-            steps: 0,
-            m: Gradients::zeros(arch),
-            v: Gradients::zeros(arch),
-        }
+        Adam { decays: Decays::usual(), steps: 0, m: Gradients::zeros(arch), v: Gradients::zeros(arch) }
     }
 
     /// One step of size `lr` on `net` along the mean gradient: the sum of `grads` (one per
@@ -71,15 +63,9 @@ impl Adam {
     ) {
         self.steps += 1;
         let t = self.steps as f64;
-        let (b1, b2) = (self.beta1 as f64, self.beta2 as f64);
-        let step_size = (lr * (1.0 - b2.powf(t)).sqrt() / (1.0 - b1.powf(t))) as f32;
-        let update = Update {
-            beta1: self.beta1,
-            beta2: self.beta2,
-            epsilon: self.epsilon,
-            step_size,
-            inv_batch: 1.0 / batch.max(1) as f32,
-        };
+        let d = self.decays;
+        let step_size = folded_step_size(lr, d.beta1 as f64, d.beta2 as f64, t) as f32;
+        let update = Update { decays: d, step_size, inv_batch: 1.0 / batch.max(1) as f32 };
         let weights = net_tensors_mut(net);
         let firsts = self.m.tensors_mut();
         let seconds = self.v.tensors_mut();
@@ -113,9 +99,7 @@ impl Adam {
 
 /// What one step does to each weight.
 struct Update {
-    beta1: f32,
-    beta2: f32,
-    epsilon: f32,
+    decays: Decays<f32>,
     step_size: f32,
     inv_batch: f32,
 }
@@ -131,13 +115,12 @@ impl Update {
                 *b = 0.0;
             }
         }
-        let (b1, b2, eps, size, inv) = (self.beta1, self.beta2, self.epsilon, self.step_size, self.inv_batch);
+        let (d, size, inv) = (self.decays, self.step_size, self.inv_batch);
         for (((w, m), v), g) in w.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(first.iter_mut()) {
             let grad = *g * inv;
             *g = 0.0;
-            *m = b1 * *m + (1.0 - b1) * grad;
-            *v = b2 * *v + (1.0 - b2) * grad * grad;
-            *w = (*w - size * *m / (v.sqrt() + eps)).clamp(-limit, limit);
+            d.moments(m, v, grad);
+            *w = (*w - d.folded_step(size, *m, *v)).clamp(-limit, limit);
         }
     }
 }

@@ -4,8 +4,10 @@
 //! * `data`: the data files read whole, cut to complete games, split by game;
 //! * `samples`: positions converted once to the feature indices the engine uses;
 //! * `loss`: the target (a blend of score and result), the loss, the fit of K;
+//! * `float`: the network in floating point, and its quantisation;
 //! * `model`: forward and backward passes, gradients, the clipping limits of quantisation;
-//! * `adam`: the optimiser;
+//! * `adam`: Adam's moments over the whole net, stepped on several threads (`crate::adam` has
+//!   the arithmetic);
 //! * `settings`: what a run is asked to do, the learning-rate schedule;
 //! * `trainer`: the epoch loop on several threads, validation, the quantised net's check;
 //! * `checkpoint`: the whole state, saved after every epoch and resumed from;
@@ -15,6 +17,7 @@
 pub mod adam;
 pub mod checkpoint;
 pub mod data;
+pub mod float;
 pub mod loss;
 pub mod model;
 pub mod rng;
@@ -23,5 +26,6 @@ pub mod samples;
 pub mod settings;
 pub mod trainer;
 
+pub use float::FloatNetwork;
 pub use run::{train, Export, TrainJob};
 pub use settings::{Schedule, SettingsRequest, TrainSettings};

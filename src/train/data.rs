@@ -11,12 +11,14 @@
 //! split by position would leak. It does not depend on the training seed, so runs with other
 //! settings on the same data validate on the same games and their losses compare.
 
+use std::fmt;
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use crate::tune::datafile::{DataError, DataReader};
-use crate::tune::packed::{Record, BLOCK};
+use crate::binary::{fnv1a64_words, FNV64_OFFSET};
+use crate::datagen::format::{Record, BLOCK};
+use crate::datagen::reader::{DataError, DataReader};
 
 use super::checkpoint::DataIdentity;
 use super::rng::mix;
@@ -60,31 +62,47 @@ const BUFFER: usize = 1 << 20;
 /// Records asked of the reader at a time.
 const CHUNK: usize = 1 << 16;
 
-/// FNV-1a style, a 64-bit word at a time (the fingerprint of the data).
-fn hash_record(hash: u64, rec: &Record) -> u64 {
-    rec.as_bytes().chunks(8).fold(hash, |h, word| {
-        let mut w = [0u8; 8];
-        w[..word.len()].copy_from_slice(word);
-        (h ^ u64::from_le_bytes(w)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// Reads every file in `paths`, keeps their complete games, and splits them by game with
 /// `validation_share` of the games held out.
-pub fn load(paths: &[PathBuf], validation_share: f64) -> Result<DataSet, String> {
-    let mut data = DataSet { fingerprint: 0xcbf2_9ce4_8422_2325, ..DataSet::default() };
+pub fn load(paths: &[PathBuf], validation_share: f64) -> Result<DataSet, LoadError> {
+    let mut data = DataSet { fingerprint: FNV64_OFFSET, ..DataSet::default() };
     for path in paths {
-        load_file(path, validation_share, &mut data).map_err(|e| e.to_string())?;
+        load_file(path, validation_share, &mut data).map_err(LoadError::Data)?;
     }
     if data.training.is_empty() {
-        return Err(format!(
-            "no training positions in {} (complete games: {} held out for validation)",
-            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-            data.validation_games
-        ));
+        return Err(LoadError::NoTraining { paths: paths.to_vec(), held_out_games: data.validation_games });
     }
     Ok(data)
 }
+
+/// Why the data cannot be trained on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// A file could not be read, or holds a damaged record.
+    Data(DataError),
+    /// Every complete game went to validation, or there was none.
+    NoTraining {
+        /// The files read.
+        paths: Vec<PathBuf>,
+        /// The games held out for validation.
+        held_out_games: u64,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Data(e) => e.fmt(f),
+            LoadError::NoTraining { paths, held_out_games } => write!(
+                f,
+                "no training positions in {} (complete games: {held_out_games} held out for validation)",
+                paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataError> {
     let name = path.display().to_string();
@@ -133,7 +151,7 @@ fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataErro
                     (&mut data.training, &mut data.training_games)
                 };
                 for r in &game {
-                    data.fingerprint = hash_record(data.fingerprint, r);
+                    data.fingerprint = fnv1a64_words(data.fingerprint, r.as_bytes());
                 }
                 part.append(&mut game);
                 *games += 1;

@@ -14,12 +14,14 @@
 
 use std::path::Path;
 
+use crate::adam::Decays;
+use crate::binary::{self, fail, fnv1a64, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError};
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-use crate::eval::nnue::format::{checksum, fail, FieldReader, FormatError};
-use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
 use crate::files;
 
 use super::adam::{net_tensors, net_tensors_mut, Adam};
+use super::float::FloatNetwork;
 use super::model::Gradients;
 use super::settings::{Schedule, TrainSettings};
 
@@ -27,6 +29,8 @@ use super::settings::{Schedule, TrainSettings};
 pub const MAGIC: [u8; 8] = *b"CHARCKPT";
 /// The checkpoint format this build writes and reads.
 pub const VERSION: u16 = 1;
+/// What messages call a checkpoint file.
+const NOUN: &str = "checkpoint";
 /// The checkpoint's file name in the checkpoint directory.
 pub const FILE_NAME: &str = "checkpoint.bin";
 
@@ -77,40 +81,8 @@ pub struct TrainState {
     pub best_net: FloatNetwork,
 }
 
-/// Why a checkpoint was refused: what, and at which byte (the net format's error).
+/// Why a checkpoint was refused: what, and at which byte (`binary::FormatError`, as for nets).
 pub type CheckpointError = FormatError;
-
-/// Appends little-endian fields.
-struct Out(Vec<u8>);
-
-impl Out {
-    fn bytes(&mut self, b: &[u8]) {
-        self.0.extend_from_slice(b);
-    }
-    fn u8(&mut self, x: u8) {
-        self.0.push(x);
-    }
-    fn u16(&mut self, x: u16) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn u32(&mut self, x: u32) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn u64(&mut self, x: u64) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn f32(&mut self, x: f32) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn f64(&mut self, x: f64) {
-        self.bytes(&x.to_le_bytes());
-    }
-    fn tensor(&mut self, values: &[f32]) {
-        self.u64(values.len() as u64);
-        self.0.reserve(values.len() * 4);
-        values.iter().for_each(|v| self.bytes(&v.to_le_bytes()));
-    }
-}
 
 const SCHEDULE_CONSTANT: u8 = 0;
 const SCHEDULE_COSINE: u8 = 1;
@@ -122,7 +94,7 @@ const TENSORS: [&str; 4] = ["feature weights", "feature biases", "output weights
 impl TrainState {
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Out(Vec::with_capacity(1024 + 16 * self.net.feature_weights.len()));
+        let mut out = FieldWriter::with_capacity(1024 + 16 * self.net.feature_weights.len());
         out.bytes(&MAGIC);
         out.u16(VERSION);
         let s = &self.settings;
@@ -132,9 +104,9 @@ impl TrainState {
         out.u16(a.width as u16);
         out.u8(a.activation.code());
         out.u8(a.output_buckets as u8);
-        out.bytes(&a.quantisation.qa.to_le_bytes());
-        out.bytes(&a.quantisation.qb.to_le_bytes());
-        out.bytes(&a.quantisation.scale.to_le_bytes());
+        out.i16(a.quantisation.qa);
+        out.i16(a.quantisation.qb);
+        out.i32(a.quantisation.scale);
         out.u32(s.epochs);
         out.u32(s.batch_size);
         out.f64(s.lr);
@@ -160,9 +132,9 @@ impl TrainState {
         out.u64(self.rng);
         out.u32(self.best_epoch);
         out.u64(self.adam.steps);
-        out.f32(self.adam.beta1);
-        out.f32(self.adam.beta2);
-        out.f32(self.adam.epsilon);
+        out.f32(self.adam.decays.beta1);
+        out.f32(self.adam.decays.beta2);
+        out.f32(self.adam.decays.epsilon);
         out.u32(self.history.len() as u32);
         for e in &self.history {
             out.f64(e.train);
@@ -180,14 +152,14 @@ impl TrainState {
         for t in net_tensors(&self.best_net) {
             out.tensor(t);
         }
-        let sum = checksum(&[&out.0]);
+        let sum = fnv1a64(&out.0);
         out.u64(sum);
         out.0
     }
 
     /// Reads a checkpoint's bytes, checking every field.
     pub fn from_bytes(bytes: &[u8]) -> Result<TrainState, CheckpointError> {
-        let mut r = FieldReader { bytes, at: 0 };
+        let mut r = FieldReader::new(bytes);
         let magic = r.array::<8>("magic")?;
         if magic != MAGIC {
             return fail(
@@ -310,7 +282,7 @@ impl TrainState {
         if r.at != bytes.len() {
             return fail(r.at, format!("{} bytes after the checksum", bytes.len() - r.at));
         }
-        let computed = checksum(&[&bytes[..body_end]]);
+        let computed = fnv1a64(&bytes[..body_end]);
         if stored != computed {
             return fail(body_end, format!("checksum mismatch: the file says {stored:016x}, bytes 0..{body_end} give {computed:016x} (damaged)"));
         }
@@ -340,7 +312,7 @@ impl TrainState {
         let m = gradients(nets.next().expect("four groups"));
         let v = gradients(nets.next().expect("four groups"));
         let best_net = nets.next().expect("four groups");
-        let adam = Adam { beta1, beta2, epsilon, steps, m, v };
+        let adam = Adam { decays: Decays { beta1, beta2, epsilon }, steps, m, v };
         Ok(TrainState {
             settings,
             data,
@@ -356,16 +328,14 @@ impl TrainState {
     }
 
     /// Writes the checkpoint to `path` whole or not at all.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
         files::write_atomically(path, self.to_bytes())
-            .map_err(|e| format!("cannot write checkpoint '{}': {e}", path.display()))
+            .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Write(e)))
     }
 
     /// Reads the checkpoint at `path`; the error names the file, the byte and the trouble.
-    pub fn load(path: &Path) -> Result<TrainState, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{}': {e}", path.display()))?;
-        TrainState::from_bytes(&bytes).map_err(|e| format!("checkpoint '{}' refused at {e}", path.display()))
+    pub fn load(path: &Path) -> Result<TrainState, FileError> {
+        binary::load(NOUN, path, TrainState::from_bytes)
     }
 }
 
@@ -373,8 +343,8 @@ impl TrainState {
 mod tests {
     use super::*;
     use crate::eval::nnue::network::Architecture;
-    use crate::tune::nnue::adam::Adam;
-    use crate::tune::nnue::settings::SettingsRequest;
+    use crate::train::adam::Adam;
+    use crate::train::settings::SettingsRequest;
 
     fn state() -> TrainState {
         let request = SettingsRequest {
@@ -439,7 +409,7 @@ mod tests {
             let mut b = good.clone();
             f(&mut b);
             let end = b.len() - 8;
-            let sum = checksum(&[&b[..end]]);
+            let sum = fnv1a64(&b[..end]);
             b[end..].copy_from_slice(&sum.to_le_bytes());
             b
         };
@@ -481,7 +451,7 @@ mod tests {
         assert_eq!(TrainState::load(&path).unwrap().to_bytes(), state().to_bytes());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
         std::fs::write(&path, b"CHARCKPT\x01").unwrap();
-        let err = TrainState::load(&path).unwrap_err();
+        let err = TrainState::load(&path).unwrap_err().to_string();
         assert!(err.contains(FILE_NAME) && err.contains("byte 9") && err.contains("truncated"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -8,8 +8,9 @@
 //! batch size), accumulated in a fixed order, so a run is reproducible.
 
 use crate::eval::nnue::features::MAX_ACTIVE;
-use crate::eval::nnue::network::{Activation, Architecture, FloatNetwork};
+use crate::eval::nnue::network::{Activation, Architecture};
 
+use super::float::{activate, FloatNetwork};
 use super::loss::Blend;
 use super::samples::{Sample, Samples};
 
@@ -128,15 +129,6 @@ fn accumulate(net: &FloatNetwork, features: &[u16], acc: &mut [f32]) {
     }
 }
 
-#[inline(always)]
-fn activate(activation: Activation, a: f32) -> f32 {
-    let c = a.clamp(0.0, 1.0);
-    match activation {
-        Activation::CRelu => c,
-        Activation::SCRelu => c * c,
-    }
-}
-
 /// The activation's derivative (0 where it is clipped, and at the clipping points themselves).
 #[inline(always)]
 fn slope(activation: Activation, a: f32) -> f32 {
@@ -241,7 +233,8 @@ pub fn batch_gradient(
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if crate::eval::nnue::simd::has_avx2() {
-        // SAFETY: the AVX2 variant's only requirement is a CPU with AVX2, checked just above.
+        // SAFETY: calling a `#[target_feature(enable = "avx2")]` function needs a CPU with AVX2,
+        // checked just above.
         return unsafe { batch_gradient_avx2(net, samples, order, blend, grads, scratch) };
     }
     batch_gradient_portable(net, samples, order, blend, grads, scratch)
@@ -259,13 +252,11 @@ pub fn batch_gradient_portable(
     batch_gradient_inline(net, samples, order, blend, grads, scratch)
 }
 
-/// `batch_gradient` compiled with AVX2.
-///
-/// # Safety
-/// The CPU must have AVX2.
+/// `batch_gradient` compiled with AVX2 (a safe function, as in `eval::nnue::simd`: only a
+/// caller without AVX2 enabled must check the CPU, in an `unsafe` block).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub unsafe fn batch_gradient_avx2(
+fn batch_gradient_avx2(
     net: &FloatNetwork,
     samples: &Samples,
     order: &[u32],
@@ -308,10 +299,10 @@ pub fn batch_loss(net: &FloatNetwork, samples: &Samples, range: std::ops::Range<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datagen::format::Record;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
     use crate::eval::nnue::network::Quantisation;
-    use crate::tune::nnue::adam::{net_tensors, net_tensors_mut};
-    use crate::tune::packed::Record;
+    use crate::train::adam::{net_tensors, net_tensors_mut};
     use rand::{Rng, SeedableRng};
 
     fn tiny(activation: Activation) -> Architecture {
@@ -327,7 +318,7 @@ mod tests {
     /// Records of random positions with made-up labels.
     pub(crate) fn random_records(count: usize, seed: u64) -> Vec<Record> {
         use crate::board::{movegen, Color, Position};
-        use crate::tune::datagen::GameEnd;
+        use crate::datagen::games::GameEnd;
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut out = Vec::new();
         let mut pos = Position::startpos();

@@ -2,6 +2,8 @@
 //! scaling `K` that minimises it for fixed weights, and Adam over every weight at once on the
 //! full-batch gradient. Nothing here is random, so a run is reproducible.
 
+use crate::adam::Decays;
+
 use super::dataset::Sample;
 
 /// The logistic function `1 / (1 + e^−x)`.
@@ -89,19 +91,15 @@ pub fn gradient(samples: &[Sample], w: &[f64], k: f64, grad: &mut [f64]) -> f64 
     error / n
 }
 
-/// Adam's settings.
+/// Adam's settings for the full-batch fit (the bias-corrected form of `crate::adam`).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Adam {
     /// Passes over the whole data, one step each.
     pub epochs: usize,
     /// Step size (in evaluation units: roughly the most a weight moves per step).
     pub lr: f64,
-    /// First-moment decay.
-    pub beta1: f64,
-    /// Second-moment decay.
-    pub beta2: f64,
-    /// Keeps the step finite when a gradient is zero.
-    pub epsilon: f64,
+    /// The decays and ε.
+    pub decays: Decays<f64>,
     /// Ridge penalty `l2 · Σ (w − w_start)²` added to the error: holds weights the data says
     /// little about near where they started (0 = none).
     pub l2: f64,
@@ -110,7 +108,7 @@ pub struct Adam {
 impl Adam {
     /// The usual decays with the given epochs and step size.
     pub fn new(epochs: usize, lr: f64) -> Adam {
-        Adam { epochs, lr, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, l2: 0.0 }
+        Adam { epochs, lr, decays: Decays::usual(), l2: 0.0 }
     }
 
     /// Runs the optimiser on `w` in place; `on_epoch(epoch, error before the step)` after each
@@ -133,14 +131,12 @@ impl Adam {
                     grad[i] += 2.0 * self.l2 * (w[i] - start[i]);
                 }
             }
-            let c1 = 1.0 - self.beta1.powi(epoch as i32);
-            let c2 = 1.0 - self.beta2.powi(epoch as i32);
+            let corrections = self.decays.corrections(epoch as i32);
             for i in 0..w.len() {
-                m[i] = self.beta1 * m[i] + (1.0 - self.beta1) * grad[i];
-                v[i] = self.beta2 * v[i] + (1.0 - self.beta2) * grad[i] * grad[i];
+                self.decays.moments(&mut m[i], &mut v[i], grad[i]);
                 // A weight no position touches has a zero gradient and stays exactly where it is.
                 if grad[i] != 0.0 || m[i] != 0.0 {
-                    w[i] -= self.lr * (m[i] / c1) / ((v[i] / c2).sqrt() + self.epsilon);
+                    w[i] -= self.decays.corrected_step(self.lr, m[i], v[i], corrections);
                 }
             }
             on_epoch(epoch, error);
@@ -152,7 +148,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::features::{Entry, Features};
+    use crate::texel::features::{Entry, Features};
 
     fn sample(coef: i16, result: f64) -> Sample {
         let features = Features { phase: 32, red_to_move: true, entries: vec![Entry { pair: 0, coef }] };

@@ -1,4 +1,4 @@
-//! The scored mode of datagen: self-play games whose kept positions become `packed` records
+//! The scored mode of datagen: self-play games whose kept positions become `format::Record`s
 //! (search score and result), appended to a data file one whole game at a time.
 //!
 //! Games are numbered from 0 in each file; game `n` depends only on the seed, `n` and the
@@ -15,14 +15,15 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::binary::{fnv1a64, fnv1a64_parts};
 use crate::board::Color;
-use crate::eval::nnue::format;
+use crate::eval::nnue::format as net_file;
 use crate::eval::EvalChoice;
 use crate::search::Engine;
 
-use super::datafile::{scan_for_append, AppendPoint};
-use super::datagen::{play, DatagenConfig, GameEnd};
-use super::packed::{Header, Record, BLOCK, MAX_SCORE};
+use super::format::{Header, Record, BLOCK, MAX_SCORE};
+use super::games::{play, DatagenConfig, GameEnd};
+use super::reader::{scan_for_append, AppendPoint};
 
 /// When a run stops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,9 +92,9 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
     // The classic evaluation adds nothing, so files made before nets could search stay resumable.
     let eval = match &cfg.eval {
         EvalChoice::Classic => String::new(),
-        EvalChoice::Nnue(net) => format!(";net={:016x}", format::checksum(&[&format::to_bytes(net)])),
+        EvalChoice::Nnue(net) => format!(";net={:016x}", fnv1a64(&net_file::to_bytes(net))),
     };
-    format::checksum(&[text.as_bytes(), eval.as_bytes()])
+    fnv1a64_parts(&[text.as_bytes(), eval.as_bytes()])
 }
 
 /// The header of a file `cfg` makes.
@@ -201,7 +202,7 @@ pub fn run(
     note: &mut dyn FnMut(&str),
     on_progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, String> {
-    cfg.validate()?;
+    cfg.validate().map_err(|e| e.to_string())?;
     if cfg.keep_below > MAX_SCORE + 1 {
         return Err(format!(
             "positions scored up to ±{} cannot be stored (at most ±{MAX_SCORE})",

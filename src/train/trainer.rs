@@ -8,12 +8,13 @@
 //! gives what an uninterrupted run gives.
 
 use crate::board::Position;
+use crate::datagen::format::Record;
 use crate::eval::nnue::features::MAX_ACTIVE;
-use crate::eval::nnue::network::{FloatNetwork, Network};
-use crate::tune::packed::Record;
+use crate::eval::nnue::network::Network;
 
 use super::adam::Adam;
 use super::checkpoint::{DataIdentity, EpochLosses, TrainState};
+use super::float::FloatNetwork;
 use super::loss::{Blend, ScoreTable};
 use super::model::{self, ClipLimits, Gradients, Scratch};
 use super::rng::SplitMix64;

@@ -9,12 +9,13 @@
 //! one record alone and cheaply enough to run on every record read; `Record::to_position`
 //! checks everything the rules require (through the FEN parser) and that the best move is legal.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
+use crate::binary::{fnv1a32, u16_at, u32_at, u64_at, FieldWriter};
 use crate::board::fen::reachable;
 use crate::board::{movegen, Color, Move, PieceKind, Position, Square};
 
-use super::datagen::GameEnd;
+use super::games::GameEnd;
 
 /// Bytes in a header and in a record.
 pub const BLOCK: usize = 40;
@@ -115,24 +116,19 @@ pub struct Header {
     pub settings: u64,
 }
 
-/// FNV-1a, 32 bits: the header's checksum.
-fn fnv32(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811C_9DC5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
-}
-
 impl Header {
     /// The header block.
     pub fn to_bytes(&self) -> [u8; BLOCK] {
-        let mut b = [0u8; BLOCK];
-        b[..12].copy_from_slice(&MAGIC);
-        b[12..14].copy_from_slice(&VERSION.to_le_bytes());
-        b[14..16].copy_from_slice(&(BLOCK as u16).to_le_bytes());
-        b[16..24].copy_from_slice(&self.seed.to_le_bytes());
-        b[24..28].copy_from_slice(&self.nodes.to_le_bytes());
-        b[28..36].copy_from_slice(&self.settings.to_le_bytes());
-        let sum = fnv32(&b[..36]);
-        b[36..40].copy_from_slice(&sum.to_le_bytes());
-        b
+        let mut b = FieldWriter::with_capacity(BLOCK);
+        b.bytes(&MAGIC);
+        b.u16(VERSION);
+        b.u16(BLOCK as u16);
+        b.u64(self.seed);
+        b.u32(self.nodes);
+        b.u64(self.settings);
+        let sum = fnv1a32(&b.0);
+        b.u32(sum);
+        b.0.try_into().expect("a header is one block")
     }
 
     /// Whether a block starts with the magic (it is then a header, good or damaged).
@@ -141,33 +137,59 @@ impl Header {
     }
 
     /// Reads a header block; an error says what is wrong with it.
-    pub fn from_bytes(b: &[u8; BLOCK]) -> Result<Header, String> {
+    pub fn from_bytes(b: &[u8; BLOCK]) -> Result<Header, HeaderError> {
         if !Header::is_header(b) {
-            return Err(format!(
-                "bad magic: expected \"chariot-data\", found {} (not a Chariot data file)",
-                crate::quote::quoted(&String::from_utf8_lossy(&b[..12]).escape_debug().to_string())
-            ));
+            return Err(HeaderError::Magic(b[..12].try_into().expect("12 bytes")));
         }
-        let version = u16::from_le_bytes([b[12], b[13]]);
+        let version = u16_at(b, 12);
         if version != VERSION {
-            return Err(format!("unknown format version {version} (this build reads version {VERSION})"));
+            return Err(HeaderError::Version(version));
         }
-        let size = u16::from_le_bytes([b[14], b[15]]);
+        let size = u16_at(b, 14);
         if size as usize != BLOCK {
-            return Err(format!("record size {size} in the header (version {VERSION} has {BLOCK})"));
+            return Err(HeaderError::RecordSize(size));
         }
-        let stored = u32::from_le_bytes([b[36], b[37], b[38], b[39]]);
-        if stored != fnv32(&b[..36]) {
-            return Err("header checksum mismatch (the header is damaged)".to_string());
+        if u32_at(b, 36) != fnv1a32(&b[..36]) {
+            return Err(HeaderError::Checksum);
         }
-        let header = Header {
-            seed: u64::from_le_bytes(b[16..24].try_into().expect("8 bytes")),
-            nodes: u32::from_le_bytes(b[24..28].try_into().expect("4 bytes")),
-            settings: u64::from_le_bytes(b[28..36].try_into().expect("8 bytes")),
-        };
+        let header = Header { seed: u64_at(b, 16), nodes: u32_at(b, 24), settings: u64_at(b, 28) };
         Ok(header)
     }
 }
+
+/// Why a header block was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderError {
+    /// The block does not start with the magic (these are its first bytes).
+    Magic([u8; 12]),
+    /// A format version this build does not read.
+    Version(u16),
+    /// A record size other than `BLOCK`.
+    RecordSize(u16),
+    /// The header's bytes do not give its checksum.
+    Checksum,
+}
+
+impl fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderError::Magic(start) => write!(
+                f,
+                "bad magic: expected \"chariot-data\", found {} (not a Chariot data file)",
+                crate::quote::quoted(&String::from_utf8_lossy(start).escape_debug().to_string())
+            ),
+            HeaderError::Version(version) => {
+                write!(f, "unknown format version {version} (this build reads version {VERSION})")
+            }
+            HeaderError::RecordSize(size) => {
+                write!(f, "record size {size} in the header (version {VERSION} has {BLOCK})")
+            }
+            HeaderError::Checksum => write!(f, "header checksum mismatch (the header is damaged)"),
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {}
 
 /// One labelled position: a 40-byte record, stored as it is on disk.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]

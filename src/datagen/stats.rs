@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use super::datafile::{DataError, DataReader};
-use super::datagen::GameEnd;
-use super::packed::{Header, Record, Wdl};
+use super::format::{Header, Record, Wdl};
+use super::games::GameEnd;
+use super::reader::{DataError, DataReader};
 
 /// Upper bounds (inclusive) of the score histogram's buckets; the last bucket is open.
 pub const SCORE_EDGES: [i32; 16] =
@@ -102,7 +102,7 @@ pub fn collect(path: &Path, full: bool) -> Result<DataStats, DataError> {
             if full {
                 rec.to_position().map_err(|message| DataError {
                     file: path.display().to_string(),
-                    offset: offset + (i * super::packed::BLOCK) as u64,
+                    offset: offset + (i * super::format::BLOCK) as u64,
                     record: Some(first + i as u64),
                     message,
                 })?;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::eval::nnue::network::Architecture;
+use crate::eval::nnue::network::{Architecture, ArchitectureError};
 
 /// How the learning rate changes from epoch to epoch (it is constant within an epoch).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -30,30 +30,34 @@ impl Schedule {
 
     /// Reads `constant`, `cosine` or `cosine:F` (final factor F, default 0.01), `step:N` or
     /// `step:N:G` (times G, default 0.3, every N epochs).
-    pub fn parse(text: &str) -> Result<Schedule, String> {
+    pub fn parse(text: &str) -> Result<Schedule, ScheduleError> {
         let parts: Vec<&str> = text.split(':').collect();
-        let number = |s: &str, what: &str| -> Result<f64, String> {
+        let refuse = |problem| ScheduleError { text: text.to_string(), problem };
+        let number = |s: &str, what: &'static str| -> Result<f64, ScheduleError> {
             s.trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x > 0.0 && *x <= 1.0)
-                .ok_or_else(|| format!("schedule '{text}': {what} must be a number in (0, 1], not '{s}'"))
+                .ok_or_else(|| refuse(ScheduleProblem::Factor { what, given: s.to_string() }))
         };
         match parts.as_slice() {
             ["constant"] => Ok(Schedule::Constant),
             ["cosine"] => Ok(Schedule::DEFAULT),
             ["cosine", f] => Ok(Schedule::Cosine { final_factor: number(f, "the final factor")? }),
             ["step", rest @ ..] if !rest.is_empty() && rest.len() <= 2 => {
-                let every = rest[0].trim().parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    format!("schedule '{text}': the epochs between drops must be a positive whole number, not '{}'", rest[0])
-                })?;
+                let every = rest[0]
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| refuse(ScheduleProblem::Every(rest[0].to_string())))?;
                 let gamma = match rest.get(1) {
                     Some(g) => number(g, "the drop factor")?,
                     None => 0.3,
                 };
                 Ok(Schedule::Step { every, gamma })
             }
-            _ => Err(format!("unknown schedule '{text}' (constant, cosine[:FINAL], step:EPOCHS[:FACTOR])")),
+            _ => Err(refuse(ScheduleProblem::Unknown)),
         }
     }
 
@@ -70,6 +74,51 @@ impl Schedule {
         }
     }
 }
+
+/// A `--schedule` that could not be read: the text, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduleError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: ScheduleProblem,
+}
+
+/// What is wrong with a `--schedule`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScheduleProblem {
+    /// Not a schedule's name.
+    Unknown,
+    /// A factor (`what`) that is not a number in (0, 1].
+    Factor {
+        /// Which factor.
+        what: &'static str,
+        /// The text given for it.
+        given: String,
+    },
+    /// The epochs between drops are not a positive whole number.
+    Every(String),
+}
+
+impl fmt::Display for ScheduleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = &self.text;
+        match &self.problem {
+            ScheduleProblem::Unknown => {
+                write!(f, "unknown schedule '{text}' (constant, cosine[:FINAL], step:EPOCHS[:FACTOR])")
+            }
+            ScheduleProblem::Factor { what, given } => {
+                write!(f, "schedule '{text}': {what} must be a number in (0, 1], not '{given}'")
+            }
+            ScheduleProblem::Every(given) => write!(
+                f,
+                "schedule '{text}': the epochs between drops must be a positive whole number, not '{given}'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScheduleError {}
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -108,33 +157,64 @@ pub struct TrainSettings {
 
 /// Most threads a run may use.
 pub const MAX_THREADS: u32 = 256;
+/// The range of `--threads`, as the error states it.
+const THREADS_RANGE: &str = "1 to 256";
+const _: () = assert!(MAX_THREADS == 256, "THREADS_RANGE states MAX_THREADS");
+
+/// A setting a run cannot use: which option, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingsError {
+    /// The net's shape is not one the engine evaluates.
+    Architecture(ArchitectureError),
+    /// A number outside its range.
+    OutOfRange {
+        /// The option, as the command line spells it.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// The values allowed.
+        range: &'static str,
+    },
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::Architecture(e) => e.fmt(f),
+            SettingsError::OutOfRange { option, value, range } => write!(f, "{option} {value} ({range})"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
 
 impl TrainSettings {
     /// Checks every number is usable; the error names the option.
-    pub fn validate(&self) -> Result<(), String> {
-        self.arch.validate()?;
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        self.arch.validate().map_err(SettingsError::Architecture)?;
+        let refuse = |option, value: String, range| Err(SettingsError::OutOfRange { option, value, range });
         if self.epochs == 0 || self.epochs > 100_000 {
-            return Err(format!("--epochs {} (1 to 100000)", self.epochs));
+            return refuse("--epochs", self.epochs.to_string(), "1 to 100000");
         }
         if self.batch_size == 0 || self.batch_size > 1 << 24 {
-            return Err(format!("--batch-size {} (1 to 16777216)", self.batch_size));
+            return refuse("--batch-size", self.batch_size.to_string(), "1 to 16777216");
         }
         if !(self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1.0) {
-            return Err(format!("--lr {} (a number in (0, 1])", self.lr));
+            return refuse("--lr", self.lr.to_string(), "a number in (0, 1]");
         }
         if !(self.lambda.is_finite() && (0.0..=1.0).contains(&self.lambda)) {
-            return Err(format!("--lambda {} (a number in [0, 1])", self.lambda));
+            return refuse("--lambda", self.lambda.to_string(), "a number in [0, 1]");
         }
         if let Some(k) = self.k {
             if !(k.is_finite() && (1.0..=100_000.0).contains(&k)) {
-                return Err(format!("--k {k} (centipawns, 1 to 100000)"));
+                return refuse("--k", k.to_string(), "centipawns, 1 to 100000");
             }
         }
         if !(self.validation.is_finite() && (0.0..0.9).contains(&self.validation)) {
-            return Err(format!("--validation {} (a share of the games in [0, 0.9))", self.validation));
+            return refuse("--validation", self.validation.to_string(), "a share of the games in [0, 0.9)");
         }
         if self.threads == 0 || self.threads > MAX_THREADS {
-            return Err(format!("--threads {} (1 to {MAX_THREADS})", self.threads));
+            return refuse("--threads", self.threads.to_string(), THREADS_RANGE);
         }
         Ok(())
     }

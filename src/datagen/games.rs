@@ -3,7 +3,7 @@
 //! to a keep filter, the game ended by the rules module or by score adjudication.
 //!
 //! Two modes share the games: the text mode (`generate`, `FEN;result` lines for Texel tuning)
-//! and the scored mode (`tune::scored`, binary records with the search score for the NNUE
+//! and the scored mode (`datagen::scored`, binary records with the search score for the NNUE
 //! trainer). Each game draws its randomness from `seed` and its own number and starts with an
 //! empty hash, so the games do not depend on how many run at once.
 
@@ -18,7 +18,7 @@ use rand::SeedableRng;
 use crate::board::{movegen, Color, Move, Position};
 use crate::eval::EvalChoice;
 use crate::rules::{game_result, Termination};
-use crate::search::{Engine, Limits, SearchControl};
+use crate::search::{Engine, HashError, Limits, SearchControl};
 use crate::tournament::Opening;
 
 /// How to generate the data.
@@ -97,13 +97,13 @@ impl DatagenConfig {
 
     /// Refuses settings that cannot make games: no nodes, no thread, or a book line whose
     /// position is already decided.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if self.nodes == 0 || self.concurrency == 0 {
-            return Err("games, nodes and concurrency must be at least 1".to_string());
+            return Err(ConfigError::Zero);
         }
         for (i, opening) in self.openings.iter().enumerate() {
             if let Some(result) = game_result(&opening_end(opening)) {
-                return Err(format!("opening {} is already over: {result}", i + 1));
+                return Err(ConfigError::OpeningOver { number: i + 1, result: result.to_string() });
             }
         }
         Ok(())
@@ -119,6 +119,36 @@ impl DatagenConfig {
             && score.abs() < self.keep_below
     }
 }
+
+/// Settings that cannot make games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// No games, nodes or concurrency.
+    Zero,
+    /// A book line (numbered from 1) whose position is already decided, and how.
+    OpeningOver {
+        /// The line's number, from 1.
+        number: usize,
+        /// The result, as the rules state it.
+        result: String,
+    },
+    /// The hash tables cannot be had.
+    Hash(HashError),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Zero => write!(f, "games, nodes and concurrency must be at least 1"),
+            ConfigError::OpeningOver { number, result } => {
+                write!(f, "opening {number} is already over: {result}")
+            }
+            ConfigError::Hash(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -342,17 +372,20 @@ pub fn play_game(engine: &mut Engine, cfg: &DatagenConfig, index: usize) -> Game
 
 /// Plays every game of the text mode, `cfg.concurrency` at a time, calling `on_game` as each
 /// finishes; the games come back in index order. Refuses a configuration `validate` refuses.
-pub fn generate(cfg: &DatagenConfig, on_game: &(dyn Fn(&GameData) + Sync)) -> Result<Vec<GameData>, String> {
+pub fn generate(
+    cfg: &DatagenConfig,
+    on_game: &(dyn Fn(&GameData) + Sync),
+) -> Result<Vec<GameData>, ConfigError> {
     cfg.validate()?;
     if cfg.games == 0 {
-        return Err("games, nodes and concurrency must be at least 1".to_string());
+        return Err(ConfigError::Zero);
     }
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<GameData>>> = Mutex::new(vec![None; cfg.games]);
     // Every table is allocated before the first game, so a size that cannot be had is refused
     // at once rather than panicking a worker.
     let engines = (0..cfg.concurrency.clamp(1, cfg.games.max(1)))
-        .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
+        .map(|_| Engine::try_new(cfg.hash_mb).map_err(ConfigError::Hash))
         .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|scope| {
         for mut engine in engines {
@@ -381,7 +414,7 @@ mod tests {
         // rank 8: checkmate before the first move.
         let mut cfg = DatagenConfig::new(1, 100, 0, 1);
         cfg.openings = vec![Opening::parse("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1").unwrap()];
-        assert_eq!(cfg.validate().unwrap_err(), "opening 1 is already over: 1-0 (checkmate)");
+        assert_eq!(cfg.validate().unwrap_err().to_string(), "opening 1 is already over: 1-0 (checkmate)");
         assert!(generate(&cfg, &|_| {}).is_err());
         cfg.openings = vec![Opening::parse("h2e2 h9g7").unwrap()];
         assert_eq!(cfg.validate(), Ok(()));

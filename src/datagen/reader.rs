@@ -1,4 +1,4 @@
-//! Reading scored data files (`packed` format): a streaming reader that hands out records in
+//! Reading scored data files (`datagen::format`): a streaming reader that hands out records in
 //! chunks, checking every block as it goes, and the scan `scored` runs before it appends.
 //!
 //! Besides each record alone, the reader checks the order within a shard: games in increasing
@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-use super::packed::{Header, Record, BLOCK};
+use super::format::{Header, Record, BLOCK};
 
 /// What is wrong with a data file, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +159,7 @@ impl<R: Read> DataReader<R> {
         }
         self.offset += BLOCK as u64;
         if first || Header::is_header(&bytes) {
-            let header = Header::from_bytes(&bytes).map_err(|m| self.error(offset, None, m))?;
+            let header = Header::from_bytes(&bytes).map_err(|e| self.error(offset, None, e.to_string()))?;
             self.headers.push(header);
             self.last = None;
             return Ok(Block::Header(header));

@@ -7,8 +7,8 @@
 //! position side by side: about 100 bytes a position, a gigabyte for ten million.
 
 use crate::board::{Color, PieceKind, Square};
+use crate::datagen::format::{square_at, Record};
 use crate::eval::nnue::features::{self, FeatureSet, MAX_ACTIVE};
-use crate::tune::packed::{square_at, Record};
 
 /// One position, borrowed from a `Samples` table.
 #[derive(Copy, Clone, Debug)]
@@ -130,8 +130,8 @@ impl Samples {
 mod tests {
     use super::*;
     use crate::board::{movegen, Move, Position};
+    use crate::datagen::games::GameEnd;
     use crate::eval::nnue::KingBuckets;
-    use crate::tune::datagen::GameEnd;
     use rand::{Rng, SeedableRng};
 
     /// Records of the positions along random games, labelled with made-up scores.

@@ -65,8 +65,8 @@ impl Blend {
     }
 }
 
-/// Scores a record may hold: ±`packed::MAX_SCORE`.
-const SCORE_SPAN: i32 = crate::tune::packed::MAX_SCORE;
+/// Scores a record may hold: ±`format::MAX_SCORE`.
+const SCORE_SPAN: i32 = crate::datagen::format::MAX_SCORE;
 
 /// How often each (score, result) pair occurs: all that fitting K needs, however many positions.
 #[derive(Clone, Debug)]

@@ -1,0 +1,308 @@
+//! The network in floating point, as the trainer updates it, and its quantisation into the
+//! integer `Network` the engine evaluates (`eval::nnue::network`'s doc gives both semantics).
+
+use rand::{Rng, SeedableRng};
+
+#[cfg(test)]
+use crate::board::Position;
+#[cfg(test)]
+use crate::eval::nnue::features::{self, MAX_ACTIVE};
+use std::fmt;
+
+use crate::eval::nnue::network::{Activation, Architecture, ArchitectureError, Network, RangeError};
+
+/// The hidden layer's activation in floating point: `clamp(x, 0, 1)`, squared for SCReLU.
+#[inline(always)]
+pub fn activate(activation: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match activation {
+        Activation::CRelu => c,
+        Activation::SCRelu => c * c,
+    }
+}
+
+/// A network in floating point: what a trainer updates and `quantise` turns into a `Network`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// The shape.
+    pub arch: Architecture,
+    /// Feature weights, one row of `width` per input: `[input * width + neuron]`.
+    pub feature_weights: Vec<f32>,
+    /// Feature transformer bias, `width` values.
+    pub feature_bias: Vec<f32>,
+    /// Output weights per bucket, the side to move's half first: `[bucket * 2 * width + i]`.
+    pub output_weights: Vec<f32>,
+    /// Output bias per bucket.
+    pub output_bias: Vec<f32>,
+}
+
+impl FloatNetwork {
+    /// A network of `arch` with every weight zero.
+    pub fn zeros(arch: Architecture) -> FloatNetwork {
+        FloatNetwork {
+            arch,
+            feature_weights: vec![0.0; arch.feature_weight_count()],
+            feature_bias: vec![0.0; arch.width],
+            output_weights: vec![0.0; arch.output_weight_count()],
+            output_bias: vec![0.0; arch.output_buckets],
+        }
+    }
+
+    /// A network of `arch` with random weights from `seed` (the same seed gives the same net):
+    /// feature weights uniform in ±0.1, biases near the middle of the clipping range, output
+    /// weights uniform in ±1/√(2·width), so that scores stay within a few hundred centipawns.
+    pub fn random(arch: Architecture, seed: u64) -> FloatNetwork {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut net = FloatNetwork::zeros(arch);
+        net.feature_weights.iter_mut().for_each(|w| *w = rng.gen_range(-0.1..=0.1));
+        net.feature_bias.iter_mut().for_each(|b| *b = rng.gen_range(0.2..=0.6));
+        let out = 1.0 / ((2 * arch.width) as f32).sqrt();
+        net.output_weights.iter_mut().for_each(|w| *w = rng.gen_range(-out..=out));
+        net.output_bias.iter_mut().for_each(|b| *b = rng.gen_range(-0.05..=0.05));
+        net
+    }
+
+    /// The accumulator (before the activation) of the features `active`.
+    pub fn accumulate(&self, active: &[usize]) -> Vec<f32> {
+        let n = self.arch.width;
+        let mut acc = self.feature_bias.clone();
+        for &f in active {
+            for (a, w) in acc.iter_mut().zip(&self.feature_weights[f * n..(f + 1) * n]) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The float output `y` (multiply by `scale` for centipawns) for the side to move's features
+    /// `us`, the other side's `them`, and the output bucket.
+    pub fn forward(&self, us: &[usize], them: &[usize], bucket: usize) -> f32 {
+        let n = self.arch.width;
+        let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
+        let act = self.arch.activation;
+        let half =
+            |acc: Vec<f32>, w: &[f32]| acc.iter().zip(w).map(|(&a, &w)| activate(act, a) * w).sum::<f32>();
+        self.output_bias[bucket] + half(self.accumulate(us), &w[..n]) + half(self.accumulate(them), &w[n..])
+    }
+
+    /// The score of `pos` in centipawns, from the side to move's view, unrounded: what the
+    /// quantised net approximates (only the tests compare them).
+    #[cfg(test)]
+    pub fn evaluate_cp(&self, pos: &Position) -> f32 {
+        let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
+        let (mut a, mut b) = (Vec::with_capacity(MAX_ACTIVE), Vec::with_capacity(MAX_ACTIVE));
+        self.arch.features.active_features(pos, us, &mut a);
+        self.arch.features.active_features(pos, them, &mut b);
+        let bucket = features::output_bucket(features::non_king_pieces(pos), self.arch.output_buckets);
+        self.forward(&a, &b, bucket) * self.arch.quantisation.scale as f32
+    }
+
+    /// The integer network: each weight rounded at its scale (see the module's doc). Refused when
+    /// a weight does not fit its integer type or the net could overflow its sums.
+    pub fn quantise(&self) -> Result<Network, QuantiseError> {
+        self.arch.validate()?;
+        let q = self.arch.quantisation;
+        let (qa, qb) = (q.qa as f32, q.qb as f32);
+        let to_i16 = |what: &'static str, values: &[f32], scale: f32| -> Result<Vec<i16>, QuantiseError> {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let v = (x * scale).round();
+                    if v.is_finite() && (i16::MIN as f32..=i16::MAX as f32).contains(&v) {
+                        Ok(v as i16)
+                    } else {
+                        Err(QuantiseError::DoesNotFit {
+                            what,
+                            index: i,
+                            value: x,
+                            scaled: v as f64,
+                            bits: 16,
+                        })
+                    }
+                })
+                .collect()
+        };
+        let output_bias = self
+            .output_bias
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let v = (x as f64 * qa as f64 * qb as f64).round();
+                if v.is_finite() && (i32::MIN as f64..=i32::MAX as f64).contains(&v) {
+                    Ok(v as i32)
+                } else {
+                    Err(QuantiseError::DoesNotFit {
+                        what: "output bias",
+                        index: i,
+                        value: x,
+                        scaled: v,
+                        bits: 32,
+                    })
+                }
+            })
+            .collect::<Result<Vec<i32>, QuantiseError>>()?;
+        let net = Network {
+            arch: self.arch,
+            feature_weights: to_i16("feature weight", &self.feature_weights, qa)?,
+            feature_bias: to_i16("feature bias", &self.feature_bias, qa)?,
+            output_weights: to_i16("output weight", &self.output_weights, qb)?,
+            output_bias,
+            description: String::new(),
+        };
+        net.check_ranges()?;
+        Ok(net)
+    }
+}
+
+/// Why a float net has no quantised form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuantiseError {
+    /// The architecture is not one the engine evaluates.
+    Architecture(ArchitectureError),
+    /// A weight times its scale does not fit its integer type.
+    DoesNotFit {
+        /// Which tensor (`feature weight`, `output bias`, ...).
+        what: &'static str,
+        /// Its index in the tensor.
+        index: usize,
+        /// The float value.
+        value: f32,
+        /// The value times its scale, rounded.
+        scaled: f64,
+        /// Bits of the integer type.
+        bits: u32,
+    },
+    /// The integer sums could overflow.
+    Range(RangeError),
+}
+
+impl fmt::Display for QuantiseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuantiseError::Architecture(e) => e.fmt(f),
+            // A 16-bit weight is scaled in f32, an output bias in f64: each prints as computed.
+            QuantiseError::DoesNotFit { what, index, value, scaled, bits: 16 } => {
+                write!(f, "{what} {index} is {value}: {} does not fit in 16 bits", *scaled as f32)
+            }
+            QuantiseError::DoesNotFit { what, index, value, scaled, bits } => {
+                write!(f, "{what} {index} is {value}: {scaled} does not fit in {bits} bits")
+            }
+            QuantiseError::Range(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for QuantiseError {}
+
+impl From<ArchitectureError> for QuantiseError {
+    fn from(e: ArchitectureError) -> QuantiseError {
+        QuantiseError::Architecture(e)
+    }
+}
+
+impl From<RangeError> for QuantiseError {
+    fn from(e: RangeError) -> QuantiseError {
+        QuantiseError::Range(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen;
+    use crate::eval::nnue::{FeatureSet, KingBuckets, Quantisation};
+
+    fn small(activation: Activation, buckets: KingBuckets, mirror: bool) -> Architecture {
+        Architecture {
+            features: FeatureSet { king_buckets: buckets, mirror },
+            width: 32,
+            activation,
+            output_buckets: 4,
+            quantisation: Quantisation::DEFAULT,
+        }
+    }
+
+    /// Positions along random games from the start, `count` of them.
+    fn random_positions(seed: u64, count: usize) -> Vec<Position> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        let mut pos = Position::startpos();
+        while out.len() < count {
+            let moves = movegen::legal_moves(&mut pos);
+            if moves.is_empty() || pos.game_ply() > 150 {
+                pos = Position::startpos();
+                continue;
+            }
+            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
+            out.push(pos.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn colour_flipped_twins_score_the_same() {
+        let net =
+            FloatNetwork::random(Architecture { width: 32, ..Architecture::DEFAULT }, 2).quantise().unwrap();
+        for pos in random_positions(4, 200) {
+            assert_eq!(net.evaluate(&pos), net.evaluate(&pos.color_flipped()), "{pos:?}");
+        }
+    }
+
+    /// Quantised and float nets agree within 1% of the score's size plus 4 centipawns (the
+    /// rounding of ~33 feature weights at 1/510 each and of the output weights at 1/128 each).
+    #[test]
+    fn quantised_agrees_with_float() {
+        let mut worst = 0.0f32;
+        for activation in Activation::ALL {
+            for (buckets, mirror) in [(KingBuckets::Palace, true), (KingBuckets::Rank, false)] {
+                let float = FloatNetwork::random(small(activation, buckets, mirror), 5);
+                let net = float.quantise().unwrap();
+                let mut distinct = std::collections::HashSet::new();
+                for pos in random_positions(9, 300) {
+                    let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+                    distinct.insert(net.evaluate(&pos));
+                    let error = (exact - quantised).abs();
+                    worst = worst.max(error - 0.01 * exact.abs());
+                    assert!(
+                        error <= 4.0 + 0.01 * exact.abs(),
+                        "{activation:?} {pos:?}: {exact} vs {quantised}"
+                    );
+                }
+                assert!(distinct.len() > 50, "the random net must tell positions apart");
+            }
+        }
+        eprintln!("worst excess over 1%: {worst} cp");
+    }
+
+    #[test]
+    fn zero_net_scores_its_output_bias() {
+        let arch = small(Activation::CRelu, KingBuckets::Single, false);
+        let mut float = FloatNetwork::zeros(arch);
+        float.output_bias = vec![0.25; 4];
+        let net = float.quantise().unwrap();
+        // 0.25 · 400 = 100 centipawns, exactly.
+        assert_eq!(net.evaluate(&Position::startpos()), 100);
+    }
+
+    #[test]
+    fn oversized_weights_are_refused_with_what_and_where() {
+        let arch = small(Activation::SCRelu, KingBuckets::Single, false);
+        let mut float = FloatNetwork::zeros(arch);
+        float.feature_weights[70] = 200.0;
+        assert!(float.quantise().unwrap_err().to_string().contains("feature weight 70"));
+        float.feature_weights[70] = 0.0;
+        float.feature_weights.iter_mut().step_by(arch.width).for_each(|w| *w = 20.0);
+        let err = float.quantise().unwrap_err().to_string();
+        assert!(err.contains("accumulator neuron 0"), "{err}");
+        let mut float = FloatNetwork::zeros(arch);
+        float.output_weights[2 * arch.width + 3] = 40.0;
+        assert!(float.quantise().unwrap_err().to_string().contains("output weight 67"));
+        // At QA 8192 a full activation times 64 weights of 30 · 1024 passes 2³¹.
+        float.arch.quantisation.qa = 8192;
+        float.arch.activation = Activation::CRelu;
+        float.output_weights.iter_mut().for_each(|w| *w = 30.0);
+        let err = float.quantise().unwrap_err().to_string();
+        assert!(err.contains("output bucket 0"), "{err}");
+    }
+}

@@ -3,13 +3,14 @@
 //! The crate is laid out by concern: `board` (position and move generation), `rules` (the one
 //! authority on legality and game results), `eval`, `search`, `book`, `protocol` (UCCI and UCI),
 //! `notation` (ICCS, WXF, Chinese, PGN) and `cli` (the subcommands); `files` writes files whole
-//! or not at all for all of them.
+//! or not at all for all of them, and `input_file` reads the files they are given, bounded.
 
 pub mod board;
 pub mod book;
 pub mod cli;
 pub mod eval;
 pub mod files;
+pub mod input_file;
 pub mod notation;
 pub mod protocol;
 pub mod quote;

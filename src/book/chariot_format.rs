@@ -20,6 +20,7 @@ use std::path::Path;
 
 use crate::board::{Move, Position};
 use crate::files;
+use crate::input_file::Limit;
 
 use super::{on_board, BookEntry, BookError};
 
@@ -31,6 +32,12 @@ pub const VERSION: u8 = 1;
 pub const HEADER_LEN: usize = 24;
 /// Entry size in bytes.
 pub const ENTRY_LEN: usize = 12;
+/// The most entries a book is read with. The header's count could say four billion; 16.7 million
+/// is over three thousand times the embedded book, more than any opening theory fills.
+pub const MAX_ENTRIES: u64 = 1 << 24;
+/// The largest Chariot book read (about 200 MB): the header and `MAX_ENTRIES` entries.
+pub const FILE_LIMIT: Limit =
+    Limit { what: "Chariot book", max_len: HEADER_LEN as u64 + MAX_ENTRIES * ENTRY_LEN as u64 };
 
 /// One record: a canonical position key, a move in the canonical orientation, and its weight.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

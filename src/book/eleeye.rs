@@ -5,11 +5,17 @@
 use std::sync::OnceLock;
 
 use crate::board::{Color, Move, Position, Square};
+use crate::input_file::Limit;
 
 use super::{on_board, BookEntry};
 
 /// Record size in bytes.
 pub const RECORD_LEN: usize = 8;
+/// The most records a `BOOK.DAT` is read with: the format has no limit of its own, and 16.7
+/// million is over a hundred times the largest books published for ElephantEye and XQWizard.
+pub const MAX_RECORDS: u64 = 1 << 24;
+/// The largest `BOOK.DAT` read (128 MiB): `MAX_RECORDS` records.
+pub const FILE_LIMIT: Limit = Limit { what: "BOOK.DAT", max_len: MAX_RECORDS * RECORD_LEN as u64 };
 
 /// RC4 with a 4-byte all-zero key, as ElephantEye seeds its Zobrist tables.
 struct Rc4 {

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::board::{movegen, Move, Position};
+use crate::input_file::{self, Limit};
 
 /// One opening: the position the game's PGN starts from and the moves played before the engines
 /// take over.
@@ -49,9 +50,13 @@ impl Opening {
     }
 }
 
+/// The largest openings file read (256 MiB): a line is a FEN or a few dozen moves, so this is
+/// millions of openings, far more than a match or a datagen run plays.
+pub const FILE_LIMIT: Limit = Limit { what: "openings file", max_len: 1 << 28 };
+
 /// Reads an openings file; an error names the file and the line.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = input_file::read_text(path, FILE_LIMIT)
         .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -46,9 +46,14 @@ pub fn parse(text: &str) -> Result<Vec<Sample>, String> {
     Ok(samples)
 }
 
+/// The largest Texel data file read (2 GiB): some twenty million positions, as many as the
+/// tuner's features fit in memory.
+pub const FILE_LIMIT: crate::input_file::Limit =
+    crate::input_file::Limit { what: "data file", max_len: 1 << 31 };
+
 /// Reads a data file; an error names the file and the line.
 pub fn load(path: &Path) -> Result<Vec<Sample>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::input_file::read_text(path, FILE_LIMIT)
         .map_err(|e| format!("cannot read data file {}: {e}", path.display()))?;
     let samples = parse(&text).map_err(|e| format!("data file {} {e}", path.display()))?;
     if samples.is_empty() {

@@ -361,10 +361,15 @@ impl TrainState {
             .map_err(|e| format!("cannot write checkpoint '{}': {e}", path.display()))
     }
 
+    /// The largest checkpoint read (1 GiB): four float networks of the largest architecture
+    /// (about 420 MB) and room for the settings and the loss history.
+    pub const FILE_LIMIT: crate::input_file::Limit =
+        crate::input_file::Limit { what: "checkpoint", max_len: 1 << 30 };
+
     /// Reads the checkpoint at `path`; the error names the file, the byte and the trouble.
     pub fn load(path: &Path) -> Result<TrainState, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read checkpoint '{}': {e}", path.display()))?;
+        let bytes = crate::input_file::read(path, Self::FILE_LIMIT)
+            .map_err(|e| format!("cannot read checkpoint '{}': {e}", path.display()))?;
         TrainState::from_bytes(&bytes).map_err(|e| format!("checkpoint '{}' refused at {e}", path.display()))
     }
 }

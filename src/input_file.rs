@@ -76,14 +76,8 @@ impl fmt::Display for InputError {
     }
 }
 
-impl std::error::Error for InputError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            InputError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// No `source`: the message already holds the cause's (a chain would say it twice).
+impl std::error::Error for InputError {}
 
 impl From<io::Error> for InputError {
     fn from(e: io::Error) -> Self {

@@ -72,7 +72,8 @@ pub fn pgn_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BookError> {
                 return Err(BookError(format!("'{}' holds no .pgn file", p.display())));
             }
             files.extend(found);
-        } else if p.is_file() {
+        } else if p.exists() {
+            // Not only regular files: reading a device or a FIFO is refused with what it is.
             files.push(p.clone());
         } else {
             return Err(BookError(format!("'{}': no such file or directory", p.display())));

@@ -11,8 +11,7 @@ use serde_json::{json, Value};
 use crate::board::Position;
 use crate::files;
 use crate::input_file;
-use crate::notation::{parse_move, pgn, read_pgn, PgnGame};
-use crate::protocol::position_cmd::play_moves;
+use crate::notation::{parse_move, pgn, play_iccs, read_pgn, PgnGame};
 use crate::search::score::mate_in_moves;
 
 /// How a subcommand reads its `--moves`.
@@ -45,7 +44,7 @@ pub fn setup_position(fen: Option<&str>, moves: &[String], text: MoveText) -> Re
     let start = starting_position(fen)?;
     let words = move_words(moves);
     match text {
-        MoveText::Iccs => Ok(play_moves(start, &words)?),
+        MoveText::Iccs => Ok(play_iccs(start, &words)?),
         MoveText::AnyNotation => {
             let mut pos = start;
             for (i, word) in words.into_iter().enumerate() {

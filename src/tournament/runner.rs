@@ -11,7 +11,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::EngineProcess;
 use super::game::{play_game, GameRecord, GameSettings};
-use super::openings::Opening;
 use super::pgn_out::{self, GameTags};
 use super::report;
 use super::schedule::{self, Job};
@@ -19,6 +18,7 @@ use super::spec::{EngineSpec, SprtSpec};
 use super::stats::{sprt_verdict, SprtVerdict, Tally};
 use crate::board::Color;
 use crate::input_file;
+use crate::notation::Opening;
 use crate::notation::{pgn, MoveNotation};
 
 /// Everything a match needs.

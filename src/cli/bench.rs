@@ -39,16 +39,18 @@ pub struct BenchArgs {
     pub eval: super::nnue::EvalSource,
 }
 
-fn parse_params(text: &str) -> Result<SearchParams, String> {
-    SearchParams::with_list(text)
+// clap's value parsers: the library's refusal is the message clap shows after the flag.
+
+fn parse_params(text: &str) -> Result<SearchParams> {
+    SearchParams::with_list(text).map_err(Error::msg)
 }
 
-fn parse_feature(text: &str) -> Result<String, String> {
-    SearchFeatures::ALL.without(text).map(|_| text.to_string())
+fn parse_feature(text: &str) -> Result<String> {
+    SearchFeatures::ALL.without(text).map(|_| text.to_string()).map_err(Error::msg)
 }
 
-fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
-    text.parse()
+fn parse_algorithm(text: &str) -> Result<Algorithm> {
+    text.parse().map_err(Error::msg)
 }
 
 /// Runs the bench: one `index best nodes` line per position, then `Nodes searched: N` and

@@ -9,6 +9,8 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::input_file::{self, InputError, Limit};
+
 /// FNV-1a's 64-bit offset basis: the hash of nothing.
 pub const FNV64_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV-1a's 64-bit prime.
@@ -82,8 +84,8 @@ pub struct FileError {
 /// What went wrong with a binary file.
 #[derive(Debug)]
 pub enum FileErrorKind {
-    /// The system would not read it.
-    Read(io::Error),
+    /// It could not be read, or is no regular file, or is larger than any valid one of its kind.
+    Read(InputError),
     /// Its bytes were refused.
     Refused(FormatError),
     /// The system would not write it.
@@ -111,19 +113,23 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
-            FileErrorKind::Read(e) | FileErrorKind::Write(e) => Some(e),
+            FileErrorKind::Read(e) => Some(e),
+            FileErrorKind::Write(e) => Some(e),
             FileErrorKind::Refused(e) => Some(e),
         }
     }
 }
 
-/// Reads the file at `path` and parses it with `parse`; the error names the file as `noun`.
+/// Reads the file at `path`, no larger than `limit` allows (see `input_file`), and parses it with
+/// `parse`; the error names the file as `limit.what`.
 pub fn load<T>(
-    noun: &'static str,
+    limit: Limit,
     path: &Path,
     parse: impl FnOnce(&[u8]) -> Result<T, FormatError>,
 ) -> Result<T, FileError> {
-    let bytes = std::fs::read(path).map_err(|e| FileError::new(noun, path, FileErrorKind::Read(e)))?;
+    let noun = limit.what;
+    let bytes =
+        input_file::read(path, limit).map_err(|e| FileError::new(noun, path, FileErrorKind::Read(e)))?;
     parse(&bytes).map_err(|e| FileError::new(noun, path, FileErrorKind::Refused(e)))
 }
 

@@ -21,6 +21,7 @@ pub mod cli;
 pub mod datagen;
 pub mod eval;
 pub mod files;
+pub mod input_file;
 pub mod notation;
 pub mod protocol;
 pub mod quote;

@@ -151,7 +151,7 @@ fn a_book_dat_written_from_the_format_definition_is_read_as_written() {
     let (first, rest) = bytes.split_at_mut(8);
     first.swap_with_slice(&mut rest[8 * 99..8 * 100]);
     match chariot::book::EleeyeBook::from_bytes(&bytes, "shuffled") {
-        Err(e) => assert!(e.contains("records 1 and 2 are not sorted by lock"), "{e}"),
+        Err(e) => assert!(e.to_string().contains("records 1 and 2 are not sorted by lock"), "{e}"),
         Ok(_) => panic!("records out of order were accepted"),
     }
 }

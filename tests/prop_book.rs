@@ -174,7 +174,7 @@ fn check_book_bytes_unquoted(bytes: &[u8], plies: &[Ply]) -> Result<(), TestCase
     let g = read_guarded("Chariot book", bytes, || ChariotBook::from_bytes(bytes, "fuzz"));
     prop_assert!(g.peak_bytes <= memory_bound(bytes.len()), "{} bytes allocated", g.peak_bytes);
     match g.value {
-        Err(message) => short(&message)?,
+        Err(message) => short(&message.to_string())?,
         Ok(book) => {
             let again = ChariotBook::from_bytes(&book.to_bytes(), "again");
             prop_assert_eq!(again.as_ref().map(ChariotBook::entries), Ok(book.entries()));
@@ -188,7 +188,7 @@ fn check_book_bytes_unquoted(bytes: &[u8], plies: &[Ply]) -> Result<(), TestCase
     let g = read_guarded("BOOK.DAT", bytes, || EleeyeBook::from_bytes(bytes, "fuzz"));
     prop_assert!(g.peak_bytes <= memory_bound(bytes.len()), "{} bytes allocated", g.peak_bytes);
     match g.value {
-        Err(message) => short(&message)?,
+        Err(message) => short(&message.to_string())?,
         Ok(book) => {
             let written: Vec<u8> = book
                 .records()
@@ -250,7 +250,7 @@ proptest! {
     fn chariot_books_read_back_the_same(plies in book_plies()) {
         let book = ChariotBook::from_entries("t", chariot_entries(&plies).into_iter().map(|((k, m), w)| (k, m, w as u64)));
         let bytes = book.to_bytes();
-        let back = ChariotBook::from_bytes(&bytes, "back").map_err(TestCaseError::fail)?;
+        let back = ChariotBook::from_bytes(&bytes, "back").map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(back.entries(), book.entries());
         check_chariot_probes(&Book::Chariot(back), &plies)?;
     }
@@ -274,7 +274,7 @@ proptest! {
     #[test]
     fn book_dat_files_read_back_the_same(plies in book_plies()) {
         let (bytes, weights) = book_dat_of(&plies);
-        let back = EleeyeBook::from_bytes(&bytes, "back").map_err(TestCaseError::fail)?;
+        let back = EleeyeBook::from_bytes(&bytes, "back").map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(back.records().len(), weights.len());
         for r in back.records() {
             prop_assert_eq!(weights.get(&(r.lock, r.mv)), Some(&r.weight));

@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use crate::board::{Color, Move, Position};
-use crate::notation::pgn::{read_pgn, PgnGame};
+use crate::input_file;
+use crate::notation::pgn::{self, read_pgn, PgnGame};
 use crate::rules;
 use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl};
 
@@ -71,7 +72,8 @@ pub fn pgn_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BookError> {
                 return Err(BookError(format!("'{}' holds no .pgn file", p.display())));
             }
             files.extend(found);
-        } else if p.is_file() {
+        } else if p.exists() {
+            // Not only regular files: reading a device or a FIFO is refused with what it is.
             files.push(p.clone());
         } else {
             return Err(BookError(format!("'{}': no such file or directory", p.display())));
@@ -92,14 +94,7 @@ pub fn read_games(files: &[PathBuf]) -> Result<Vec<PgnGame>, BookError> {
 }
 
 fn read_text(path: &Path) -> Result<String, BookError> {
-    let bytes = std::fs::read(path).map_err(|e| BookError(format!("'{}': {e}", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
-        BookError(format!(
-            "'{}': not UTF-8 text (byte {} is invalid)",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    input_file::read_text(path, pgn::FILE_LIMIT).map_err(|e| BookError(format!("'{}': {e}", path.display())))
 }
 
 /// What `from_search` explores.

@@ -16,11 +16,13 @@
 //! orientation. Entries are sorted by (key, move), so a probe is a binary search, and a position and
 //! its mirror image share their entries.
 
+use std::fmt;
 use std::path::Path;
 
 use crate::binary::{fnv1a64, u16_at, u32_at, u64_at, FieldWriter};
 use crate::board::{Move, Position};
 use crate::files;
+use crate::input_file::Limit;
 
 use super::{on_board, BookEntry, BookError};
 
@@ -32,6 +34,12 @@ pub const VERSION: u8 = 1;
 pub const HEADER_LEN: usize = 24;
 /// Entry size in bytes.
 pub const ENTRY_LEN: usize = 12;
+/// The most entries a book is read with. The header's count could say four billion; 16.7 million
+/// is over three thousand times the embedded book, more than any opening theory fills.
+pub const MAX_ENTRIES: u64 = 1 << 24;
+/// The largest Chariot book read (about 200 MB): the header and `MAX_ENTRIES` entries.
+pub const FILE_LIMIT: Limit =
+    Limit { what: "Chariot book", max_len: HEADER_LEN as u64 + MAX_ENTRIES * ENTRY_LEN as u64 };
 
 /// One record: a canonical position key, a move in the canonical orientation, and its weight.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,6 +61,77 @@ pub fn canonical(pos: &Position) -> (u64, bool) {
         (key, false)
     }
 }
+
+/// Why bytes are not a Chariot book; `Display` says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChariotBookError {
+    /// The file does not start with `CHARIOTBK`.
+    NotABook,
+    /// The file has the magic but ends inside the header.
+    TruncatedHeader {
+        /// The file's length.
+        len: usize,
+    },
+    /// The format version is not the one this build reads.
+    Version(u8),
+    /// The file ends before the entries the header announces.
+    Truncated {
+        /// The entries announced.
+        count: usize,
+        /// The length they make.
+        expected_len: u64,
+        /// The file's length.
+        len: usize,
+    },
+    /// Bytes follow the entries the header announces.
+    Garbage {
+        /// How many.
+        extra: u64,
+        /// The entries announced.
+        count: usize,
+    },
+    /// The body's checksum is not the header's.
+    Checksum {
+        /// The body's.
+        actual: u64,
+        /// The header's.
+        stored: u64,
+    },
+    /// Entries `index` and `index + 1` (1-based) are not in (key, move) order.
+    OutOfOrder {
+        /// The first of the two, 1-based.
+        index: usize,
+    },
+}
+
+impl fmt::Display for ChariotBookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChariotBookError::NotABook => write!(f, "not a Chariot book (no CHARIOTBK header)"),
+            ChariotBookError::TruncatedHeader { len } => {
+                write!(f, "truncated: {len} bytes, shorter than the {HEADER_LEN}-byte header")
+            }
+            ChariotBookError::Version(v) => {
+                write!(f, "format version {v} is not supported (this Chariot reads version {VERSION})")
+            }
+            ChariotBookError::Truncated { count, expected_len, len } => write!(
+                f,
+                "truncated: the header announces {count} entries ({expected_len} bytes) but the file has {len} bytes"
+            ),
+            ChariotBookError::Garbage { extra, count } => {
+                write!(f, "{extra} bytes of garbage after the {count} entries the header announces")
+            }
+            ChariotBookError::Checksum { actual, stored } => {
+                write!(f, "corrupted: checksum {actual:016x} does not match the header's {stored:016x}")
+            }
+            ChariotBookError::OutOfOrder { index } => {
+                write!(f, "entries {index} and {} are out of order", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ChariotBookError {}
 
 /// A loaded Chariot book.
 #[derive(Clone, Debug)]
@@ -90,51 +169,40 @@ impl ChariotBook {
     }
 
     /// Reads a book from its bytes, refusing a foreign, truncated or corrupted file.
-    pub fn from_bytes(bytes: &[u8], name: impl Into<String>) -> Result<ChariotBook, String> {
+    pub fn from_bytes(bytes: &[u8], name: impl Into<String>) -> Result<ChariotBook, ChariotBookError> {
         if bytes.len() < HEADER_LEN {
             return Err(if bytes.starts_with(MAGIC) {
-                format!("truncated: {} bytes, shorter than the {HEADER_LEN}-byte header", bytes.len())
+                ChariotBookError::TruncatedHeader { len: bytes.len() }
             } else {
-                "not a Chariot book (no CHARIOTBK header)".to_string()
+                ChariotBookError::NotABook
             });
         }
         if !bytes.starts_with(MAGIC) {
-            return Err("not a Chariot book (no CHARIOTBK header)".to_string());
+            return Err(ChariotBookError::NotABook);
         }
         if bytes[9] != VERSION {
-            return Err(format!(
-                "format version {} is not supported (this Chariot reads version {VERSION})",
-                bytes[9]
-            ));
+            return Err(ChariotBookError::Version(bytes[9]));
         }
         let count = u32_at(bytes, 12) as usize;
         let checksum = u64_at(bytes, 16);
         let expected_len = HEADER_LEN as u64 + count as u64 * ENTRY_LEN as u64;
         if (bytes.len() as u64) < expected_len {
-            return Err(format!(
-                "truncated: the header announces {count} entries ({expected_len} bytes) but the file has {} bytes",
-                bytes.len()
-            ));
+            return Err(ChariotBookError::Truncated { count, expected_len, len: bytes.len() });
         }
         if bytes.len() as u64 > expected_len {
-            return Err(format!(
-                "{} bytes of garbage after the {count} entries the header announces",
-                bytes.len() as u64 - expected_len
-            ));
+            return Err(ChariotBookError::Garbage { extra: bytes.len() as u64 - expected_len, count });
         }
         let body = &bytes[HEADER_LEN..];
         let actual = fnv1a64(body);
         if actual != checksum {
-            return Err(format!(
-                "corrupted: checksum {actual:016x} does not match the header's {checksum:016x}"
-            ));
+            return Err(ChariotBookError::Checksum { actual, stored: checksum });
         }
         let entries: Vec<Entry> = body
             .chunks_exact(ENTRY_LEN)
             .map(|c| Entry { key: u64_at(c, 0), mv: u16_at(c, 8), weight: u16_at(c, 10) })
             .collect();
         if let Some(i) = entries.windows(2).position(|w| (w[0].key, w[0].mv) >= (w[1].key, w[1].mv)) {
-            return Err(format!("entries {} and {} are out of order", i + 1, i + 2));
+            return Err(ChariotBookError::OutOfOrder { index: i + 1 });
         }
         Ok(ChariotBook { name: name.into(), entries })
     }
@@ -251,6 +319,9 @@ mod tests {
         swapped.extend_from_slice(&bytes[HEADER_LEN..HEADER_LEN + ENTRY_LEN]);
         let sum = fnv1a64(&swapped[HEADER_LEN..]);
         swapped[16..24].copy_from_slice(&sum.to_le_bytes());
-        assert_eq!(ChariotBook::from_bytes(&swapped, "s").unwrap_err(), "entries 1 and 2 are out of order");
+        assert_eq!(
+            ChariotBook::from_bytes(&swapped, "s").unwrap_err().to_string(),
+            "entries 1 and 2 are out of order"
+        );
     }
 }

@@ -2,14 +2,21 @@
 //! lock, where the lock is a 32-bit Zobrist value drawn from an RC4 keystream
 //! (see `docs/book-formats.md`).
 
+use std::fmt;
 use std::sync::OnceLock;
 
 use crate::board::{Color, Move, Position, Square};
+use crate::input_file::Limit;
 
 use super::{on_board, BookEntry};
 
 /// Record size in bytes.
 pub const RECORD_LEN: usize = 8;
+/// The most records a `BOOK.DAT` is read with: the format has no limit of its own, and 16.7
+/// million is over a hundred times the largest books published for ElephantEye and XQWizard.
+pub const MAX_RECORDS: u64 = 1 << 24;
+/// The largest `BOOK.DAT` read (128 MiB): `MAX_RECORDS` records.
+pub const FILE_LIMIT: Limit = Limit { what: "BOOK.DAT", max_len: MAX_RECORDS * RECORD_LEN as u64 };
 
 /// RC4 with a 4-byte all-zero key, as ElephantEye seeds its Zobrist tables.
 struct Rc4 {
@@ -103,6 +110,41 @@ pub struct Record {
     pub weight: u16,
 }
 
+/// Why bytes are not a `BOOK.DAT` (they were not a Chariot book either: a book file is read as
+/// one or the other); `Display` says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookDatError {
+    /// No bytes at all.
+    Empty,
+    /// The length is not a whole number of records.
+    PartialRecord {
+        /// The file's length.
+        len: usize,
+    },
+    /// Records `index` and `index + 1` (1-based) are not sorted by lock.
+    Unsorted {
+        /// The first of the two, 1-based.
+        index: usize,
+    },
+}
+
+impl fmt::Display for BookDatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const NEITHER: &str = "not a Chariot book (no CHARIOTBK header) and not a BOOK.DAT";
+        match self {
+            BookDatError::Empty => write!(f, "empty file (neither a Chariot book nor a BOOK.DAT)"),
+            BookDatError::PartialRecord { len } => {
+                write!(f, "{NEITHER} ({len} bytes is not a whole number of 8-byte records)")
+            }
+            BookDatError::Unsorted { index } => {
+                write!(f, "{NEITHER} (records {index} and {} are not sorted by lock)", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for BookDatError {}
+
 /// A loaded `BOOK.DAT`.
 #[derive(Clone, Debug)]
 pub struct EleeyeBook {
@@ -112,16 +154,12 @@ pub struct EleeyeBook {
 
 impl EleeyeBook {
     /// Reads a BOOK.DAT image, refusing one whose size or order shows it is not one.
-    pub fn from_bytes(bytes: &[u8], name: impl Into<String>) -> Result<EleeyeBook, String> {
+    pub fn from_bytes(bytes: &[u8], name: impl Into<String>) -> Result<EleeyeBook, BookDatError> {
         if bytes.is_empty() {
-            return Err("empty file (neither a Chariot book nor a BOOK.DAT)".to_string());
+            return Err(BookDatError::Empty);
         }
         if !bytes.len().is_multiple_of(RECORD_LEN) {
-            return Err(format!(
-                "not a Chariot book (no CHARIOTBK header) and not a BOOK.DAT ({} bytes is not a whole number of \
-                 8-byte records)",
-                bytes.len()
-            ));
+            return Err(BookDatError::PartialRecord { len: bytes.len() });
         }
         let records: Vec<Record> = bytes
             .chunks_exact(RECORD_LEN)
@@ -132,11 +170,7 @@ impl EleeyeBook {
             })
             .collect();
         if let Some(i) = records.windows(2).position(|w| w[0].lock > w[1].lock) {
-            return Err(format!(
-                "not a Chariot book (no CHARIOTBK header) and not a BOOK.DAT (records {} and {} are not sorted by lock)",
-                i + 1,
-                i + 2
-            ));
+            return Err(BookDatError::Unsorted { index: i + 1 });
         }
         Ok(EleeyeBook { name: name.into(), records })
     }

@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use super::chariot_format::ChariotBookError;
 use super::{Book, BookError, ChariotBook, EMBEDDED_NAME};
 
 /// The bytes of `book/default.cbk`.
@@ -10,7 +11,7 @@ pub static DEFAULT_BOOK: &[u8] = include_bytes!("../../book/default.cbk");
 
 /// The embedded book, parsed on first use.
 pub fn book() -> Result<Book, BookError> {
-    static PARSED: OnceLock<Result<ChariotBook, String>> = OnceLock::new();
+    static PARSED: OnceLock<Result<ChariotBook, ChariotBookError>> = OnceLock::new();
     PARSED
         .get_or_init(|| ChariotBook::from_bytes(DEFAULT_BOOK, EMBEDDED_NAME))
         .clone()

@@ -16,6 +16,7 @@ use std::path::Path;
 use rand::Rng;
 
 use crate::board::{movegen, Move, Position};
+use crate::input_file::{self, Limit};
 
 pub use chariot_format::ChariotBook;
 pub use eleeye::EleeyeBook;
@@ -59,6 +60,17 @@ pub struct BookMove {
     pub source: String,
 }
 
+/// The largest book file read, of either format: a file is read before its first bytes tell
+/// which format it is in.
+pub const FILE_LIMIT: Limit = Limit {
+    what: "book file",
+    max_len: if chariot_format::FILE_LIMIT.max_len > eleeye::FILE_LIMIT.max_len {
+        chariot_format::FILE_LIMIT.max_len
+    } else {
+        eleeye::FILE_LIMIT.max_len
+    },
+};
+
 /// One opening book of either format.
 #[derive(Clone, Debug)]
 pub enum Book {
@@ -71,7 +83,8 @@ pub enum Book {
 impl Book {
     /// Opens a book file, telling the format by its first bytes: Chariot's magic, else `BOOK.DAT`.
     pub fn open(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError::file(path, format!("cannot read it: {e}")))?;
+        let bytes = input_file::read(path, FILE_LIMIT)
+            .map_err(|e| BookError::file(path, format!("cannot read it: {e}")))?;
         let name =
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
         if bytes.starts_with(chariot_format::MAGIC) {

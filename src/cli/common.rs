@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 
 use crate::board::Position;
 use crate::files;
-use crate::notation::{parse_move, read_pgn, PgnGame};
-use crate::protocol::position_cmd::play_moves;
+use crate::input_file;
+use crate::notation::{parse_move, pgn, play_iccs, read_pgn, PgnGame};
 use crate::search::score::mate_in_moves;
 
 /// How a subcommand reads its `--moves`.
@@ -44,7 +44,7 @@ pub fn setup_position(fen: Option<&str>, moves: &[String], text: MoveText) -> Re
     let start = starting_position(fen)?;
     let words = move_words(moves);
     match text {
-        MoveText::Iccs => Ok(play_moves(start, &words)?),
+        MoveText::Iccs => Ok(play_iccs(start, &words)?),
         MoveText::AnyNotation => {
             let mut pos = start;
             for (i, word) in words.into_iter().enumerate() {
@@ -93,7 +93,8 @@ pub fn progress_bar(len: u64, shown: bool, style: ProgressStyle) -> ProgressBar 
 
 /// Every game of the PGN file at `path`; the errors name the file (and the line).
 pub fn load_games(path: &Path) -> Result<Vec<PgnGame>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = input_file::read_text(path, pgn::FILE_LIMIT)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let games = read_pgn(&text).with_context(|| path.display().to_string())?;
     if games.is_empty() {
         bail!("{}: no game found", path.display());

@@ -92,7 +92,7 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     cfg.hash_mb = args.hash as usize;
     cfg.eval = args.eval.choice()?;
     if let Some(file) = &args.openings {
-        cfg.openings = openings::load(file).map_err(Error::msg)?;
+        cfg.openings = openings::load(file)?;
     }
     cfg.validate().map_err(Error::msg)?;
     if args.scored {

@@ -125,7 +125,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
         seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)
             .map_err(Error::msg)?;
     let openings = match &args.openings {
-        Some(path) => openings::load(path).map_err(Error::msg)?,
+        Some(path) => openings::load(path)?,
         None => vec![Opening::startpos()],
     };
     Ok(MatchConfig {

@@ -17,9 +17,9 @@ use rand::SeedableRng;
 
 use crate::board::{movegen, Color, Move, Position};
 use crate::eval::EvalChoice;
+use crate::notation::Opening;
 use crate::rules::{game_result, Termination};
 use crate::search::{Engine, HashError, Limits, SearchControl};
-use crate::tournament::Opening;
 
 /// How to generate the data.
 #[derive(Clone, Debug)]

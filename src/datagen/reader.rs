@@ -76,7 +76,7 @@ pub struct DataReader<R: Read> {
 
 /// Opens `path` (called `name` in errors) for reading.
 fn open_file(path: &Path, name: &str) -> Result<File, DataError> {
-    File::open(path).map_err(|e| DataError {
+    crate::input_file::open(path).map_err(|e| DataError {
         file: name.to_string(),
         offset: 0,
         record: None,

@@ -1,4 +1,4 @@
-//! Move notation: ICCS, WXF and Chinese; PGN read and write.
+//! Move notation: ICCS, WXF and Chinese; PGN read and write; lines of ICCS moves from a start.
 //!
 //! Every parser takes the position the move is played in and returns a legal move or an error
 //! naming what was wrong; the WXF and Chinese parsers resolve front/rear marks and missing details
@@ -10,6 +10,7 @@ pub mod chinese;
 mod designation;
 mod error;
 pub mod iccs;
+pub mod line;
 pub mod pgn;
 pub mod wxf;
 
@@ -19,6 +20,7 @@ use std::str::FromStr;
 use crate::board::{Move, Position};
 
 pub use error::NotationError;
+pub use line::{play_iccs, MoveListError, Opening, OpeningError};
 pub use pgn::{read_pgn, write_pgn, PgnError, PgnGame, PgnMove};
 
 /// The three move notations this module reads and writes.

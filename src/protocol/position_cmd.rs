@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::board::{movegen, FenError, Move, Position};
+use crate::board::{FenError, Position};
+use crate::notation::MoveListError;
 use crate::quote::quoted;
 
 /// Why a `position` command or a move list was refused; `Display` names the problem.
@@ -19,20 +20,8 @@ pub enum PositionError {
     Fen(FenError),
     /// A word where only `moves` may stand (after `startpos`).
     Unexpected(String),
-    /// Move number `index` (1-based) of the list is not ICCS coordinates.
-    NotIccs {
-        /// 1-based place in the move list.
-        index: usize,
-        /// The word as given.
-        text: String,
-    },
-    /// Move number `index` (1-based) of the list is not legal where it is played.
-    Illegal {
-        /// 1-based place in the move list.
-        index: usize,
-        /// The word as given.
-        text: String,
-    },
+    /// A move of the list was refused.
+    Moves(MoveListError),
 }
 
 impl fmt::Display for PositionError {
@@ -47,10 +36,7 @@ impl fmt::Display for PositionError {
             PositionError::Unexpected(word) => {
                 write!(f, "unexpected {} where 'moves' was expected", quoted(word))
             }
-            PositionError::NotIccs { index, text } => {
-                write!(f, "move {index} {} is not an ICCS move like h2e2", quoted(text))
-            }
-            PositionError::Illegal { index, text } => write!(f, "move {index} {} is illegal", quoted(text)),
+            PositionError::Moves(e) => write!(f, "{e}"),
         }
     }
 }
@@ -60,6 +46,12 @@ impl std::error::Error for PositionError {}
 impl From<FenError> for PositionError {
     fn from(e: FenError) -> Self {
         PositionError::Fen(e)
+    }
+}
+
+impl From<MoveListError> for PositionError {
+    fn from(e: MoveListError) -> Self {
+        PositionError::Moves(e)
     }
 }
 
@@ -89,26 +81,13 @@ pub fn parse_position_words(words: &[&str]) -> Result<Position, PositionError> {
     };
     match rest.split_first() {
         None => Ok(start),
-        Some((&"moves", moves)) => play_moves(start, moves),
+        Some((&"moves", moves)) => Ok(play_moves(start, moves)?),
         Some((&other, _)) => Err(PositionError::Unexpected(other.to_string())),
     }
 }
 
-/// Plays ICCS `moves` from `start`, checking each for legality. Taking `start` by value means a
-/// refused list leaves nothing half-applied in the caller's hands.
-pub fn play_moves<S: AsRef<str>>(mut start: Position, moves: &[S]) -> Result<Position, PositionError> {
-    for (i, text) in moves.iter().enumerate() {
-        let text = text.as_ref();
-        let index = i + 1;
-        let mv: Move =
-            Move::parse_iccs(text).ok_or_else(|| PositionError::NotIccs { index, text: text.to_string() })?;
-        if !movegen::is_legal(&mut start, mv) {
-            return Err(PositionError::Illegal { index, text: text.to_string() });
-        }
-        start.make_move(mv);
-    }
-    Ok(start)
-}
+/// Plays ICCS moves from a start: `notation::play_iccs`, under the name the protocol knows it by.
+pub use crate::notation::play_iccs as play_moves;
 
 #[cfg(test)]
 mod tests {

@@ -53,7 +53,7 @@ pub enum DatasetError {
         error: LineError,
     },
     /// The file could not be read.
-    Read(PathBuf, std::io::Error),
+    Read(PathBuf, crate::input_file::InputError),
     /// The file holds no position.
     Empty(PathBuf),
 }
@@ -103,9 +103,15 @@ pub fn parse(text: &str) -> Result<Vec<Sample>, DatasetError> {
     Ok(samples)
 }
 
+/// The largest Texel data file read (2 GiB): some twenty million positions, as many as the
+/// tuner's features fit in memory.
+pub const FILE_LIMIT: crate::input_file::Limit =
+    crate::input_file::Limit { what: "data file", max_len: 1 << 31 };
+
 /// Reads a data file; an error names the file and the line.
 pub fn load(path: &Path) -> Result<Vec<Sample>, DatasetError> {
-    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::Read(path.to_path_buf(), e))?;
+    let text = crate::input_file::read_text(path, FILE_LIMIT)
+        .map_err(|e| DatasetError::Read(path.to_path_buf(), e))?;
     let samples = parse(&text).map_err(|e| match e {
         DatasetError::Line { line, error, .. } => {
             DatasetError::Line { file: Some(path.to_path_buf()), line, error }

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use super::coords;
 use super::engine::{EngineProcess, Failure};
-use super::openings::Opening;
 use super::shown::shown;
 use super::spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule};
 use crate::board::{movegen, Color, Move, Position};
+use crate::notation::Opening;
 use crate::rules;
 
 /// How games are played and judged.

@@ -16,8 +16,8 @@ pub mod shown;
 pub mod spec;
 pub mod stats;
 
+pub use crate::notation::Opening;
 pub use game::{play_game, GameRecord, GameSettings};
-pub use openings::Opening;
 pub use runner::{run_match, MatchConfig, MatchSummary};
 pub use spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule, SprtSpec};
 pub use stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};

@@ -11,14 +11,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::EngineProcess;
 use super::game::{play_game, GameRecord, GameSettings};
-use super::openings::Opening;
 use super::pgn_out::{self, GameTags};
 use super::report;
 use super::schedule::{self, Job};
 use super::spec::{EngineSpec, SprtSpec};
 use super::stats::{sprt_verdict, SprtVerdict, Tally};
 use crate::board::Color;
-use crate::notation::MoveNotation;
+use crate::input_file;
+use crate::notation::Opening;
+use crate::notation::{pgn, MoveNotation};
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -130,8 +131,8 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
     let mut pgn_text = String::new();
     let mut done = HashSet::new();
     if let (Some(path), true) = (&config.pgn, config.resume) {
-        pgn_text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        pgn_text = input_file::read_text(path, pgn::FILE_LIMIT)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         for game in pgn_out::played_games(&pgn_text, path)? {
             let job = jobs.iter().find(|j| {
                 j.round == game.round

@@ -333,9 +333,14 @@ impl TrainState {
             .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Write(e)))
     }
 
+    /// The largest checkpoint read (1 GiB): four float networks of the largest architecture
+    /// (about 420 MB) and room for the settings and the loss history.
+    pub const FILE_LIMIT: crate::input_file::Limit =
+        crate::input_file::Limit { what: "checkpoint", max_len: 1 << 30 };
+
     /// Reads the checkpoint at `path`; the error names the file, the byte and the trouble.
     pub fn load(path: &Path) -> Result<TrainState, FileError> {
-        binary::load(NOUN, path, TrainState::from_bytes)
+        binary::load(Self::FILE_LIMIT, path, TrainState::from_bytes)
     }
 }
 

@@ -12,7 +12,6 @@
 //! settings on the same data validate on the same games and their losses compare.
 
 use std::fmt;
-use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -107,7 +106,7 @@ impl std::error::Error for LoadError {}
 fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataError> {
     let name = path.display().to_string();
     let error = |offset, record, message: String| DataError { file: name.clone(), offset, record, message };
-    let file = File::open(path).map_err(|e| error(0, None, format!("cannot open: {e}")))?;
+    let file = crate::input_file::open(path).map_err(|e| error(0, None, format!("cannot open: {e}")))?;
     let len = file.metadata().map_err(|e| error(0, None, format!("cannot read: {e}")))?.len();
     // Only whole blocks are read: a partial record at the very end is an interrupted write.
     let partial = len % BLOCK as u64;

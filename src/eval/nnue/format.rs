@@ -29,9 +29,12 @@ use crate::binary::{
     self, fail, fnv1a64_parts, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError,
 };
 use crate::files;
+use crate::input_file::Limit;
 
 use super::features::{FeatureSet, KingBuckets};
-use super::network::{self, Activation, Architecture, Network, Quantisation, MAX_DESCRIPTION};
+use super::network::{
+    self, Activation, Architecture, Network, Quantisation, MAX_DESCRIPTION, MAX_OUTPUT_BUCKETS, MAX_WIDTH,
+};
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"CHARNNUE";
@@ -195,18 +198,38 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     Ok(net)
 }
 
-/// What messages call a net file.
-const NOUN: &str = "net file";
+/// The most feature inputs any feature set has (one weight block per palace square, unmirrored).
+const MAX_INPUTS: usize = {
+    let mut most = 0;
+    let mut i = 0;
+    while i < 2 * KingBuckets::ALL.len() {
+        let set = FeatureSet { king_buckets: KingBuckets::ALL[i / 2], mirror: i % 2 == 1 };
+        if set.inputs() > most {
+            most = set.inputs();
+        }
+        i += 1;
+    }
+    most
+};
+
+/// The largest net file this format accepts: the widest accumulator with the most inputs and
+/// output buckets, and the longest description (about 50 MB). Anything larger is refused unread.
+pub const FILE_LIMIT: Limit = Limit {
+    what: "net file",
+    max_len: (FIXED_HEADER + MAX_DESCRIPTION + 8) as u64
+        + 2 * (MAX_INPUTS * MAX_WIDTH + MAX_WIDTH + MAX_OUTPUT_BUCKETS * 2 * MAX_WIDTH) as u64
+        + 4 * MAX_OUTPUT_BUCKETS as u64,
+};
 
 /// Loads a net file; the error names the file, the byte and the trouble.
 pub fn load(path: &Path) -> Result<Network, FileError> {
-    binary::load(NOUN, path, from_bytes)
+    binary::load(FILE_LIMIT, path, from_bytes)
 }
 
 /// Writes a net file whole or not at all: into a temporary file beside `path`, then renamed over it.
 pub fn save(net: &Network, path: &Path) -> Result<(), FileError> {
     files::write_atomically(path, to_bytes(net))
-        .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Write(e)))
+        .map_err(|e| FileError::new(FILE_LIMIT.what, path, FileErrorKind::Write(e)))
 }
 
 #[cfg(test)]
@@ -218,6 +241,19 @@ mod tests {
     fn small_net(seed: u64) -> Network {
         let arch = Architecture { width: 16, output_buckets: 2, ..Architecture::DEFAULT };
         FloatNetwork::random(arch, seed).quantise().unwrap().with_description("test net")
+    }
+
+    #[test]
+    fn the_file_limit_is_the_largest_valid_net() {
+        let largest = Architecture {
+            features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: false },
+            width: MAX_WIDTH,
+            output_buckets: MAX_OUTPUT_BUCKETS,
+            ..Architecture::DEFAULT
+        };
+        assert!(largest.validate().is_ok());
+        let longest = (FIXED_HEADER + MAX_DESCRIPTION + 8) as u64 + payload_len(&largest);
+        assert_eq!(FILE_LIMIT.max_len, longest);
     }
 
     #[test]

@@ -9,11 +9,16 @@ mod writer;
 use std::fmt;
 
 use crate::board::{movegen, Move, Position};
+use crate::input_file::Limit;
 
 use super::NotationError;
 
 pub use reader::read_pgn;
 pub use writer::write_pgn;
+
+/// The largest PGN file read (1 GiB): PGN has no limit of its own, and this holds a few hundred
+/// thousand annotated games, more than the largest xiangqi databases, in memory at once.
+pub const FILE_LIMIT: Limit = Limit { what: "PGN file", max_len: 1 << 30 };
 
 /// The result tokens a PGN movetext may end with.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];

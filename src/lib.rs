@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod quote;
 pub mod rules;
 pub mod search;
+pub mod svg;
 pub mod tournament;
 pub mod tune;
 pub mod winrate;

@@ -2,11 +2,15 @@
 //!
 //! The crate is laid out by concern, floor by floor (a room uses only rooms on the floors
 //! below it):
-//! * `files` (files written whole or not at all), `quote`, `binary` (the little-endian codec and
-//!   FNV-1a checksums of every binary file) and `adam` (the optimiser both fits use);
+//! * `files` (files written whole or not at all), `input_file` (every file a user names, read
+//!   with a bound), `quote`, `binary` (the little-endian codec and FNV-1a checksums of every
+//!   binary file) and `adam` (the optimiser both fits use);
 //! * `board` (position and move generation);
-//! * `eval` (the evaluator choice; `eval/classic` the classic evaluation, `eval/nnue` the net's inference), `rules` (the one authority on
-//!   legality and game results), `notation` (ICCS, WXF, Chinese, PGN);
+//! * `winrate` (what a score means: the win-rate model and normalised scores), `svg` (pictures
+//!   of the board and of a game's curve);
+//! * `eval` (the evaluator choice; `eval/classic` the classic evaluation, `eval/nnue` the net's
+//!   inference), `rules` (the one authority on legality and game results), `notation` (ICCS,
+//!   WXF, Chinese, PGN);
 //! * `search`, `tournament` (matches between engines);
 //! * `datagen` (self-play training data and its file format), `book` (opening books);
 //! * `texel` (Texel tuning of the classic weights), `train` (the NNUE trainer);
@@ -27,6 +31,8 @@ pub mod protocol;
 pub mod quote;
 pub mod rules;
 pub mod search;
+pub mod svg;
 pub mod texel;
 pub mod tournament;
 pub mod train;
+pub mod winrate;

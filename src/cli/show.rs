@@ -8,10 +8,11 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{setup_position, MoveText};
+use super::common::{setup_position, write_file, MoveText};
 use crate::board::{Color, Position, Square};
 use crate::notation::chinese::{file_char, piece_char, Script};
-use crate::notation::{format_move, MoveNotation};
+use crate::notation::{format_move, parse_move, MoveNotation};
+use crate::svg::{board_svg, BoardPicture};
 
 /// Arguments of `chariot show`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,12 @@ pub struct ShowArgs {
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
+    /// Also write the board as an SVG picture to this file (any browser opens it).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// With `--svg`: draw an arrow for this move (any notation), for example the best move.
+    #[arg(long, value_name = "MOVE", requires = "svg")]
+    pub arrow: Option<String>,
 }
 
 /// An empty point, as wide as a Chinese character so the columns line up.
@@ -128,6 +135,17 @@ pub fn describe_position(pos: &Position) -> String {
 /// Draws the position `args` describe on `out`, in colour when `color`.
 pub fn run(args: &ShowArgs, out: &mut impl Write, color: bool) -> Result<()> {
     let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
+    if let Some(path) = &args.svg {
+        let arrow = match &args.arrow {
+            Some(text) => Some(
+                parse_move(&pos, text)
+                    .map_err(|e| anyhow::anyhow!("--arrow '{text}' is not a legal move here: {e}"))?,
+            ),
+            None => None,
+        };
+        let picture = BoardPicture { flipped: args.flip, arrow, caption: None };
+        write_file(path, &board_svg(&pos, &picture))?;
+    }
     write!(out, "{}", draw_board(&pos, args.flip, color))?;
     write!(out, "{}", describe_position(&pos))?;
     out.flush()?;

@@ -1,7 +1,7 @@
 //! The analysis subcommands through the built binary: `bench`, `analyze` (text, JSON, batch),
 //! `annotate`, `eval` and `show`.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

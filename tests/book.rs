@@ -3,7 +3,7 @@
 //! from PGN games written here, refusal of damaged files, weighted choice and the repetition rule,
 //! the CLI.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! with the place of the fault, runs are reproducible, appending and resuming after an
 //! interruption give the data an uninterrupted run gives, and the labels mean what they say.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

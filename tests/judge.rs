@@ -3,7 +3,7 @@
 //! Each expected verdict is worked out by hand in the comments (tests/rules.rs has the same
 //! positions clause by clause).
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -1,7 +1,7 @@
 //! The neural evaluation end to end: the engine searching with a net (random weights the tests
 //! make), and the `nnue`, `eval`, `bench` and `analyze` commands with net files.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

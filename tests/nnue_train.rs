@@ -3,7 +3,7 @@
 //! to the net an uninterrupted run makes, exports nets `nnue check` accepts, and refuses damaged
 //! data and checkpoints with the place of the damage.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

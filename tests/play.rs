@@ -1,6 +1,6 @@
 //! `chariot play` driven through stdin, as a script would drive it.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

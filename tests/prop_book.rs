@@ -5,7 +5,7 @@
 //! a panic, a hang or a runaway allocation, and a book read offers only legal moves. Cases per run
 //! and how to run longer: see tests/prop_support/mod.rs.
 
-mod prop_support;
+use crate::prop_support;
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! read prints back and re-reads to the same position, and plays on. Cases per run and how to run
 //! longer: see tests/prop_support/mod.rs.
 
-mod prop_support;
+use crate::prop_support;
 
 use chariot::board::fen::MAX_CLOCK;
 use chariot::board::{movegen, Color, Position, START_FEN};

@@ -4,7 +4,7 @@
 //! limit, the same incrementally as from scratch. Cases per run and how to run longer: see
 //! tests/prop_support/mod.rs.
 
-mod prop_support;
+use crate::prop_support;
 
 use std::sync::Arc;
 

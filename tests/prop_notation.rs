@@ -3,7 +3,7 @@
 //! position, reads as a legal move (which then round-trips) or is refused with a short message,
 //! never a panic or a hang. Cases per run and how to run longer: see tests/prop_support/mod.rs.
 
-mod prop_support;
+use crate::prop_support;
 
 use chariot::board::{movegen, Move, Position};
 use chariot::notation::{chinese, format_move, iccs, parse_move, wxf, MoveNotation, NotationError};

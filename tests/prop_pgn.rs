@@ -4,7 +4,7 @@
 //! every game read is written and re-read to the same game. Cases per run and how to run longer:
 //! see tests/prop_support/mod.rs.
 
-mod prop_support;
+use crate::prop_support;
 
 use chariot::board::Position;
 use chariot::notation::{format_move, read_pgn, write_pgn, MoveNotation, PgnError, PgnGame, PgnMove};

@@ -2,7 +2,7 @@
 //! Sizes the machine cannot give are made certain with an address-space limit (`ulimit -v`), so
 //! the tests say the same on any machine, and never allocate more than they can have.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Subcommands that read commands or positions from stdin (`analyze --fen -`, `play`): a line that
 //! is not UTF-8 text, or a megabyte of junk, is one error for that line, never the end of the run.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! search do what they should on data whose answer is known, self-play data is well formed, and
 //! the weights writer keeps every current value.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! message naming the file and the trouble, without hanging and without reading what it refuses:
 //! the commands run under an address-space limit smaller than the largest files they refuse.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -15,6 +15,7 @@ mod book;
 mod cli;
 mod datagen;
 mod fen;
+mod inputs;
 mod judge;
 mod nnue;
 mod nnue_train;

@@ -19,7 +19,7 @@ use std::str::FromStr;
 
 use crate::board::{Move, Position};
 
-pub use error::NotationError;
+pub use error::{MissingPiece, NotationError, UnreadableReason};
 pub use line::{play_iccs, MoveListError, Opening, OpeningError};
 pub use pgn::{read_pgn, write_pgn, PgnError, PgnGame, PgnMove};
 
@@ -80,7 +80,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
         wxf::parse(pos, text).map_err(|e| match e {
             NotationError::Unreadable { text, reason } => NotationError::Unreadable {
                 text,
-                reason: format!("neither ICCS (like h2e2) nor WXF: {reason}"),
+                reason: UnreadableReason::NeitherIccsNorWxf(Box::new(reason)),
             },
             other => other,
         })

@@ -54,8 +54,23 @@ impl fmt::Display for MoveNotation {
     }
 }
 
+/// A `--notation` (or `--pgn-notation`) that names no notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownNotation {
+    /// The text as given.
+    pub text: String,
+}
+
+impl fmt::Display for UnknownNotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown notation {} (expected iccs, wxf or chinese)", crate::quote::quoted(&self.text))
+    }
+}
+
+impl std::error::Error for UnknownNotation {}
+
 impl FromStr for MoveNotation {
-    type Err = String;
+    type Err = UnknownNotation;
 
     /// `iccs`, `wxf` or `chinese` (any case; `cn` and `zh` also mean Chinese).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -63,7 +78,7 @@ impl FromStr for MoveNotation {
             "iccs" => Ok(MoveNotation::Iccs),
             "wxf" => Ok(MoveNotation::Wxf),
             "chinese" | "cn" | "zh" => Ok(MoveNotation::Chinese),
-            _ => Err(format!("unknown notation {} (expected iccs, wxf or chinese)", crate::quote::quoted(s))),
+            _ => Err(UnknownNotation { text: s.to_string() }),
         }
     }
 }

@@ -74,7 +74,8 @@ fn check_text_unquoted(pos: &Position, text: &str) -> Result<(), TestCaseError> 
     }
     match text.parse::<MoveNotation>() {
         Ok(notation) => prop_assert_eq!(notation.name().parse::<MoveNotation>(), Ok(notation)),
-        Err(message) => {
+        Err(e) => {
+            let message = e.to_string();
             prop_assert!(message.len() <= MAX_MESSAGE_LEN, "a {}-byte message: {message:.200}", message.len())
         }
     }
@@ -209,7 +210,7 @@ fn a_huge_move_text_is_quoted_not_echoed() {
         parse_move(&pos, &huge).unwrap_err().to_string(),
         wxf::parse(&pos, &huge).unwrap_err().to_string(),
         chinese::parse(&pos, &"炮".repeat(1 << 18)).unwrap_err().to_string(),
-        "x".repeat(1 << 20).parse::<MoveNotation>().unwrap_err(),
+        "x".repeat(1 << 20).parse::<MoveNotation>().unwrap_err().to_string(),
     ] {
         assert!(message.len() < 300, "{} bytes: {message:.300}", message.len());
         assert!(message.contains(" bytes)"), "{message}");

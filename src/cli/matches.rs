@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Error, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 
 use crate::notation::MoveNotation;
@@ -99,31 +99,21 @@ pub const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
 /// The match configuration the arguments describe; every refusal is a sentence, and a number
 /// out of range is refused with its range.
 pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
-    let engines = args
-        .engines
-        .iter()
-        .map(|e| EngineSpec::parse(e))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Error::msg)?;
+    let engines = args.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<Vec<_>, _>>()?;
     let limits = &args.limits;
     let limit = match (&limits.tc, &limits.nodes, &limits.depth, &limits.movetime) {
-        (Some(tc), ..) => Limit::parse_tc(tc),
-        (_, Some(n), ..) => Limit::parse_nodes(n),
-        (_, _, Some(d), _) => Limit::parse_depth(d),
-        (.., Some(ms)) => Limit::parse_movetime(ms),
-        (None, None, None, None) => Err("give one of --tc, --nodes, --depth or --movetime".to_string()),
-    }
-    .map_err(Error::msg)?;
-    let games = whole_number("--games", &args.games, 1, MAX_GAMES).map_err(Error::msg)?;
-    let concurrency =
-        whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY).map_err(Error::msg)?;
-    let tolerance_ms =
-        whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS).map_err(Error::msg)?;
-    let timeout =
-        seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS).map_err(Error::msg)?;
+        (Some(tc), ..) => Limit::parse_tc(tc)?,
+        (_, Some(n), ..) => Limit::parse_nodes(n)?,
+        (_, _, Some(d), _) => Limit::parse_depth(d)?,
+        (.., Some(ms)) => Limit::parse_movetime(ms)?,
+        (None, None, None, None) => bail!("give one of --tc, --nodes, --depth or --movetime"),
+    };
+    let games = whole_number("--games", &args.games, 1, MAX_GAMES)?;
+    let concurrency = whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY)?;
+    let tolerance_ms = whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS)?;
+    let timeout = seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)?;
     let handshake =
-        seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)
-            .map_err(Error::msg)?;
+        seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)?;
     let openings = match &args.openings {
         Some(path) => openings::load(path)?,
         None => vec![Opening::startpos()],
@@ -137,15 +127,15 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
         concurrency: concurrency as usize,
         pgn: args.pgn.clone(),
         notation: args.pgn_notation,
-        sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose().map_err(Error::msg)?,
+        sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose()?,
         resume: args.resume,
         settings: GameSettings {
             limit,
             tolerance_ms,
             move_timeout: Duration::from_millis(timeout),
             handshake_timeout: Duration::from_millis(handshake),
-            draw: args.draw.as_deref().map(DrawRule::parse).transpose().map_err(Error::msg)?,
-            resign: args.resign.as_deref().map(ResignRule::parse).transpose().map_err(Error::msg)?,
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
         },
     })
 }
@@ -153,5 +143,6 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
 /// Runs the match: progress on stderr, the results table on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
     let config = config(args)?;
-    run_match(&config, out).map(|_| ()).map_err(Error::msg)
+    run_match(&config, out)?;
+    Ok(())
 }

@@ -102,7 +102,7 @@ impl DatagenConfig {
             return Err(ConfigError::Zero);
         }
         for (i, opening) in self.openings.iter().enumerate() {
-            if let Some(result) = game_result(&opening_end(opening)) {
+            if let Some(result) = game_result(&opening.end()) {
                 return Err(ConfigError::OpeningOver { number: i + 1, result: result.to_string() });
             }
         }
@@ -256,15 +256,6 @@ fn red_result(winner: Option<Color>) -> f64 {
     }
 }
 
-/// The position at the end of a book line.
-fn opening_end(opening: &Opening) -> Position {
-    let mut pos = opening.start.clone();
-    for &mv in &opening.moves {
-        pos.make_move(mv);
-    }
-    pos
-}
-
 /// Random starts redrawn at most this often when the random plies end the game.
 const OPENING_ATTEMPTS: usize = 1000;
 
@@ -275,7 +266,7 @@ fn opening_position(cfg: &DatagenConfig, rng: &mut StdRng) -> Position {
     loop {
         attempt += 1;
         let mut pos = match cfg.openings.choose(rng) {
-            Some(opening) => opening_end(opening),
+            Some(opening) => opening.end(),
             None => Position::startpos(),
         };
         let mut ended = game_result(&pos).is_some();

@@ -8,7 +8,7 @@
 use crate::board::{Color, Move, PieceKind, Position};
 
 use super::designation::{describe, resolve, Action, Origin, Pick, Query};
-use super::NotationError;
+use super::{NotationError, UnreadableReason};
 
 const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const FULL_WIDTH: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
@@ -137,18 +137,18 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
 }
 
 /// Reads the Chinese text into a query, or says what is wrong with it.
-fn read(text: &str) -> Result<Query, String> {
+fn read(text: &str) -> Result<Query, UnreadableReason> {
     let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     let [first, second, verb, last] = chars[..] else {
-        return Err("Chinese notation is four characters such as 炮二平五".to_string());
+        return Err(UnreadableReason::ChineseLength);
     };
     let action = match verb {
         '进' | '進' => Action::Forward,
         '退' => Action::Backward,
         '平' => Action::Sideways,
-        c => return Err(format!("'{c}' is not 进, 退 or 平")),
+        c => return Err(UnreadableReason::ChineseVerb(c)),
     };
-    let number = number_of(last).ok_or_else(|| format!("'{last}' at the end is not a number 1-9"))?;
+    let number = number_of(last).ok_or(UnreadableReason::ChineseNumber(last))?;
     let place = |c: char, file: Option<u8>| match c {
         '前' => Some(Pick::Ranked { from_front: true, index: 0, file, min_count: 2 }),
         '后' | '後' => Some(Pick::Ranked { from_front: false, index: 0, file, min_count: 2 }),
@@ -165,7 +165,7 @@ fn read(text: &str) -> Result<Query, String> {
     } else {
         None
     };
-    let (kind, pick) = named.ok_or_else(|| format!("'{first}{second}' does not name a piece"))?;
+    let (kind, pick) = named.ok_or_else(|| UnreadableReason::ChinesePiece(format!("{first}{second}")))?;
     Ok(Query { kind, pick, action, number })
 }
 
@@ -252,6 +252,24 @@ mod tests {
             "炮前进一",
         ] {
             assert!(read(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn each_refusal_has_its_reason_and_message() {
+        let cases = [
+            (
+                "炮二平",
+                UnreadableReason::ChineseLength,
+                "Chinese notation is four characters such as 炮二平五",
+            ),
+            ("炮二走五", UnreadableReason::ChineseVerb('走'), "'走' is not 进, 退 or 平"),
+            ("炮二平十", UnreadableReason::ChineseNumber('十'), "'十' at the end is not a number 1-9"),
+            ("猫二平五", UnreadableReason::ChinesePiece("猫二".into()), "'猫二' does not name a piece"),
+        ];
+        for (text, reason, message) in cases {
+            let Err(e) = read(text) else { panic!("{text} was read") };
+            assert_eq!((&e, e.to_string().as_str()), (&reason, message), "{text}");
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::board::{movegen, Color, Move, PieceKind, Position, Square};
 
-use super::NotationError;
+use super::{MissingPiece, NotationError};
 
 /// The direction of a move as the mover sees it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -155,13 +155,17 @@ pub(crate) struct Query {
 }
 
 /// The squares `pick` selects among `color`'s pieces of `kind`, or why there are none.
-fn candidates(pos: &Position, color: Color, kind: PieceKind, pick: Pick) -> Result<Vec<Square>, String> {
-    let plural = format!("{}s", kind.name());
+fn candidates(
+    pos: &Position,
+    color: Color,
+    kind: PieceKind,
+    pick: Pick,
+) -> Result<Vec<Square>, MissingPiece> {
     match pick {
         Pick::File { file, wxf_middle } => {
             let column = column(pos, color, kind, file_index(color, file));
             if column.is_empty() {
-                return Err(format!("{} has no {} on file {file}", color.name(), kind.name()));
+                return Err(MissingPiece::NoneOnFile { color, kind, file });
             }
             if wxf_middle && kind == PieceKind::Pawn && column.len() % 2 == 1 {
                 return Ok(vec![column[column.len() / 2]]);
@@ -169,20 +173,18 @@ fn candidates(pos: &Position, color: Color, kind: PieceKind, pick: Pick) -> Resu
             Ok(column)
         }
         Pick::Ranked { from_front, index, file, min_count } => {
-            let min_count = min_count.max(2) as usize;
+            let min_count = min_count.max(2);
             let found: Vec<Square> = columns_on(pos, color, kind, file)
                 .into_iter()
-                .filter(|c| c.len() >= min_count && c.len() > index as usize)
+                .filter(|c| c.len() >= min_count as usize && c.len() > index as usize)
                 .map(|c| if from_front { c[index as usize] } else { c[c.len() - 1 - index as usize] })
                 .collect();
             if !found.is_empty() {
                 return Ok(found);
             }
-            Err(match (file, min_count) {
-                (None, 2) => format!("there are no tandem {plural}"),
-                (None, n) => format!("no file holds {n} {plural}"),
-                (Some(f), 2) => format!("there are no tandem {plural} on file {f}"),
-                (Some(f), n) => format!("file {f} holds fewer than {n} {plural}"),
+            Err(match min_count {
+                2 => MissingPiece::NoTandem { kind, file },
+                count => MissingPiece::TooFew { kind, file, count },
             })
         }
         Pick::Middle { file } => {
@@ -194,10 +196,7 @@ fn candidates(pos: &Position, color: Color, kind: PieceKind, pick: Pick) -> Resu
             if !found.is_empty() {
                 return Ok(found);
             }
-            Err(match file {
-                None => format!("no file holds three or five {plural}"),
-                Some(f) => format!("file {f} does not hold three or five {plural}"),
-            })
+            Err(MissingPiece::NoMiddle { kind, file })
         }
     }
 }

@@ -2,16 +2,13 @@
 
 use crate::board::{movegen, Move, Position};
 
-use super::NotationError;
+use super::{NotationError, UnreadableReason};
 
 /// The legal move `text` names in ICCS (case and a dash between the squares do not matter).
 pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
     let Some(mv) = Move::parse_iccs(text) else {
-        return Err(NotationError::Unreadable {
-            text: text.to_string(),
-            reason: "ICCS is two squares such as h2e2, files a-i and ranks 0-9".to_string(),
-        });
+        return Err(NotationError::Unreadable { text: text.to_string(), reason: UnreadableReason::Iccs });
     };
     let mut scratch = pos.clone();
     if movegen::is_legal(&mut scratch, mv) {

@@ -19,7 +19,7 @@ use std::str::FromStr;
 
 use crate::board::{Move, Position};
 
-pub use error::NotationError;
+pub use error::{MissingPiece, NotationError, UnreadableReason};
 pub use line::{play_iccs, MoveListError, Opening, OpeningError};
 pub use pgn::{read_pgn, write_pgn, PgnError, PgnGame, PgnMove};
 
@@ -54,8 +54,23 @@ impl fmt::Display for MoveNotation {
     }
 }
 
+/// A `--notation` (or `--pgn-notation`) that names no notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownNotation {
+    /// The text as given.
+    pub text: String,
+}
+
+impl fmt::Display for UnknownNotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown notation {} (expected iccs, wxf or chinese)", crate::quote::quoted(&self.text))
+    }
+}
+
+impl std::error::Error for UnknownNotation {}
+
 impl FromStr for MoveNotation {
-    type Err = String;
+    type Err = UnknownNotation;
 
     /// `iccs`, `wxf` or `chinese` (any case; `cn` and `zh` also mean Chinese).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -63,7 +78,7 @@ impl FromStr for MoveNotation {
             "iccs" => Ok(MoveNotation::Iccs),
             "wxf" => Ok(MoveNotation::Wxf),
             "chinese" | "cn" | "zh" => Ok(MoveNotation::Chinese),
-            _ => Err(format!("unknown notation {} (expected iccs, wxf or chinese)", crate::quote::quoted(s))),
+            _ => Err(UnknownNotation { text: s.to_string() }),
         }
     }
 }
@@ -80,7 +95,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
         wxf::parse(pos, text).map_err(|e| match e {
             NotationError::Unreadable { text, reason } => NotationError::Unreadable {
                 text,
-                reason: format!("neither ICCS (like h2e2) nor WXF: {reason}"),
+                reason: UnreadableReason::NeitherIccsNorWxf(Box::new(reason)),
             },
             other => other,
         })

@@ -8,7 +8,7 @@
 use crate::board::{Color, Move, PieceKind, Position};
 
 use super::designation::{describe, resolve, Action, Origin, Pick, Query};
-use super::NotationError;
+use super::{NotationError, UnreadableReason};
 
 /// The move in WXF, Red's pieces in upper case and Black's in lower case. A move whose origin holds
 /// no piece is written in ICCS instead, so that nothing is lost.
@@ -86,24 +86,21 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
 }
 
 /// Reads the WXF text into a query, or says what is wrong with it.
-fn read(text: &str) -> Result<Query, String> {
+fn read(text: &str) -> Result<Query, UnreadableReason> {
     let chars: Vec<char> = text.chars().collect();
     let n = chars.len();
     if !(3..=4).contains(&n) {
-        return Err("WXF is three or four characters such as C2=5".to_string());
+        return Err(UnreadableReason::WxfLength);
     }
-    let number =
-        digit(chars[n - 1]).ok_or_else(|| format!("'{}' at the end is not a digit 1-9", chars[n - 1]))?;
+    let number = digit(chars[n - 1]).ok_or(UnreadableReason::WxfNumber(chars[n - 1]))?;
     let action = match chars[n - 2] {
         '+' => Action::Forward,
         '-' => Action::Backward,
         '=' | '.' => Action::Sideways,
-        c => return Err(format!("'{c}' is not an operator (+, - or =)")),
+        c => return Err(UnreadableReason::WxfOperator(c)),
     };
-    let (kind, pick) = piece_name(&chars[..n - 2]).ok_or_else(|| {
-        let prefix: String = chars[..n - 2].iter().collect();
-        format!("'{prefix}' does not name a piece")
-    })?;
+    let (kind, pick) = piece_name(&chars[..n - 2])
+        .ok_or_else(|| UnreadableReason::WxfPiece(chars[..n - 2].iter().collect()))?;
     Ok(Query { kind, pick, action, number })
 }
 
@@ -170,6 +167,25 @@ mod tests {
         for bad in ["", "C2", "C2=", "C2=0", "C2*5", "X2=5", "C2=55", "C22=5", "+-=4", "=2=5", "C0=5"] {
             assert!(read(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn each_refusal_has_its_reason_and_message() {
+        let cases = [
+            ("C2", UnreadableReason::WxfLength, "WXF is three or four characters such as C2=5"),
+            ("C2=0", UnreadableReason::WxfNumber('0'), "'0' at the end is not a digit 1-9"),
+            ("C2*5", UnreadableReason::WxfOperator('*'), "'*' is not an operator (+, - or =)"),
+            ("X2=5", UnreadableReason::WxfPiece("X2".into()), "'X2' does not name a piece"),
+        ];
+        for (text, reason, message) in cases {
+            let Err(e) = read(text) else { panic!("{text} was read") };
+            assert_eq!((&e, e.to_string().as_str()), (&reason, message), "{text}");
+        }
+        let e = crate::notation::parse_move(&Position::startpos(), "X2=5").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'X2=5' is not a move: neither ICCS (like h2e2) nor WXF: 'X2' does not name a piece"
+        );
     }
 
     #[test]

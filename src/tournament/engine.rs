@@ -3,8 +3,9 @@
 //! can time out and a flooding engine is held up by its own pipe instead of filling memory;
 //! dropping the process ends it (politely with `quit`, then by force).
 
+use std::fmt;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -227,27 +228,98 @@ fn decode(raw: Vec<u8>) -> Result<String, Failure> {
     }
 }
 
-/// Why `cmd` could not be started, in the words a user needs to fix it.
-fn start_error(spec: &EngineSpec, e: &std::io::Error) -> String {
-    let (name, cmd) = (&spec.name, &spec.cmd);
-    let path = cmd.display();
-    // A bare name is looked up on PATH.
-    let bare = cmd.components().count() == 1;
-    let why = if !bare && cmd.is_dir() {
-        format!("{path} is a directory")
-    } else {
-        match e.kind() {
-            ErrorKind::NotFound if bare => format!("no program {} on PATH", shown_path(cmd)),
-            ErrorKind::NotFound if cmd.exists() => {
-                format!("{path} cannot be run ({e}): is the interpreter on its #! line missing?")
-            }
-            ErrorKind::NotFound => format!("no such file {path}"),
-            ErrorKind::PermissionDenied => format!("{path} is not executable"),
-            _ => format!("cannot start {path}: {e}"),
-        }
-    };
-    format!("engine '{name}': {why}")
+/// Why an engine could not be started and readied; the message names the engine.
+#[derive(Debug)]
+pub enum EngineStartError {
+    /// The program could not be run.
+    Spawn {
+        /// The engine's name.
+        name: String,
+        /// The program.
+        cmd: PathBuf,
+        /// Why, in the words a user needs to fix it.
+        cause: SpawnFailure,
+    },
+    /// The process has no pipes to talk over.
+    NoPipes {
+        /// The engine's name.
+        name: String,
+    },
+    /// The engine did not complete the handshake (options and `isready` included).
+    Handshake {
+        /// The engine's name.
+        name: String,
+        /// How it failed.
+        failure: Failure,
+    },
 }
+
+/// Why a program could not be run.
+#[derive(Debug)]
+pub enum SpawnFailure {
+    /// The path is a directory.
+    IsDirectory,
+    /// A bare name that is not on `PATH`.
+    NotOnPath,
+    /// The file exists but could not be run as found: most likely its `#!` interpreter is missing.
+    NoInterpreter(std::io::Error),
+    /// No file at the path.
+    NoSuchFile,
+    /// The file may not be executed.
+    NotExecutable,
+    /// Anything else the system said.
+    Other(std::io::Error),
+}
+
+impl SpawnFailure {
+    /// Why `cmd` could not be started, given the error the system gave. Looks at the file system
+    /// (is it a directory, does it exist), so this is decided when the start fails.
+    fn of(cmd: &Path, e: std::io::Error) -> SpawnFailure {
+        // A bare name is looked up on PATH.
+        let bare = cmd.components().count() == 1;
+        if !bare && cmd.is_dir() {
+            return SpawnFailure::IsDirectory;
+        }
+        match e.kind() {
+            ErrorKind::NotFound if bare => SpawnFailure::NotOnPath,
+            ErrorKind::NotFound if cmd.exists() => SpawnFailure::NoInterpreter(e),
+            ErrorKind::NotFound => SpawnFailure::NoSuchFile,
+            ErrorKind::PermissionDenied => SpawnFailure::NotExecutable,
+            _ => SpawnFailure::Other(e),
+        }
+    }
+}
+
+impl fmt::Display for EngineStartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineStartError::Spawn { name, cmd, cause } => {
+                let path = cmd.display();
+                write!(f, "engine '{name}': ")?;
+                match cause {
+                    SpawnFailure::IsDirectory => write!(f, "{path} is a directory"),
+                    SpawnFailure::NotOnPath => write!(f, "no program {} on PATH", shown_path(cmd)),
+                    SpawnFailure::NoInterpreter(e) => {
+                        write!(f, "{path} cannot be run ({e}): is the interpreter on its #! line missing?")
+                    }
+                    SpawnFailure::NoSuchFile => write!(f, "no such file {path}"),
+                    SpawnFailure::NotExecutable => write!(f, "{path} is not executable"),
+                    SpawnFailure::Other(e) => write!(f, "cannot start {path}: {e}"),
+                }
+            }
+            EngineStartError::NoPipes { name } => write!(f, "engine '{name}': no pipes to the process"),
+            EngineStartError::Handshake { name, failure } => match failure {
+                Failure::Crash(why) | Failure::Misbehaved(why) => {
+                    write!(f, "engine '{name}' failed during the handshake: {why}")
+                }
+                Failure::Timeout => write!(f, "engine '{name}' did not answer the handshake in time"),
+            },
+        }
+    }
+}
+
+/// No `source`: the message already holds the system's reason.
+impl std::error::Error for EngineStartError {}
 
 /// A program name quoted for a message.
 fn shown_path(path: &Path) -> String {
@@ -265,39 +337,36 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the program, does the handshake, sets the options and waits until it is ready,
     /// all within `handshake_timeout`.
-    pub fn start(spec: &EngineSpec, handshake_timeout: Duration) -> Result<EngineProcess, String> {
+    pub fn start(spec: &EngineSpec, handshake_timeout: Duration) -> Result<EngineProcess, EngineStartError> {
+        let name = || spec.name.clone();
         let mut child = Command::new(&spec.cmd)
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| start_error(spec, &e))?;
+            .map_err(|e| EngineStartError::Spawn {
+                name: name(),
+                cmd: spec.cmd.clone(),
+                cause: SpawnFailure::of(&spec.cmd, e),
+            })?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
-            _ => return Err(format!("engine '{}': no pipes to the process", spec.name)),
+            _ => return Err(EngineStartError::NoPipes { name: name() }),
         };
         let (tx, pieces) = crossbeam_channel::bounded(QUEUE);
         thread::spawn(move || read_pieces(stdout, tx));
         let output = Output::new(pieces, FLOOD_LIMIT);
         let mut engine = EngineProcess { spec: spec.clone(), child, stdin, output };
-        engine.handshake(handshake_timeout).map_err(|f| engine.describe(&f, "the handshake"))?;
+        engine
+            .handshake(handshake_timeout)
+            .map_err(|failure| EngineStartError::Handshake { name: name(), failure })?;
         Ok(engine)
     }
 
     /// The engine's spec.
     pub fn spec(&self) -> &EngineSpec {
         &self.spec
-    }
-
-    /// A failure as a sentence naming the engine and the step.
-    pub fn describe(&self, failure: &Failure, step: &str) -> String {
-        match failure {
-            Failure::Crash(why) | Failure::Misbehaved(why) => {
-                format!("engine '{}' failed during {step}: {why}", self.spec.name)
-            }
-            Failure::Timeout => format!("engine '{}' did not answer {step} in time", self.spec.name),
-        }
     }
 
     fn handshake(&mut self, timeout: Duration) -> Result<(), Failure> {

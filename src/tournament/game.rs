@@ -71,10 +71,7 @@ pub fn play_game(
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let mut pos = opening.start.clone();
-    for &mv in &opening.moves {
-        pos.make_move(mv);
-    }
+    let mut pos = opening.end();
     let mut record =
         GameRecord { opening: opening.clone(), moves: Vec::new(), winner: None, termination: String::new() };
     let finish = |mut record: GameRecord, loser: Option<Color>, winner: Option<Color>, why: String| {

@@ -17,7 +17,12 @@ pub mod spec;
 pub mod stats;
 
 pub use crate::notation::Opening;
+pub use engine::EngineStartError;
 pub use game::{play_game, GameRecord, GameSettings};
-pub use runner::{run_match, MatchConfig, MatchSummary};
-pub use spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule, SprtSpec};
+pub use pgn_out::{PgnOutError, ResumeError};
+pub use runner::{run_match, MatchConfig, MatchError, MatchSummary};
+pub use spec::{
+    AdjudicationError, DrawRule, EngineSpec, EngineSpecError, Limit, LimitError, NumberError, Protocol,
+    ResignRule, SprtError, SprtSpec,
+};
 pub use stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};

@@ -2,14 +2,151 @@
 //! after each game (so it is never half-written), and the results of an earlier run read back
 //! for `--resume`.
 
-use std::io::ErrorKind;
-use std::path::Path;
+use std::fmt;
+use std::io::{self, ErrorKind};
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::game::GameRecord;
 use crate::files;
-use crate::notation::{read_pgn, write_pgn, MoveNotation, PgnGame, PgnMove};
+use crate::notation::{read_pgn, write_pgn, MoveNotation, NotationError, PgnError, PgnGame, PgnMove};
 use crate::rules::GameResult;
+
+/// Why the match PGN cannot be written; the message names the file (or the game).
+#[derive(Debug)]
+pub enum PgnOutError {
+    /// The `--pgn` path is a directory.
+    IsDirectory {
+        /// The `--pgn` path.
+        path: PathBuf,
+    },
+    /// What should be the file's directory is not a directory.
+    NotADirectory {
+        /// The `--pgn` path.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+    },
+    /// The file's directory does not exist.
+    NoDirectory {
+        /// The `--pgn` path.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+    },
+    /// The file's directory could not be looked at.
+    CannotUseDirectory {
+        /// The `--pgn` path.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// No new file can be made in the file's directory.
+    CannotWriteIn {
+        /// The `--pgn` path.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A finished game could not be written as PGN.
+    Game {
+        /// The game's round.
+        round: u32,
+        /// Why.
+        error: NotationError,
+    },
+    /// The file could not be (re)written.
+    Write {
+        /// The `--pgn` path.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for PgnOutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnOutError::IsDirectory { path } => write!(f, "--pgn {} is a directory", path.display()),
+            PgnOutError::NotADirectory { path, dir } => {
+                write!(f, "--pgn {}: {} is not a directory", path.display(), dir.display())
+            }
+            PgnOutError::NoDirectory { path, dir } => {
+                write!(f, "--pgn {}: directory {} does not exist", path.display(), dir.display())
+            }
+            PgnOutError::CannotUseDirectory { path, dir, error } => {
+                write!(f, "--pgn {}: cannot use directory {}: {error}", path.display(), dir.display())
+            }
+            PgnOutError::CannotWriteIn { path, dir, error } => {
+                write!(f, "--pgn {}: cannot write in {} ({error})", path.display(), dir.display())
+            }
+            PgnOutError::Game { round, error } => write!(f, "cannot write game {round} as PGN: {error}"),
+            PgnOutError::Write { path, error } => {
+                write!(f, "cannot write the PGN file {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+/// No `source`: the message already holds the cause's.
+impl std::error::Error for PgnOutError {}
+
+/// Why an earlier run's PGN cannot be resumed from; the message names the file.
+#[derive(Debug)]
+pub enum ResumeError {
+    /// The file is not PGN.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: PgnError,
+    },
+    /// A game in it lacks what resuming needs.
+    Game {
+        /// The file.
+        path: PathBuf,
+        /// The game's place in the file, from 1.
+        number: usize,
+        /// What it lacks.
+        lack: GameLack,
+    },
+}
+
+/// What a game in a PGN to resume from lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameLack {
+    /// A `Round` tag holding a number.
+    Round,
+    /// A result (`1-0`, `0-1` or `1/2-1/2`).
+    Result,
+    /// The tag named (`Red` or `Black`).
+    Tag(&'static str),
+}
+
+impl fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResumeError::Unreadable { path, error } => {
+                write!(f, "cannot resume from {}: {error}", path.display())
+            }
+            ResumeError::Game { path, number, lack } => {
+                write!(f, "cannot resume from {}: game {number} ", path.display())?;
+                match lack {
+                    GameLack::Round => write!(f, "has no numeric Round tag"),
+                    GameLack::Result => write!(f, "has no result"),
+                    GameLack::Tag(name) => write!(f, "has no {name} tag"),
+                }
+            }
+        }
+    }
+}
+
+/// No `source`: the message already holds the cause's.
+impl std::error::Error for ResumeError {}
 
 /// The names and settings a game's tags record.
 pub struct GameTags<'a> {
@@ -47,7 +184,11 @@ pub fn result_token(record: &GameRecord) -> &'static str {
 
 /// A finished game as PGN text; book moves carry the comment `book`, engine moves their score
 /// (pawns, mover's view), depth and time.
-pub fn game_text(record: &GameRecord, tags: &GameTags, notation: MoveNotation) -> Result<String, String> {
+pub fn game_text(
+    record: &GameRecord,
+    tags: &GameTags,
+    notation: MoveNotation,
+) -> Result<String, PgnOutError> {
     let mut game = PgnGame::new(record.opening.start.clone());
     let mut set = |name: &str, value: String| game.tags.push((name.to_string(), value));
     set("Event", "chariot match".to_string());
@@ -72,33 +213,39 @@ pub fn game_text(record: &GameRecord, tags: &GameTags, notation: MoveNotation) -
         game.moves.push(PgnMove { mv: played.mv, comment: Some(comment), suffix: None });
     }
     game.result = result_token(record).to_string();
-    write_pgn(&game, notation).map_err(|e| format!("cannot write game {} as PGN: {e}", tags.round))
+    write_pgn(&game, notation).map_err(|error| PgnOutError::Game { round: tags.round, error })
 }
 
 /// Checks before the first game that the PGN can be written where `--pgn` says: not a
 /// directory itself, in a directory that exists and takes new files (tried by creating and
 /// removing a temporary file there).
-pub fn check_writable(path: &Path) -> Result<(), String> {
-    let shown = path.display();
+pub fn check_writable(path: &Path) -> Result<(), PgnOutError> {
+    let file = || path.to_path_buf();
     if path.is_dir() {
-        return Err(format!("--pgn {shown} is a directory"));
+        return Err(PgnOutError::IsDirectory { path: file() });
     }
     let dir = files::directory_of(path);
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
-        Ok(_) => return Err(format!("--pgn {shown}: {} is not a directory", dir.display())),
+        Ok(_) => return Err(PgnOutError::NotADirectory { path: file(), dir: dir.to_path_buf() }),
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(format!("--pgn {shown}: directory {} does not exist", dir.display()))
+            return Err(PgnOutError::NoDirectory { path: file(), dir: dir.to_path_buf() })
         }
-        Err(e) => return Err(format!("--pgn {shown}: cannot use directory {}: {e}", dir.display())),
+        Err(error) => {
+            return Err(PgnOutError::CannotUseDirectory { path: file(), dir: dir.to_path_buf(), error })
+        }
     }
-    files::check_writable(path).map_err(|e| format!("--pgn {shown}: cannot write in {} ({e})", dir.display()))
+    files::check_writable(path).map_err(|error| PgnOutError::CannotWriteIn {
+        path: file(),
+        dir: dir.to_path_buf(),
+        error,
+    })
 }
 
 /// Replaces the match PGN at `path` with `text`, whole or not at all.
-pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_file(path: &Path, text: &str) -> Result<(), PgnOutError> {
     files::write_atomically(path, text)
-        .map_err(|e| format!("cannot write the PGN file {}: {e}", path.display()))
+        .map_err(|error| PgnOutError::Write { path: path.to_path_buf(), error })
 }
 
 /// A game found in an earlier run's PGN.
@@ -115,18 +262,18 @@ pub struct PlayedGame {
 }
 
 /// Reads the finished games of an earlier run from its PGN text.
-pub fn played_games(text: &str, path: &Path) -> Result<Vec<PlayedGame>, String> {
-    let games = read_pgn(text).map_err(|e| format!("cannot resume from {}: {e}", path.display()))?;
+pub fn played_games(text: &str, path: &Path) -> Result<Vec<PlayedGame>, ResumeError> {
+    let games =
+        read_pgn(text).map_err(|error| ResumeError::Unreadable { path: path.to_path_buf(), error })?;
     let mut out = Vec::new();
     for (i, game) in games.iter().enumerate() {
-        let bad = |what: &str| format!("cannot resume from {}: game {} {what}", path.display(), i + 1);
-        let round =
-            game.tag("Round").and_then(|r| r.parse().ok()).ok_or_else(|| bad("has no numeric Round tag"))?;
+        let bad = |lack| ResumeError::Game { path: path.to_path_buf(), number: i + 1, lack };
+        let round = game.tag("Round").and_then(|r| r.parse().ok()).ok_or_else(|| bad(GameLack::Round))?;
         if !["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()) {
-            return Err(bad("has no result"));
+            return Err(bad(GameLack::Result));
         }
         let tag =
-            |name: &str| game.tag(name).map(str::to_string).ok_or_else(|| bad(&format!("has no {name} tag")));
+            |name: &'static str| game.tag(name).map(str::to_string).ok_or_else(|| bad(GameLack::Tag(name)));
         out.push(PlayedGame { round, red: tag("Red")?, black: tag("Black")?, result: game.result.clone() });
     }
     Ok(out)

@@ -3,21 +3,22 @@
 //! verdict, and prints the results table.
 
 use std::collections::HashSet;
-use std::io::Write;
+use std::fmt;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::engine::EngineProcess;
+use super::engine::{EngineProcess, EngineStartError};
 use super::game::{play_game, GameRecord, GameSettings};
-use super::pgn_out::{self, GameTags};
+use super::pgn_out::{self, GameTags, PgnOutError, ResumeError};
 use super::report;
 use super::schedule::{self, Job};
 use super::spec::{EngineSpec, SprtSpec};
 use super::stats::{sprt_verdict, SprtVerdict, Tally};
 use crate::board::Color;
-use crate::input_file;
+use crate::input_file::{self, InputError};
 use crate::notation::Opening;
 use crate::notation::{pgn, MoveNotation};
 
@@ -58,44 +59,148 @@ pub struct MatchSummary {
 /// The most games a match may schedule (all pairings together).
 pub const MAX_SCHEDULED_GAMES: u64 = 1_000_000;
 
+/// Why a match did not run, or stopped before its end.
+#[derive(Debug)]
+pub enum MatchError {
+    /// Fewer than two engines.
+    TooFewEngines,
+    /// Two engines share a name.
+    DuplicateNames,
+    /// `--games` or `--concurrency` is 0.
+    NoGames,
+    /// More than `MAX_SCHEDULED_GAMES` scheduled games.
+    TooManyGames {
+        /// Games per pairing.
+        games: u32,
+        /// Pairings.
+        pairings: u64,
+        /// Their product.
+        scheduled: u64,
+    },
+    /// `--sprt` with other than one pairing.
+    SprtNeedsTwoEngines,
+    /// `--resume` without `--pgn`.
+    ResumeWithoutPgn,
+    /// The `--pgn` file exists and `--resume` was not given.
+    PgnExists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// `--resume` of a `--pgn` file that does not exist.
+    NothingToResume {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The PGN cannot be written (checked before the first game, or after a game).
+    Pgn(PgnOutError),
+    /// An engine did not start and answer its handshake on its trial start.
+    Engine(EngineStartError),
+    /// The PGN to resume from could not be read.
+    ReadResume {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: InputError,
+    },
+    /// The PGN to resume from holds games that cannot be resumed.
+    Resume(ResumeError),
+    /// A game of the PGN to resume from is not in this match's schedule.
+    NotInSchedule {
+        /// Its round.
+        round: u32,
+        /// Its Red engine.
+        red: String,
+        /// Its Black engine.
+        black: String,
+        /// The file.
+        path: PathBuf,
+    },
+    /// The results table could not be written.
+    Report(io::Error),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::TooFewEngines => write!(f, "a match needs at least two --engine"),
+            MatchError::DuplicateNames => write!(f, "two engines have the same name: give each a distinct name="),
+            MatchError::NoGames => write!(f, "--games and --concurrency must be at least 1"),
+            MatchError::TooManyGames { games, pairings, scheduled } => write!(
+                f,
+                "{games} games per pairing over {pairings} pairings make {scheduled} games; at most {MAX_SCHEDULED_GAMES}"
+            ),
+            MatchError::SprtNeedsTwoEngines => write!(f, "--sprt needs exactly two engines"),
+            MatchError::ResumeWithoutPgn => write!(f, "--resume needs --pgn FILE"),
+            MatchError::PgnExists { path } => {
+                write!(f, "{} exists: add --resume to continue that match, or remove it", path.display())
+            }
+            MatchError::NothingToResume { path } => write!(f, "cannot resume: {} does not exist", path.display()),
+            MatchError::Pgn(e) => write!(f, "{e}"),
+            MatchError::Engine(e) => write!(f, "{e}"),
+            MatchError::ReadResume { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            MatchError::Resume(e) => write!(f, "{e}"),
+            MatchError::NotInSchedule { round, red, black, path } => write!(
+                f,
+                "cannot resume: game {round} ({red} - {black}) in {} is not in this match's schedule",
+                path.display()
+            ),
+            MatchError::Report(e) => write!(f, "cannot write the results: {e}"),
+        }
+    }
+}
+
+/// No `source`: the message already holds the cause's.
+impl std::error::Error for MatchError {}
+
+impl From<PgnOutError> for MatchError {
+    fn from(e: PgnOutError) -> MatchError {
+        MatchError::Pgn(e)
+    }
+}
+
+impl From<EngineStartError> for MatchError {
+    fn from(e: EngineStartError) -> MatchError {
+        MatchError::Engine(e)
+    }
+}
+
+impl From<ResumeError> for MatchError {
+    fn from(e: ResumeError) -> MatchError {
+        MatchError::Resume(e)
+    }
+}
+
 /// Refuses a configuration that cannot run, before any game: too few engines, duplicate names,
 /// too many games, SPRT with more than one pairing, a PGN to overwrite, missing for `--resume` or
 /// that cannot be written, and every engine that does not start and answer its handshake.
-pub fn check(config: &MatchConfig) -> Result<(), String> {
+pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     if config.engines.len() < 2 {
-        return Err("a match needs at least two --engine".to_string());
+        return Err(MatchError::TooFewEngines);
     }
     let names: HashSet<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     if names.len() != config.engines.len() {
-        return Err("two engines have the same name: give each a distinct name=".to_string());
+        return Err(MatchError::DuplicateNames);
     }
     if config.games == 0 || config.concurrency == 0 {
-        return Err("--games and --concurrency must be at least 1".to_string());
+        return Err(MatchError::NoGames);
     }
     let pairings = schedule::pairing_count(config.engines.len(), config.gauntlet);
     let scheduled = pairings * u64::from(config.games);
     if scheduled > MAX_SCHEDULED_GAMES {
-        return Err(format!(
-            "{} games per pairing over {pairings} pairings make {scheduled} games; at most {MAX_SCHEDULED_GAMES}",
-            config.games
-        ));
+        return Err(MatchError::TooManyGames { games: config.games, pairings, scheduled });
     }
     if config.sprt.is_some() && pairings != 1 {
-        return Err("--sprt needs exactly two engines".to_string());
+        return Err(MatchError::SprtNeedsTwoEngines);
     }
     if let Some(p) = &config.pgn {
         if p.is_dir() {
-            return Err(format!("--pgn {} is a directory", p.display()));
+            return Err(PgnOutError::IsDirectory { path: p.clone() }.into());
         }
     }
     match (&config.pgn, config.resume) {
-        (None, true) => return Err("--resume needs --pgn FILE".to_string()),
-        (Some(p), false) if p.exists() => {
-            return Err(format!("{} exists: add --resume to continue that match, or remove it", p.display()))
-        }
-        (Some(p), true) if !p.exists() => {
-            return Err(format!("cannot resume: {} does not exist", p.display()))
-        }
+        (None, true) => return Err(MatchError::ResumeWithoutPgn),
+        (Some(p), false) if p.exists() => return Err(MatchError::PgnExists { path: p.clone() }),
+        (Some(p), true) if !p.exists() => return Err(MatchError::NothingToResume { path: p.clone() }),
         _ => {}
     }
     if let Some(p) = &config.pgn {
@@ -123,7 +228,7 @@ fn tally_for(first_is_red: bool, winner: Option<Color>) -> Tally {
 }
 
 /// Runs the match and prints the results table (and SPRT line) to `out`.
-pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, String> {
+pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, MatchError> {
     check(config)?;
     let pairings = schedule::pairings(config.engines.len(), config.gauntlet);
     let jobs = schedule::jobs(&pairings, config.games, config.openings.len());
@@ -132,7 +237,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
     let mut done = HashSet::new();
     if let (Some(path), true) = (&config.pgn, config.resume) {
         pgn_text = input_file::read_text(path, pgn::FILE_LIMIT)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|error| MatchError::ReadResume { path: path.clone(), error })?;
         for game in pgn_out::played_games(&pgn_text, path)? {
             let job = jobs.iter().find(|j| {
                 j.round == game.round
@@ -140,13 +245,12 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     && config.engines[j.black].name == game.black
             });
             let Some(job) = job else {
-                return Err(format!(
-                    "cannot resume: game {} ({} - {}) in {} is not in this match's schedule",
-                    game.round,
-                    game.red,
-                    game.black,
-                    path.display()
-                ));
+                return Err(MatchError::NotInSchedule {
+                    round: game.round,
+                    red: game.red,
+                    black: game.black,
+                    path: path.clone(),
+                });
             };
             let winner = match game.result.as_str() {
                 "1-0" => Some(Color::Red),
@@ -224,7 +328,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     pgn_out::write_file(path, &pgn_text)
                 });
                 if let Err(e) = written {
-                    failure = Some(e);
+                    failure = Some(MatchError::Pgn(e));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -244,7 +348,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
         pairings: pairings.iter().copied().zip(tallies.iter().copied()).collect(),
         stopped_early,
     };
-    write_report(config, &summary, out).map_err(|e| format!("cannot write the results: {e}"))?;
+    write_report(config, &summary, out).map_err(MatchError::Report)?;
     Ok(summary)
 }
 
@@ -316,12 +420,12 @@ mod tests {
     #[test]
     fn too_many_games_are_refused_before_any_engine_starts() {
         // Ten pairings of 100,000 games: a million, allowed (the missing engine is found next).
-        let e = check(&config(11, true, 100_000)).unwrap_err();
+        let e = check(&config(11, true, 100_000)).unwrap_err().to_string();
         assert!(e.contains("no such file /no/such/engine"), "{e}");
-        let e = check(&config(12, true, 100_000)).unwrap_err();
+        let e = check(&config(12, true, 100_000)).unwrap_err().to_string();
         assert_eq!(e, "100000 games per pairing over 11 pairings make 1100000 games; at most 1000000");
         // 1415 engines in a round robin make 1,000,405 pairings.
-        let e = check(&config(1415, false, 1)).unwrap_err();
+        let e = check(&config(1415, false, 1)).unwrap_err().to_string();
         assert!(e.contains("make 1000405 games"), "{e}");
     }
 }

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use super::model::{ModelError, WinRateModel, MATERIAL_SCALE};
+use super::model::{ModelError, WinRateModel, MATERIAL_FLOOR, MATERIAL_SCALE};
 
 /// A game's result from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,8 @@ pub struct Fit {
 pub fn fit(samples: &[Sample], options: FitOptions) -> Result<Fit, FitError> {
     let mut by_level: Vec<Vec<(f64, Outcome)>> = vec![Vec::new(); MATERIAL_SCALE as usize + 1];
     for s in samples.iter().filter(|s| s.score.abs() <= options.max_score) {
-        by_level[(s.material as usize).min(MATERIAL_SCALE as usize)].push((s.score as f64, s.outcome));
+        let level = s.material.clamp(MATERIAL_FLOOR, MATERIAL_SCALE as u32) as usize;
+        by_level[level].push((s.score as f64, s.outcome));
     }
     let levels: Vec<LevelFit> = by_level
         .iter()

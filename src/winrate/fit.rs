@@ -227,11 +227,12 @@ fn least_squares_cubic(points: &[(f64, f64, f64)]) -> [f64; 4] {
         if m[col][col].abs() < 1e-300 {
             continue;
         }
-        for row in 0..4 {
+        let pivot_row = m[col];
+        for (row, values) in m.iter_mut().enumerate() {
             if row != col {
-                let factor = m[row][col] / m[col][col];
-                for k in col..5 {
-                    m[row][k] -= factor * m[col][k];
+                let factor = values[col] / pivot_row[col];
+                for (value, pivot) in values.iter_mut().zip(pivot_row).skip(col) {
+                    *value -= factor * pivot;
                 }
             }
         }

@@ -162,7 +162,7 @@ impl WinRateModel {
             for material in MATERIAL_FLOOR..=MATERIAL_SCALE as u32 {
                 let value = cubic(coefficients, material as f64 / MATERIAL_SCALE);
                 // Below 1 internal unit the curve is a step: no evaluation has so fine a scale.
-                if !(value >= 1.0) {
+                if value.is_nan() || value < 1.0 {
                     return Err(ModelError::NotPositive { polynomial, material, value });
                 }
             }

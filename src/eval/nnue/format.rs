@@ -278,7 +278,7 @@ mod tests {
             ..Architecture::DEFAULT
         };
         assert!(largest.validate().is_ok());
-        let longest = (FIXED_HEADER + MAX_DESCRIPTION + 8) as u64 + payload_len(&largest);
+        let longest = (FIXED_HEADER + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64 + payload_len(&largest);
         assert_eq!(FILE_LIMIT.max_len, longest);
     }
 

@@ -668,7 +668,8 @@ fn chariot(args: &[&str]) -> std::process::Output {
 #[test]
 fn the_scored_and_stats_commands_end_to_end() {
     let dir = scratch("cli");
-    let data = dir.join("d.bin");
+    // In a folder that does not exist yet: datagen makes it.
+    let data = dir.join("new").join("d.bin");
     let d = data.to_str().unwrap();
     let openings = test_data("openings.txt");
     let args =

@@ -104,6 +104,22 @@ fn nnue_random_then_check_prints_the_architecture() {
 }
 
 #[test]
+fn nnue_check_without_a_file_checks_the_built_in_net() {
+    let checked = chariot(&["nnue", "check"]);
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+    let out = text(&checked.stdout);
+    let net = embedded::network();
+    for line in [
+        "File: the built-in net".to_owned(),
+        "checksum ok".to_owned(),
+        format!("Accumulator: {} per perspective", net.arch().width),
+        format!("Description: {}", net.description()),
+    ] {
+        assert!(out.contains(&line), "missing '{line}' in:\n{out}");
+    }
+}
+
+#[test]
 fn damaged_nets_are_refused_by_every_command() {
     let dir = scratch("damaged");
     let good = dir.join("good.nnue");

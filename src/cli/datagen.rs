@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Error, Result};
+use anyhow::{anyhow, bail, Context, Error, Result};
 use clap::Args;
 use indicatif::ProgressBar;
 
@@ -95,6 +95,11 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
         cfg.openings = openings::load(file)?;
     }
     cfg.validate().map_err(Error::msg)?;
+    // A first run's folder (`--out ~/chariot-data/s1.bin`) is made rather than refused.
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty() && !dir.exists()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
     if args.scored {
         let target = match (args.games, args.positions) {
             (Some(n), _) => Target::Games(n),

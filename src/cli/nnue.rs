@@ -1,7 +1,7 @@
-//! `chariot nnue …`: the neural evaluation's tools. `check FILE` verifies a net file and prints its
-//! architecture; `random` writes a net with random weights of a chosen architecture (for tests and
-//! speed measurements before a trained net exists); `train` fits a net to scored self-play data
-//! (docs/nnue-training.md).
+//! `chariot nnue …`: the neural evaluation's tools. `check [FILE]` verifies a net file (without
+//! one, the built-in net) and prints its architecture; `random` writes a net with random weights
+//! of a chosen architecture (for tests and speed measurements before a trained net exists);
+//! `train` fits a net to scored self-play data (docs/nnue-training.md).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
 use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
-use crate::eval::nnue::{features, format, FeatureSet, KingBuckets, Network};
+use crate::eval::nnue::{embedded, features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
 use crate::train::run::{self, Export, TrainJob};
 use crate::train::{FloatNetwork, Schedule, SettingsRequest};
@@ -143,8 +143,8 @@ impl TrainArgs {
 /// Arguments of `chariot nnue check`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct CheckArgs {
-    /// The net file.
-    pub file: PathBuf,
+    /// The net file [default: the net built into this binary].
+    pub file: Option<PathBuf>,
 }
 
 /// Arguments of `chariot nnue random`.
@@ -244,8 +244,15 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
 pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<()> {
     match &args.command {
         NnueCommand::Check(check) => {
-            let net = load_net(&check.file)?;
-            writeln!(out, "File: {}", check.file.display())?;
+            let (net, name) = match &check.file {
+                Some(file) => (load_net(file)?, file.display().to_string()),
+                // The built-in bytes go through the same checks as a file's.
+                None => {
+                    let net = format::from_bytes(embedded::BYTES).map_err(Error::msg)?;
+                    (Arc::new(net), "the built-in net (nets/default.nnue)".to_owned())
+                }
+            };
+            writeln!(out, "File: {name}")?;
             describe(&net, out)?;
         }
         NnueCommand::Random(random) => {

@@ -90,7 +90,7 @@ pub fn explain(pos: &Position, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Phase: {}/{} (share of the middlegame values)", b.phase.0, b.phase.1)?;
     let side = pos.side_to_move();
     writeln!(out, "Total: {:+} ({} to move's view, tapered, with the tempo bonus)", b.total, side.name())?;
-    writeln!(out, "  = {}", normalised_line(&EvalChoice::Classic, pos, b.total))?;
+    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Classic, pos, b.total))?;
     Ok(())
 }
 
@@ -142,7 +142,7 @@ pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Resul
     let side = pos.side_to_move();
     let total = net.evaluate(pos);
     writeln!(out, "NNUE total: {total:+} ({} to move's view)", side.name())?;
-    writeln!(out, "  = {}", normalised_line(&EvalChoice::Nnue(Arc::new(net.clone())), pos, total))?;
+    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Nnue(Arc::new(net.clone())), pos, total))?;
     Ok(())
 }
 

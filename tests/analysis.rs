@@ -112,7 +112,10 @@ fn json_analysis_parses_and_its_pvs_replay() {
 fn text_analysis_finds_the_mate_and_writes_it_in_chinese() {
     let text = ok_stdout(&["analyze", "--fen", MATE_IN_ONE, "--depth", "3"], "");
     assert!(text.lines().any(|l| l.contains("score mate 1") && l.ends_with("| 车八进九")), "{text}");
-    assert_eq!(text.lines().last().unwrap(), "bestmove b0b9 车八进九 score mate 1");
+    assert_eq!(
+        text.lines().last().unwrap(),
+        "bestmove b0b9 车八进九 score mate 1 (Red's view, win 100% draw 0% loss 0%)"
+    );
     let json = json_lines(&ok_stdout(&["analyze", "--fen", MATE_IN_ONE, "--depth", "3", "--json"], ""));
     assert_eq!(json[json.len() - 2]["mate"], 1);
 }

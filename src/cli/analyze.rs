@@ -8,11 +8,12 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Value};
 
-use super::common::{put_score, score_text, setup_position, MoveText};
+use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text, MoveText};
 use crate::board::{Move, Position};
 use crate::notation::{format_line, MoveNotation};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
+use crate::search::score_scale::ScoreScale;
 use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl};
 
 /// Depth searched when no limit is given.
@@ -74,7 +75,13 @@ fn iccs_list(pv: &[Move]) -> Vec<String> {
 }
 
 /// One iteration as a line of text or JSON.
-fn iteration_line(pos: &Position, fen: &str, it: &IterationInfo, as_json: bool) -> String {
+fn iteration_line(
+    pos: &Position,
+    fen: &str,
+    it: &IterationInfo,
+    scale: &ScoreScale,
+    as_json: bool,
+) -> String {
     let bound = match it.bound {
         ScoreBound::Exact => None,
         ScoreBound::Lower => Some("lowerbound"),
@@ -86,7 +93,7 @@ fn iteration_line(pos: &Position, fen: &str, it: &IterationInfo, as_json: bool) 
         obj.insert("depth".into(), json!(it.depth));
         obj.insert("seldepth".into(), json!(it.seldepth));
         obj.insert("multipv".into(), json!(it.multipv));
-        put_score(&mut obj, it.score);
+        put_shown_score(&mut obj, scale, it.score, pos.side_to_move());
         if let Some(b) = bound {
             obj.insert("bound".into(), json!(b));
         }
@@ -98,12 +105,14 @@ fn iteration_line(pos: &Position, fen: &str, it: &IterationInfo, as_json: bool) 
     } else {
         let chinese = format_line(pos, &it.pv, MoveNotation::Chinese).join(" ");
         format!(
-            "depth {} seldepth {} multipv {} score {}{} nodes {} nps {} time {} pv {} | {chinese}",
+            "depth {} seldepth {} multipv {} score {}{} ({}, {}) nodes {} nps {} time {} pv {} | {chinese}",
             it.depth,
             it.seldepth,
             it.multipv,
-            score_text(it.score),
+            shown_score_text(scale, it.score),
             bound.map(|b| format!(" {b}")).unwrap_or_default(),
+            view_text(pos.side_to_move()),
+            wdl_text(scale.wdl(it.score)),
             it.nodes,
             it.nps,
             it.time_ms,
@@ -121,6 +130,7 @@ pub fn analyze_position(
     out: &mut (impl Write + Send),
 ) -> Result<()> {
     let fen = pos.to_fen();
+    let scale = ScoreScale::of(&engine.options.eval, pos);
     if !as_json {
         writeln!(out, "position {fen}")?;
     }
@@ -130,7 +140,7 @@ pub fn analyze_position(
     let mut failure: Option<std::io::Error> = None;
     let result = engine.search(pos, limits, &control, &mut |info: &Info| {
         if let (Info::Iteration(it), None) = (info, &failure) {
-            if let Err(e) = writeln!(out, "{}", iteration_line(pos, &fen, it, as_json)) {
+            if let Err(e) = writeln!(out, "{}", iteration_line(pos, &fen, it, &scale, as_json)) {
                 failure = Some(e);
             }
         }
@@ -144,7 +154,13 @@ pub fn analyze_position(
     } else {
         let chinese = result.best.map(|m| format_line(pos, &[m], MoveNotation::Chinese).join(""));
         match (best, chinese) {
-            (Some(b), Some(c)) => writeln!(out, "bestmove {b} {c} score {}", score_text(result.score))?,
+            (Some(b), Some(c)) => writeln!(
+                out,
+                "bestmove {b} {c} score {} ({}, {})",
+                shown_score_text(&scale, result.score),
+                view_text(pos.side_to_move()),
+                wdl_text(scale.wdl(result.score))
+            )?,
             _ => writeln!(out, "bestmove (none)")?,
         }
     }

@@ -8,11 +8,13 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
-use crate::board::Position;
+use crate::board::{Color, Position};
 use crate::files;
 use crate::input_file;
 use crate::notation::{parse_move, pgn, play_iccs, read_pgn, PgnGame};
 use crate::search::score::mate_in_moves;
+use crate::search::score_scale::{ScoreScale, ShownScore};
+use crate::winrate::WdlPerMille;
 
 /// How a subcommand reads its `--moves`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -70,6 +72,45 @@ pub fn put_score(obj: &mut serde_json::Map<String, Value>, score: i32) {
         Some(m) => obj.insert("mate".into(), json!(m)),
         None => obj.insert("score_cp".into(), json!(score)),
     };
+}
+
+/// A score on the normalised scale as text (`+35`, `mate 3`).
+pub fn shown_score_text(scale: &ScoreScale, score: i32) -> String {
+    match scale.shown(score) {
+        ShownScore::Cp(cp) => format!("{cp:+}"),
+        ShownScore::Mate(moves) => format!("mate {moves}"),
+    }
+}
+
+/// Win, draw and loss chances as text in per cent: `win 45% draw 20% loss 35%`.
+pub fn wdl_text(wdl: WdlPerMille) -> String {
+    let pc = |per_mille: u32| format!("{:.0}%", per_mille as f64 / 10.0);
+    format!("win {} draw {} loss {}", pc(wdl.win), pc(wdl.draw), pc(wdl.loss))
+}
+
+/// Whose view a score is from, as text says it: `Red's view`.
+pub fn view_text(side: Color) -> &'static str {
+    match side {
+        Color::Red => "Red's view",
+        Color::Black => "Black's view",
+    }
+}
+
+/// Adds a score to a JSON object on the normalised scale: `score_cp` or `mate`, `wdl` (per
+/// mille) and `view` (the side whose view both are from).
+pub fn put_shown_score(
+    obj: &mut serde_json::Map<String, Value>,
+    scale: &ScoreScale,
+    score: i32,
+    view: Color,
+) {
+    match scale.shown(score) {
+        ShownScore::Cp(cp) => obj.insert("score_cp".into(), json!(cp)),
+        ShownScore::Mate(moves) => obj.insert("mate".into(), json!(moves)),
+    };
+    let wdl = scale.wdl(score);
+    obj.insert("wdl".into(), json!([wdl.win, wdl.draw, wdl.loss]));
+    obj.insert("view".into(), json!(if view == Color::Red { "red" } else { "black" }));
 }
 
 /// Whether a progress bar may be drawn: stderr is a terminal (not a log, a pipe or CI).

@@ -9,12 +9,14 @@ use std::io::Write;
 use anyhow::{anyhow, Result};
 use clap::Args;
 
-use super::common::{setup_position, MoveText};
+use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text, MoveText};
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::eval::classic::breakdown;
 use crate::eval::nnue::Network;
 use crate::eval::{EvalChoice, Score};
 use crate::notation::chinese::{piece_char, Script};
+use crate::search::score_scale::ScoreScale;
+use std::sync::Arc;
 
 /// Arguments of `chariot eval`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -29,6 +31,28 @@ pub struct EvalArgs {
     /// `--evalfile NET`, or none with `--classic`.
     #[command(flatten)]
     pub eval: super::nnue::EvalSource,
+    /// One JSON object: each evaluation's internal and normalised score with win/draw/loss.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `score` of `eval` at `pos` said for people: normalised, with whose view and the chances.
+fn normalised_line(eval: &EvalChoice, pos: &Position, score: i32) -> String {
+    let scale = ScoreScale::of(eval, pos);
+    format!(
+        "{} normalised ({}; +100 is a 50% chance to win): {}",
+        shown_score_text(&scale, score),
+        view_text(pos.side_to_move()),
+        wdl_text(scale.wdl(score))
+    )
+}
+
+/// `score` of `eval` at `pos` as a JSON object: internal units, normalised score and chances.
+fn score_json(eval: &EvalChoice, pos: &Position, score: i32) -> serde_json::Value {
+    let mut obj = serde_json::Map::new();
+    obj.insert("internal".into(), serde_json::json!(score));
+    put_shown_score(&mut obj, &ScoreScale::of(eval, pos), score, pos.side_to_move());
+    serde_json::Value::Object(obj)
 }
 
 fn signed(s: Score) -> String {
@@ -66,6 +90,7 @@ pub fn explain(pos: &Position, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Phase: {}/{} (share of the middlegame values)", b.phase.0, b.phase.1)?;
     let side = pos.side_to_move();
     writeln!(out, "Total: {:+} ({} to move's view, tapered, with the tempo bonus)", b.total, side.name())?;
+    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Classic, pos, b.total))?;
     Ok(())
 }
 
@@ -115,7 +140,9 @@ pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Resul
         )?;
     }
     let side = pos.side_to_move();
-    writeln!(out, "NNUE total: {:+} ({} to move's view)", net.evaluate(pos), side.name())?;
+    let total = net.evaluate(pos);
+    writeln!(out, "NNUE total: {total:+} ({} to move's view)", side.name())?;
+    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Nnue(Arc::new(net.clone())), pos, total))?;
     Ok(())
 }
 
@@ -126,6 +153,18 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         EvalChoice::Classic => None,
     };
     let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
+    if args.json {
+        let mut obj = serde_json::Map::new();
+        obj.insert("fen".into(), serde_json::json!(pos.to_fen()));
+        let classic = crate::eval::classic::evaluate(&pos);
+        obj.insert("classic".into(), score_json(&EvalChoice::Classic, &pos, classic));
+        if let Some(net) = &net {
+            obj.insert("nnue".into(), score_json(&EvalChoice::Nnue(net.clone()), &pos, net.evaluate(&pos)));
+        }
+        writeln!(out, "{}", serde_json::Value::Object(obj))?;
+        out.flush()?;
+        return Ok(());
+    }
     explain(&pos, out)?;
     if let Some(net) = net {
         explain_net(&net, &pos, out)?;

@@ -19,6 +19,7 @@ pub mod perft;
 pub mod play;
 pub mod show;
 pub mod tune;
+pub mod winrate_fit;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

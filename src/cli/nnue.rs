@@ -35,6 +35,8 @@ pub enum NnueCommand {
     Random(RandomArgs),
     /// Train a net on scored data (`datagen --scored`), with a checkpoint each epoch.
     Train(TrainArgs),
+    /// Fit an evaluation's win-rate model to scored games it played, and write a net carrying it.
+    Winrate(super::winrate_fit::WinRateArgs),
 }
 
 /// Arguments of `chariot nnue train`. Options left out take their defaults on a fresh run and
@@ -228,6 +230,12 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Payload: {} bytes", format::payload_len(arch))?;
     let description = if net.description().is_empty() { "(none)" } else { net.description() };
     writeln!(out, "Description: {description}")?;
+    let (a, b) = net.win_rate().parameters(crate::winrate::MATERIAL_SCALE as u32);
+    writeln!(
+        out,
+        "Win-rate model: {} (at full material 50% to win at {a:.0}, slope {b:.0})",
+        super::winrate_fit::as_rust(net.win_rate())
+    )?;
     writeln!(out, "Start position: {:+} (red to move's view)", net.evaluate(&Position::startpos()))?;
     Ok(())
 }
@@ -273,6 +281,7 @@ pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<()> {
             bar.finish_and_clear();
             result.map_err(Error::msg)?;
         }
+        NnueCommand::Winrate(fit) => super::winrate_fit::run(fit, out)?,
     }
     out.flush()?;
     Ok(())

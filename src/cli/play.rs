@@ -8,13 +8,14 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 
-use super::common::{load_games, starting_position, write_file};
+use super::common::{load_games, shown_score_text, starting_position, view_text, wdl_text, write_file};
 use super::show::{describe_position, draw_board};
 use crate::board::{Color, Move, Position};
 use crate::notation::{format_move, parse_move, write_pgn, MoveNotation, PgnGame, PgnMove};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
 use crate::rules::game_result;
+use crate::search::score_scale::ScoreScale;
 use crate::search::{Engine, Limits, SearchControl};
 
 /// Who plays a side.
@@ -118,6 +119,17 @@ impl Session {
         Ok((best, result.score))
     }
 
+    /// A search score at `pos` for people: normalised, whose view, and the chances.
+    fn score_words(&self, pos: &Position, score: i32) -> String {
+        let scale = ScoreScale::of(&self.engine.options.eval, pos);
+        format!(
+            "{}, {}: {}",
+            shown_score_text(&scale, score),
+            view_text(pos.side_to_move()),
+            wdl_text(scale.wdl(score))
+        )
+    }
+
     /// Plays `mv` (legal in the current position), forgetting the moves that could be redone.
     fn play(&mut self, mv: Move) {
         self.line.truncate(self.current);
@@ -141,8 +153,9 @@ impl Session {
         let (mv, score) = self.search()?;
         writeln!(
             out,
-            "Chariot plays {mv} {} (score {score:+})",
-            format_move(&pos, mv, MoveNotation::Chinese)
+            "Chariot plays {mv} {} (score {})",
+            format_move(&pos, mv, MoveNotation::Chinese),
+            self.score_words(&pos, score)
         )?;
         self.play(mv);
         self.show(out)
@@ -212,8 +225,9 @@ impl Session {
                 let (mv, score) = self.search()?;
                 writeln!(
                     out,
-                    "hint: {mv} {} (score {score:+})",
-                    format_move(&pos, mv, MoveNotation::Chinese)
+                    "hint: {mv} {} (score {})",
+                    format_move(&pos, mv, MoveNotation::Chinese),
+                    self.score_words(&pos, score)
                 )?;
             }
             "go" => {

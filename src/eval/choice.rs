@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::classic::{evaluate_from, PsqStack, TermSet};
 use super::nnue::{embedded, AccumulatorStack, Network};
 use crate::board::{Move, Position};
+use crate::winrate::WinRateModel;
 
 /// The evaluation an engine searches with: by default the built-in net.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +24,15 @@ impl Default for EvalChoice {
 }
 
 impl EvalChoice {
+    /// What this evaluation's scores mean as chances to win, draw and lose: a net's own model,
+    /// or the classic evaluation's.
+    pub fn win_rate(&self) -> WinRateModel {
+        match self {
+            EvalChoice::Classic => super::classic::WIN_RATE,
+            EvalChoice::Nnue(net) => *net.win_rate(),
+        }
+    }
+
     /// A one-line description for `info string` and the command line.
     pub fn describe(&self) -> String {
         match self {

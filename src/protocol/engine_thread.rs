@@ -8,10 +8,12 @@ use std::sync::Arc;
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::board::Position;
+use crate::search::score_scale::ScoreScale;
 use crate::search::{Engine, Info, Limits, SearchControl, SearchResult};
 
 use super::dialect::Dialect;
 use super::output::{send, Output};
+use super::report::ScoreStyle;
 use super::{perft, report};
 
 /// A search for the engine thread: with these limits, reporting in `dialect`.
@@ -24,6 +26,8 @@ pub(super) struct SearchTask {
     pub dialect: Dialect,
     /// `debug` was on at the `go`: the time budget is told too.
     pub debug: bool,
+    /// Whether scores come with win/draw/loss chances (the scale is the root's).
+    pub show_wdl: bool,
 }
 
 /// What the engine thread is asked to do.
@@ -73,14 +77,15 @@ pub(super) fn engine_thread(jobs: Receiver<Job>, done: Sender<Finished>, out: Ou
                 Finished::Perft { depth, leaves }
             }
             Task::Search(search) => {
-                let SearchTask { mut engine, limits, dialect, debug } = *search;
+                let SearchTask { mut engine, limits, dialect, debug, show_wdl } = *search;
+                let style = ScoreStyle { scale: ScoreScale::of(&engine.options.eval, &pos), wdl: show_wdl };
                 let sink = out.clone();
                 let stopper = control.clone();
                 let ponder = limits.ponder;
                 let mut reporter = move |info: &Info| {
                     let lines = match info {
                         Info::TimeBudget(budget) if debug => vec![report::budget_line(*budget, ponder)],
-                        _ => report::info_lines(dialect, info),
+                        _ => report::info_lines(dialect, info, &style),
                     };
                     for line in lines {
                         if send(&sink, &line).is_err() {

@@ -168,6 +168,8 @@ pub struct Options {
     pub multipv: usize,
     /// UCCI `resign`: may the engine resign hopeless games.
     pub resign: bool,
+    /// `showwdl` / `UCI_ShowWDL`: info lines carry win, draw and loss chances.
+    pub show_wdl: bool,
     /// UCCI `randomness`: flattens the choice among book moves.
     pub randomness: Level,
     /// UCCI `pruning`: how much of the selective search is on (with `without`, the features).
@@ -298,6 +300,7 @@ impl Default for Options {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             resign: true,
+            show_wdl: false,
             randomness: Level::None,
             pruning: Level::Large,
             knowledge: Level::Large,
@@ -372,6 +375,7 @@ enum Key {
     Tune,
     EvalFile,
     UseNnue,
+    ShowWdl,
     NewGame,
 }
 
@@ -390,7 +394,7 @@ impl Key {
             Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder | Key::UseBook | Key::Resign => {
                 Kind::Check
             }
-            Key::UseNnue => Kind::Check,
+            Key::UseNnue | Key::ShowWdl => Kind::Check,
             Key::Hash => Kind::Spin(HASH_RANGE),
             Key::Threads => Kind::Spin(THREADS_RANGE),
             Key::MultiPv => Kind::Spin(MULTIPV_RANGE),
@@ -432,6 +436,7 @@ const SPECS: &[Spec] = &[
     Spec { key: Key::Tune, ucci: Some("tune"), uci: Some("Tune") },
     Spec { key: Key::EvalFile, ucci: Some("evalfile"), uci: Some("EvalFile") },
     Spec { key: Key::UseNnue, ucci: Some("usennue"), uci: Some("Use NNUE") },
+    Spec { key: Key::ShowWdl, ucci: Some("showwdl"), uci: Some("UCI_ShowWDL") },
     Spec { key: Key::NewGame, ucci: Some("newgame"), uci: Some("Clear Hash") },
 ];
 
@@ -478,6 +483,7 @@ impl Options {
             }
             Key::EvalFile => self.eval_file.clone(),
             Key::UseNnue => matches!(self.engine.eval, EvalChoice::Nnue(_)).to_string(),
+            Key::ShowWdl => self.show_wdl.to_string(),
             Key::NewGame => String::new(),
         }
     }
@@ -501,6 +507,7 @@ impl Options {
             Key::Ponder => self.ponder = parse_check(display, value)?,
             Key::UseBook => self.use_book = parse_check(display, value)?,
             Key::Resign => self.resign = parse_check(display, value)?,
+            Key::ShowWdl => self.show_wdl = parse_check(display, value)?,
             Key::UseNnue => {
                 self.engine.eval = match parse_check(display, value)? {
                     false => EvalChoice::Classic,
@@ -957,7 +964,7 @@ mod tests {
     /// A value for each option other than its default (a button has none).
     fn another_value(key: Key) -> Option<&'static str> {
         Some(match key {
-            Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder => "true",
+            Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder | Key::ShowWdl => "true",
             Key::UseBook | Key::Resign => "false",
             Key::BookFiles => "a.cbk",
             Key::Hash => "8",
@@ -1058,6 +1065,7 @@ mod tests {
                 "option tune type string default <empty>",
                 "option evalfile type string default <empty>",
                 "option usennue type check default true",
+                "option showwdl type check default false",
                 "option newgame type button",
             ]
         );
@@ -1077,6 +1085,7 @@ mod tests {
                 "option name Tune type string default <empty>",
                 "option name EvalFile type string default <empty>",
                 "option name Use NNUE type check default true",
+                "option name UCI_ShowWDL type check default false",
                 "option name Clear Hash type button",
             ]
         );

@@ -13,6 +13,7 @@
 //! - `root`: the root move list; `driver`: iterative deepening over it; `worker`: one thread's
 //!   tree search; `shared`: what the threads of one search share; `stack`: per-ply state;
 //! - `ordering`, `see`, `rules_hook`, `score`, `tt`, `memory`: the search's tools;
+//! - `score_scale`: scores as people and programs read them (normalised, win/draw/loss);
 //! - `info`: what a search reports; `bench`: the fixed node-count signature.
 
 pub mod bench;
@@ -28,6 +29,7 @@ pub mod params;
 mod root;
 mod rules_hook;
 pub mod score;
+pub mod score_scale;
 pub mod see;
 mod shared;
 mod stack;

@@ -149,6 +149,7 @@ impl FloatNetwork {
             output_weights: to_i16("output weight", &self.output_weights, qb)?,
             output_bias,
             description: String::new(),
+            win_rate: crate::eval::nnue::network::DEFAULT_WIN_RATE,
         };
         net.check_ranges()?;
         Ok(net)

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use super::model::{ModelError, WinRateModel, MATERIAL_SCALE};
+use super::model::{ModelError, WinRateModel, MATERIAL_FLOOR, MATERIAL_SCALE};
 
 /// A game's result from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,8 @@ pub struct Fit {
 pub fn fit(samples: &[Sample], options: FitOptions) -> Result<Fit, FitError> {
     let mut by_level: Vec<Vec<(f64, Outcome)>> = vec![Vec::new(); MATERIAL_SCALE as usize + 1];
     for s in samples.iter().filter(|s| s.score.abs() <= options.max_score) {
-        by_level[(s.material as usize).min(MATERIAL_SCALE as usize)].push((s.score as f64, s.outcome));
+        let level = s.material.clamp(MATERIAL_FLOOR, MATERIAL_SCALE as u32) as usize;
+        by_level[level].push((s.score as f64, s.outcome));
     }
     let levels: Vec<LevelFit> = by_level
         .iter()
@@ -226,11 +227,12 @@ fn least_squares_cubic(points: &[(f64, f64, f64)]) -> [f64; 4] {
         if m[col][col].abs() < 1e-300 {
             continue;
         }
-        for row in 0..4 {
+        let pivot_row = m[col];
+        for (row, values) in m.iter_mut().enumerate() {
             if row != col {
-                let factor = m[row][col] / m[col][col];
-                for k in col..5 {
-                    m[row][k] -= factor * m[col][k];
+                let factor = values[col] / pivot_row[col];
+                for (value, pivot) in values.iter_mut().zip(pivot_row).skip(col) {
+                    *value -= factor * pivot;
                 }
             }
         }

@@ -6,4 +6,4 @@ pub mod fit;
 pub mod model;
 
 pub use fit::{fit, Fit, FitError, FitOptions, LevelFit, Outcome, Sample};
-pub use model::{material, ModelError, WdlPerMille, WinRateModel, MATERIAL_SCALE};
+pub use model::{material, material_of, ModelError, WdlPerMille, WinRateModel, MATERIAL_SCALE};

@@ -24,6 +24,10 @@ use crate::board::{Color, PieceKind, Position};
 /// material over this.
 pub const MATERIAL_SCALE: f64 = 94.0;
 
+/// Below this material the model reads as at this material: bare endings are too rare in games
+/// for a fit to pin them, and a cubic must not be trusted outside the data it was fitted to.
+pub const MATERIAL_FLOOR: u32 = 20;
+
 /// Each kind's weight in [`material`]: rook 9, horse and cannon 4, advisor and elephant 2, pawn 1.
 const MATERIAL_WEIGHTS: [(PieceKind, u32); 6] = [
     (PieceKind::Rook, 9),
@@ -40,6 +44,14 @@ pub fn material(pos: &Position) -> u32 {
     MATERIAL_WEIGHTS
         .iter()
         .map(|&(kind, weight)| weight * (pos.count(Color::Red, kind) + pos.count(Color::Black, kind)) as u32)
+        .sum()
+}
+
+/// The material of these pieces (of either side), as [`material`] counts it.
+pub fn material_of(kinds: impl IntoIterator<Item = PieceKind>) -> u32 {
+    kinds
+        .into_iter()
+        .map(|kind| MATERIAL_WEIGHTS.iter().find(|&&(k, _)| k == kind).map_or(0, |&(_, weight)| weight))
         .sum()
 }
 
@@ -95,7 +107,7 @@ impl fmt::Display for ModelError {
             }
             ModelError::NotPositive { polynomial, material, value } => write!(
                 f,
-                "win-rate model {polynomial}(m) is {value:.3} at material {material}; it must be positive over 0..={}",
+                "win-rate model {polynomial}(m) is {value:.3} at material {material}; it must be at least 1 over {MATERIAL_FLOOR}..={}",
                 MATERIAL_SCALE as u32
             ),
         }
@@ -106,13 +118,24 @@ impl std::error::Error for ModelError {}
 
 /// A midpoint and slope as cubic polynomials of the material (coefficients highest power first,
 /// in `m / MATERIAL_SCALE`), in the evaluation's internal units.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Two models are equal when their coefficients are bit for bit the same, so that a net, which
+/// carries one, can be compared whole.
+#[derive(Clone, Copy, Debug)]
 pub struct WinRateModel {
     /// The score at which the side to move wins half its games.
     pub a: [f64; 4],
     /// The spread of the logistic curve around `a`.
     pub b: [f64; 4],
 }
+
+impl PartialEq for WinRateModel {
+    fn eq(&self, other: &WinRateModel) -> bool {
+        self.to_array().map(f64::to_bits) == other.to_array().map(f64::to_bits)
+    }
+}
+
+impl Eq for WinRateModel {}
 
 /// Evaluates a cubic with coefficients highest power first at `x` (Horner's rule).
 fn cubic(c: &[f64; 4], x: f64) -> f64 {
@@ -136,10 +159,10 @@ impl WinRateModel {
             if let Some(index) = coefficients.iter().position(|c| !c.is_finite()) {
                 return Err(ModelError::NotFinite { polynomial, index });
             }
-            for material in 0..=MATERIAL_SCALE as u32 {
+            for material in MATERIAL_FLOOR..=MATERIAL_SCALE as u32 {
                 let value = cubic(coefficients, material as f64 / MATERIAL_SCALE);
                 // Below 1 internal unit the curve is a step: no evaluation has so fine a scale.
-                if !(value >= 1.0) {
+                if value.is_nan() || value < 1.0 {
                     return Err(ModelError::NotPositive { polynomial, material, value });
                 }
             }
@@ -147,9 +170,9 @@ impl WinRateModel {
         Ok(())
     }
 
-    /// The midpoint `a(m)` and slope `b(m)` at `material`.
+    /// The midpoint `a(m)` and slope `b(m)` at `material` (read as `MATERIAL_FLOOR` below it).
     pub fn parameters(&self, material: u32) -> (f64, f64) {
-        let x = material.min(MATERIAL_SCALE as u32) as f64 / MATERIAL_SCALE;
+        let x = material.clamp(MATERIAL_FLOOR, MATERIAL_SCALE as u32) as f64 / MATERIAL_SCALE;
         (cubic(&self.a, x), cubic(&self.b, x))
     }
 
@@ -206,7 +229,10 @@ mod tests {
 
     #[test]
     fn the_start_position_has_the_full_material() {
-        assert_eq!(material(&Position::startpos()), MATERIAL_SCALE as u32);
+        let start = Position::startpos();
+        assert_eq!(material(&start), MATERIAL_SCALE as u32);
+        let pieces = crate::board::Square::all().map(|sq| start.piece_at(sq)).filter(|p| p.is_piece());
+        assert_eq!(material_of(pieces.map(|p| p.kind())), MATERIAL_SCALE as u32);
     }
 
     #[test]

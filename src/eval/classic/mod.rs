@@ -10,6 +10,7 @@ pub mod score;
 pub mod stack;
 pub mod terms;
 pub mod weights;
+pub mod win_rate;
 
 pub use breakdown::{breakdown, Breakdown};
 pub use counts::{term_counts, TermCounts};
@@ -17,6 +18,7 @@ pub use psq::PsqState;
 pub use score::Score;
 pub use stack::PsqStack;
 pub use terms::{side_terms, TermSet, Terms, UnknownTerm};
+pub use win_rate::WIN_RATE;
 
 use crate::board::{Color, Position};
 use weights::{MAX_PHASE, TEMPO};

@@ -2,12 +2,13 @@
 //! weights. Loading checks everything and never panics: a wrong or damaged file is refused with
 //! the byte where the trouble is and what is wrong there. `docs/nnue.md` gives the layout.
 //!
-//! All numbers are little-endian. Layout of version 1:
+//! All numbers are little-endian. Layout of version 2 (version 1, which this build still reads,
+//! is the same without the win-rate model; its nets get `network::DEFAULT_WIN_RATE`):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `CHARNNUE` |
-//! | 8 | 2 | version, 1 |
+//! | 8 | 2 | version, 2 |
 //! | 10 | 1 | king buckets: 0 single, 1 rank, 2 palace |
 //! | 11 | 1 | mirroring: 0 off, 1 on |
 //! | 12 | 2 | accumulator width N |
@@ -20,8 +21,9 @@
 //! | 28 | 8 | payload length in bytes |
 //! | 36 | 2 | description length D |
 //! | 38 | D | description, UTF-8 |
-//! | 38+D | 8 | checksum: FNV-1a (64-bit) of every other byte of the file |
-//! | 46+D | … | payload: I·N feature weights (i16), N feature biases (i16), B·2N output weights (i16), B output biases (i32) |
+//! | 38+D | 64 | win-rate model: a₃ a₂ a₁ a₀ b₃ b₂ b₁ b₀ (f64; see `winrate::model`) |
+//! | 102+D | 8 | checksum: FNV-1a (64-bit) of every other byte of the file |
+//! | 110+D | … | payload: I·N feature weights (i16), N feature biases (i16), B·2N output weights (i16), B output biases (i32) |
 
 use std::path::Path;
 
@@ -30,6 +32,7 @@ use crate::binary::{
 };
 use crate::files;
 use crate::input_file::Limit;
+use crate::winrate::WinRateModel;
 
 use super::features::{FeatureSet, KingBuckets};
 use super::network::{
@@ -38,8 +41,12 @@ use super::network::{
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"CHARNNUE";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this build writes.
+pub const VERSION: u16 = 2;
+/// The oldest version this build reads: version 1 has no win-rate model.
+pub const OLDEST_VERSION: u16 = 1;
+/// Bytes of the win-rate model in a version 2 header.
+pub const WIN_RATE_LEN: usize = 64;
 /// Bytes of the fixed part of the header (before the description).
 pub const FIXED_HEADER: usize = 38;
 
@@ -70,6 +77,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     header.u64(payload_len(arch));
     header.u16(description.len() as u16);
     header.bytes(description);
+    net.win_rate().to_array().iter().for_each(|&c| header.f64(c));
     let mut payload = FieldWriter::with_capacity(payload_len(arch) as usize);
     for values in [&net.feature_weights, &net.feature_bias, &net.output_weights] {
         values.iter().for_each(|&v| payload.i16(v));
@@ -97,8 +105,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         );
     }
     let version = r.u16("version")?;
-    if version != VERSION {
-        return fail(8, format!("format version {version}: this build reads version {VERSION}"));
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
+        return fail(
+            8,
+            format!("format version {version}: this build reads versions {OLDEST_VERSION} to {VERSION}"),
+        );
     }
     let buckets_code = r.u8("king buckets")?;
     let king_buckets = match KingBuckets::from_code(buckets_code) {
@@ -159,6 +170,20 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         Ok(text) => text.to_string(),
         Err(e) => return fail(FIXED_HEADER + e.valid_up_to(), "the description is not UTF-8"),
     };
+    let win_rate = match version {
+        1 => network::DEFAULT_WIN_RATE,
+        _ => {
+            let at = r.at;
+            let mut values = [0.0; 8];
+            for v in values.iter_mut() {
+                *v = r.f64("win-rate model")?;
+            }
+            match WinRateModel::from_array(values) {
+                Ok(model) => model,
+                Err(e) => return fail(at, format!("bad win-rate model: {e}")),
+            }
+        }
+    };
     let header_end = r.at;
     let stored_sum = r.u64("checksum")?;
     let payload_start = r.at;
@@ -191,7 +216,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     let feature_bias = r.values(width, "feature biases", i16::from_le_bytes)?;
     let output_weights = r.values(arch.output_weight_count(), "output weights", i16::from_le_bytes)?;
     let output_bias = r.values(output_buckets, "output biases", i32::from_le_bytes)?;
-    let net = Network { arch, feature_weights, feature_bias, output_weights, output_bias, description };
+    let net =
+        Network { arch, feature_weights, feature_bias, output_weights, output_bias, description, win_rate };
     if let Err(e) = net.check_ranges() {
         return fail(payload_start, format!("the weights are out of range: {e}"));
     }
@@ -216,7 +242,7 @@ const MAX_INPUTS: usize = {
 /// output buckets, and the longest description (about 50 MB). Anything larger is refused unread.
 pub const FILE_LIMIT: Limit = Limit {
     what: "net file",
-    max_len: (FIXED_HEADER + MAX_DESCRIPTION + 8) as u64
+    max_len: (FIXED_HEADER + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
         + 2 * (MAX_INPUTS * MAX_WIDTH + MAX_WIDTH + MAX_OUTPUT_BUCKETS * 2 * MAX_WIDTH) as u64
         + 4 * MAX_OUTPUT_BUCKETS as u64,
 };
@@ -252,7 +278,7 @@ mod tests {
             ..Architecture::DEFAULT
         };
         assert!(largest.validate().is_ok());
-        let longest = (FIXED_HEADER + MAX_DESCRIPTION + 8) as u64 + payload_len(&largest);
+        let longest = (FIXED_HEADER + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64 + payload_len(&largest);
         assert_eq!(FILE_LIMIT.max_len, longest);
     }
 
@@ -260,7 +286,10 @@ mod tests {
     fn round_trip_keeps_every_weight() {
         let net = small_net(1);
         let bytes = to_bytes(&net);
-        assert_eq!(bytes.len() as u64, FIXED_HEADER as u64 + 8 + 8 + payload_len(net.arch()));
+        assert_eq!(
+            bytes.len() as u64,
+            FIXED_HEADER as u64 + 8 + WIN_RATE_LEN as u64 + 8 + payload_len(net.arch())
+        );
         assert_eq!(from_bytes(&bytes), Ok(net));
     }
 
@@ -268,7 +297,8 @@ mod tests {
     #[test]
     fn each_damage_is_refused_with_what_and_where() {
         let good = to_bytes(&small_net(2));
-        let d = FIXED_HEADER + "test net".len();
+        let model_at = FIXED_HEADER + "test net".len();
+        let d = model_at + WIN_RATE_LEN;
         let with = |f: &dyn Fn(&mut Vec<u8>)| {
             let mut b = good.clone();
             f(&mut b);
@@ -277,7 +307,14 @@ mod tests {
         let cases: Vec<(Vec<u8>, u64, &str)> = vec![
             (b"PK\x03\x04".to_vec(), 4, "truncated"),
             (with(&|b| b[0] = b'X'), 0, "not a Chariot net"),
-            (with(&|b| b[8] = 2), 8, "version 2"),
+            (with(&|b| b[8] = 3), 8, "version 3"),
+            // The midpoint's constant term made negative: no model.
+            (with(&|b| b[model_at + 31] = 0xc0), model_at as u64, "bad win-rate model"),
+            (
+                with(&|b| b[model_at..model_at + 8].copy_from_slice(&f64::NAN.to_bits().to_le_bytes())),
+                model_at as u64,
+                "not a finite number",
+            ),
             (with(&|b| b[10] = 9), 10, "king-bucket layout 9"),
             (with(&|b| b[11] = 2), 11, "mirroring flag 2"),
             (with(&|b| b[12] = 17), 12, "width"),
@@ -309,7 +346,7 @@ mod tests {
         net.feature_weights.iter_mut().for_each(|w| *w = 2000);
         let err = from_bytes(&to_bytes(&net)).unwrap_err();
         assert!(err.message.contains("out of range"), "{err}");
-        assert_eq!(err.offset, (FIXED_HEADER + 8 + 8) as u64);
+        assert_eq!(err.offset, (FIXED_HEADER + 8 + WIN_RATE_LEN + 8) as u64);
     }
 
     #[test]

@@ -24,6 +24,7 @@ use std::fmt;
 use super::features::{self, FeatureSet, KingBuckets, UnknownName, MAX_ACTIVE};
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
+use crate::winrate::WinRateModel;
 
 /// The hidden layer's activation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -293,7 +294,14 @@ pub struct Network {
     pub(crate) output_bias: Vec<i32>,
     /// Free text saved with the net: how it was made.
     pub(crate) description: String,
+    /// What the net's scores mean as chances to win, draw and lose (fitted to its own games).
+    pub(crate) win_rate: WinRateModel,
 }
+
+/// The win-rate model of a net that carries none (a version 1 file, or a net not yet fitted):
+/// the built-in net's, the best guess for nets trained the same way.
+pub const DEFAULT_WIN_RATE: WinRateModel =
+    WinRateModel { a: [0.0, 0.0, 0.0, 150.0], b: [0.0, 0.0, 0.0, 60.0] };
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -310,6 +318,17 @@ impl Network {
     /// The description saved with the net.
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The win-rate model saved with the net.
+    pub fn win_rate(&self) -> &WinRateModel {
+        &self.win_rate
+    }
+
+    /// The same net with another win-rate model (for instance one fitted to its games).
+    pub fn with_win_rate(mut self, model: WinRateModel) -> Network {
+        self.win_rate = model;
+        self
     }
 
     /// The same net with another description (at most `MAX_DESCRIPTION` bytes are kept).

@@ -9,12 +9,17 @@ use crate::board::movegen;
 use crate::protocol::dialect::Dialect;
 use crate::protocol::engine_thread::Finished;
 use crate::protocol::output::{report_error, send};
+use crate::search::score_scale::ScoreScale;
 use crate::search::SearchResult;
 
 use super::Session;
 
-/// The score below which a result counts as lost for resigning (about a rook and a cannon).
-const RESIGN_SCORE: i32 = -700;
+/// The expected score (win + ½ draw, per mille, by the evaluation's win-rate model) at or below
+/// which a result counts as lost for resigning.
+const RESIGN_EXPECTED: u32 = 20;
+/// The expected score (per mille) at or below which an offered draw is accepted: the engine
+/// takes half a point whenever it does not expect more.
+const ACCEPT_DRAW_EXPECTED: u32 = 500;
 /// Consecutive lost results before resigning.
 const RESIGN_AFTER: u32 = 3;
 
@@ -76,8 +81,10 @@ impl Session {
             line.push_str(&format!(" ponder {p}"));
         }
         if dialect == Dialect::Ucci {
-            self.losing_streak = if result.score <= RESIGN_SCORE { self.losing_streak + 1 } else { 0 };
-            if thinking.draw_offered && result.score <= 0 {
+            let wdl = ScoreScale::of(&self.engine.options.eval, &thinking.position).wdl(result.score);
+            let expected = wdl.win + wdl.draw / 2;
+            self.losing_streak = if expected <= RESIGN_EXPECTED { self.losing_streak + 1 } else { 0 };
+            if thinking.draw_offered && expected <= ACCEPT_DRAW_EXPECTED {
                 line.push_str(" draw");
             } else if self.options.resign && self.losing_streak >= RESIGN_AFTER {
                 line.push_str(" resign");

@@ -53,7 +53,8 @@ impl Session {
             self.debug_line(&format!("evaluation: {}", self.engine.options.eval.describe()))?;
         }
         let ponder = limits.ponder;
-        let task = SearchTask { engine: self.engine.clone(), limits, dialect, debug };
+        let show_wdl = self.options.show_wdl;
+        let task = SearchTask { engine: self.engine.clone(), limits, dialect, debug, show_wdl };
         self.start(Task::Search(Box::new(task)), search.draw_offered, ponder)
     }
 

@@ -564,8 +564,9 @@ fn d_prints_the_board_the_fen_and_the_key() {
     let fen = "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
     assert_eq!(lines[lines.len() - 2], fen, "{lines:?}");
     assert_eq!(lines[lines.len() - 1], format!("Key: {:016X}", pos.key()));
-    // Numbers, ten ranks, the river, numbers, letters; two lines under; Fen; Key.
-    assert_eq!(lines.len(), 2 + 14 + 2 + 2, "{lines:?}");
+    // After the handshake: numbers, ten ranks, the river, numbers, letters; two lines under; Fen; Key.
+    let after = lines.iter().position(|l| l == "uciok").unwrap() + 1;
+    assert_eq!(lines.len() - after, 14 + 2 + 2, "{lines:?}");
 }
 
 #[test]
@@ -607,10 +608,10 @@ fn eval_ends_with_the_final_evaluation_from_the_side_to_moves_view() {
     let lines = replies_in_turn("uci\nposition startpos moves h2e2\neval\n");
     assert!(lines.iter().any(|l| l.starts_with("Pieces (material + placement")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("NNUE (built in): ")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("NNUE total: ") && l.ends_with("(Black to move's view)")));
+    assert!(lines.iter().any(|l| l.starts_with("NNUE total: ") && l.ends_with("(black to move's view)")));
     let last = lines.last().unwrap();
     assert!(
-        last.starts_with("Final evaluation: ") && last.contains(" internal (Black to move's view); win ")
+        last.starts_with("Final evaluation: ") && last.contains(" internal (black to move's view); win ")
     );
     let chances = last.split("; ").nth(1).unwrap();
     let per_cents: f64 = chances
@@ -624,7 +625,7 @@ fn eval_ends_with_the_final_evaluation_from_the_side_to_moves_view() {
     let total = classic.iter().find(|l| l.starts_with("Total: ")).unwrap();
     let score = total.split(' ').nth(1).unwrap();
     assert!(
-        classic.last().unwrap().contains(&format!(", {score} internal (Red to move's view)")),
+        classic.last().unwrap().contains(&format!(", {score} internal (red to move's view)")),
         "{classic:?}"
     );
 }

@@ -33,6 +33,7 @@ mod rules;
 mod stdin;
 mod tournament;
 mod tune;
+mod winrate;
 
 /// With `autotests = false` a new file in tests/ runs only once it is listed above or given a
 /// `[[test]]` of its own in Cargo.toml: this test names any file that would be left out.

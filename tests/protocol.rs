@@ -297,6 +297,8 @@ fn a_bookdat_file_from_the_option_is_used() {
     let file = book_dat("a_bookdat_file_from_the_option_is_used");
     let mut e = EngineProcess::start();
     e.send("uci");
+    // UCI starts without its book (analysis GUIs expect a search): a game GUI switches it on.
+    e.send("setoption name OwnBook value true");
     e.send(&format!("setoption name BookFile value {}", file.path_text()));
     e.send("position startpos moves h2e2 h9g7");
     e.send("go wtime 60000 btime 60000");
@@ -568,6 +570,7 @@ fn debug_prints_the_book_decision_the_evaluation_and_the_time_budget_in_both_dia
     assert_eq!(e.expect("info string"), "info string error: unknown option 'Debug' ignored");
     e.send("setoption name Knowledge value none");
     assert_eq!(e.expect("info string"), "info string error: unknown option 'Knowledge' ignored");
+    e.send("setoption name OwnBook value true");
     e.send("debug on");
     e.send("position startpos");
     e.send("go depth 1");
@@ -849,4 +852,95 @@ fn the_protocol_loop_in_uci_answers_perft_then_a_search_quit_stops() {
     assert!(legal_in("startpos moves h2e2", &best_of(&best).unwrap()), "{best}");
     assert!(e.exits_within(SECOND));
     assert!(!e.drain(Duration::from_millis(50)).contains(&"bye".to_string()));
+}
+
+// --- Issue 24: analysis GUIs get analysis; d, eval and flip. ---
+
+/// Whether the transcript from `from` on holds an `info depth` line before its first
+/// `bestmove`, and no book move anywhere.
+fn searched_since(e: &EngineProcess, from: usize) -> bool {
+    let lines = &e.transcript[from..];
+    let Some(answer) = lines.iter().position(|l| l.starts_with("bestmove")) else { return false };
+    lines[..answer].iter().any(|l| l.starts_with("info depth"))
+        && !lines.iter().any(|l| l.contains(" book move "))
+}
+
+#[test]
+fn d_eval_and_flip_are_answered_while_go_infinite_thinks() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    assert_eq!(
+        e.expect("Fen: "),
+        "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    );
+    assert!(e.expect("Key: ").len() == "Key: ".len() + 16);
+    e.send("go infinite");
+    e.expect("info depth");
+    let before = e.transcript.len();
+    e.send("d");
+    e.expect("Fen: rnbakabnr/");
+    e.send("eval");
+    let last = e.expect("Final evaluation: ");
+    assert!(last.contains("(black to move's view)"), "{last}");
+    e.send("flip");
+    e.send("d");
+    let flipped =
+        chariot::protocol::position_cmd::parse_position("startpos moves h2e2").unwrap().color_flipped();
+    assert_eq!(e.expect("Fen: "), format!("Fen: {}", flipped.to_fen()));
+    assert!(flipped.to_fen().contains(" w "), "flip hands the move to the other colour");
+    assert!(!e.transcript[before..].iter().any(|l| l.starts_with("bestmove")), "{:?}", e.transcript);
+    // The search went on meanwhile, and stops with a move of the position it was given.
+    e.send("stop");
+    let best = e.expect("bestmove");
+    assert!(legal_in("startpos moves h2e2", &best_of(&best).unwrap()), "{best}");
+    // The next search is on the flipped position: Red to move.
+    e.send("go depth 3");
+    let best = best_of(&e.expect("bestmove")).unwrap();
+    assert!(movegen::is_legal(&mut flipped.clone(), Move::parse_iccs(&best).unwrap()), "{best}");
+    e.send("quit");
+    assert!(e.exits_within(SECOND));
+}
+
+#[test]
+fn uci_analyses_by_default_and_analysis_never_answers_from_the_book() {
+    // UCI: OwnBook is off by default, so a game move and a depth search are both searched.
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("option name OwnBook type check default false");
+    e.send("position startpos");
+    for go in ["go depth 1", "go wtime 2000 btime 2000"] {
+        let from = e.transcript.len();
+        e.send(go);
+        e.expect("bestmove");
+        assert!(searched_since(&e, from), "{go}: {:?}", e.transcript);
+    }
+    // With the book on, two lines asked for are analysis still.
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name MultiPV value 2");
+    let from = e.transcript.len();
+    e.send("go wtime 2000 btime 2000");
+    e.expect("bestmove");
+    assert!(searched_since(&e, from), "{:?}", e.transcript);
+    assert!(e.transcript[from..].iter().any(|l| l.contains(" multipv 2 ")), "{:?}", e.transcript);
+    e.send("quit");
+
+    // UCCI: usebook is on by default; a game move comes from the book, `go infinite` searches.
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.expect("option usebook type check default true");
+    e.send("position startpos");
+    e.send("go time 60 increment 0");
+    e.expect("info message book move ");
+    e.expect("bestmove");
+    let from = e.transcript.len();
+    e.send("go infinite");
+    e.expect("info depth");
+    e.send("stop");
+    e.expect("bestmove");
+    assert!(searched_since(&e, from), "{:?}", e.transcript);
+    e.send("quit");
+    e.expect("bye");
 }

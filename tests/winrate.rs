@@ -2,7 +2,7 @@
 //! chances from `analyze` and `eval` with the net and the classic evaluation, `wdl` on every
 //! scored UCI info line with `UCI_ShowWDL`, and a net file's win-rate model written and read.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,19 +2,18 @@
 //! explained piece by piece and term by term, for both sides, with the tapered total from the side
 //! to move's view; then the net's score (the built-in net's, or `--evalfile`'s; none with
 //! `--classic`) and each piece's share of it (the score with the piece on the board less the
-//! score with it taken off).
+//! score with it taken off). The text is `eval::explain`'s, which the protocol's `eval` prints
+//! too.
 
 use std::io::Write;
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text, MoveText};
-use crate::board::{Color, PieceKind, Position, Square};
-use crate::eval::classic::breakdown;
+use crate::board::Position;
 use crate::eval::nnue::Network;
-use crate::eval::{EvalChoice, Score};
-use crate::notation::chinese::{piece_char, Script};
+use crate::eval::{explain, EvalChoice};
 use crate::search::score_scale::ScoreScale;
 use std::sync::Arc;
 
@@ -55,93 +54,18 @@ fn score_json(eval: &EvalChoice, pos: &Position, score: i32) -> serde_json::Valu
     serde_json::Value::Object(obj)
 }
 
-fn signed(s: Score) -> String {
-    format!("{:+}/{:+}", s.mg, s.eg)
-}
-
-/// Writes the breakdown of `pos`'s evaluation on `out`.
+/// Writes the breakdown of `pos`'s classic evaluation on `out`.
 pub fn explain(pos: &Position, out: &mut impl Write) -> Result<()> {
-    let b = breakdown(pos);
-    writeln!(out, "Pieces (material + placement, owner's view, mg/eg):")?;
-    let mut sums = [Score::ZERO; 2];
-    for &(sq, letter, value) in &b.pieces {
-        let color = if letter.is_ascii_uppercase() { Color::Red } else { Color::Black };
-        let kind = PieceKind::from_letter(letter.to_ascii_uppercase())
-            .ok_or_else(|| anyhow!("unknown piece letter '{letter}' in the breakdown"))?;
-        sums[color.index()] += value;
-        writeln!(
-            out,
-            "  {sq} {letter} {} {:<5} {:<8} {}",
-            piece_char(color, kind, Script::Traditional),
-            color.name(),
-            kind.name(),
-            signed(value)
-        )?;
-    }
-    writeln!(out, "Terms (each side's own view, mg/eg):")?;
-    writeln!(out, "  {:<22} {:>12} {:>12}", "term", "red", "black")?;
-    writeln!(out, "  {:<22} {:>12} {:>12}", "pieces", signed(sums[0]), signed(sums[1]))?;
-    let (red, black) = (b.terms[0].named(), b.terms[1].named());
-    for ((name, r), (_, k)) in red.iter().zip(black.iter()) {
-        writeln!(out, "  {name:<22} {:>12} {:>12}", signed(*r), signed(*k))?;
-    }
-    let totals = [sums[0] + b.terms[0].total(), sums[1] + b.terms[1].total()];
-    writeln!(out, "  {:<22} {:>12} {:>12}", "sum", signed(totals[0]), signed(totals[1]))?;
-    writeln!(out, "Phase: {}/{} (share of the middlegame values)", b.phase.0, b.phase.1)?;
-    let side = pos.side_to_move();
-    writeln!(out, "Total: {:+} ({} to move's view, tapered, with the tempo bonus)", b.total, side.name())?;
-    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Classic, pos, b.total))?;
+    write!(out, "{}", explain::classic_breakdown(pos))?;
+    let total = crate::eval::classic::breakdown(pos).total;
+    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Classic, pos, total))?;
     Ok(())
-}
-
-/// Each piece but the kings with its share of the net's score, from its owner's view: the score
-/// with it on the board less the score with it taken off, the side to move unchanged.
-pub fn net_shares(net: &Network, pos: &Position) -> Vec<(Square, Color, PieceKind, i32)> {
-    let pieces: Vec<(Color, PieceKind, Square)> = Square::all()
-        .map(|sq| (sq, pos.piece_at(sq)))
-        .filter(|(_, p)| p.is_piece())
-        .map(|(sq, p)| (p.color(), p.kind(), sq))
-        .collect();
-    let side = pos.side_to_move();
-    // The score from `owner`'s view of the board holding `board`.
-    let view = |board: &[(Color, PieceKind, Square)], owner: Color| {
-        let s = net.evaluate_pieces(board, side);
-        if owner == side {
-            s
-        } else {
-            -s
-        }
-    };
-    let mut shares = Vec::new();
-    for (i, &(color, kind, sq)) in pieces.iter().enumerate() {
-        if kind == PieceKind::King {
-            continue;
-        }
-        let mut without = pieces.clone();
-        without.remove(i);
-        shares.push((sq, color, kind, view(&pieces, color) - view(&without, color)));
-    }
-    shares
 }
 
 /// Writes the net's score of `pos` and each piece's share of it on `out`.
 pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Result<()> {
-    let built_in = if crate::eval::nnue::embedded::is_built_in(net) { " (built in)" } else { "" };
-    writeln!(out, "NNUE{built_in}: {}", net.arch())?;
-    writeln!(out, "Piece shares (score with the piece less score without it, owner's view):")?;
-    for (sq, color, kind, share) in net_shares(net, pos) {
-        let letter = if color == Color::Red { kind.letter() } else { kind.letter().to_ascii_lowercase() };
-        writeln!(
-            out,
-            "  {sq} {letter} {} {:<5} {:<8} {share:+}",
-            piece_char(color, kind, Script::Traditional),
-            color.name(),
-            kind.name()
-        )?;
-    }
-    let side = pos.side_to_move();
+    write!(out, "{}", explain::net_breakdown(net, pos))?;
     let total = net.evaluate(pos);
-    writeln!(out, "NNUE total: {total:+} ({} to move's view)", side.name())?;
     writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Nnue(Arc::new(net.clone())), pos, total))?;
     Ok(())
 }

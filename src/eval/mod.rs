@@ -4,6 +4,7 @@
 
 pub mod choice;
 pub mod classic;
+pub mod explain;
 pub mod nnue;
 
 pub use choice::{EvalChoice, Evaluator};

@@ -8,6 +8,7 @@
 
 pub mod chinese;
 mod designation;
+pub mod diagram;
 mod error;
 pub mod iccs;
 pub mod line;

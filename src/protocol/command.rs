@@ -25,6 +25,12 @@ pub(super) enum Command {
     UciNewGame,
     Debug,
     Quit,
+    /// `d`: the board, the FEN and the key (Stockfish's and Pikafish's convenience).
+    Display,
+    /// `eval`: the static evaluation explained.
+    Eval,
+    /// `flip`: the position seen from the other side.
+    Flip,
 }
 
 impl Command {
@@ -45,7 +51,16 @@ impl Command {
             "ucinewgame" => Command::UciNewGame,
             "debug" => Command::Debug,
             "quit" => Command::Quit,
+            "d" => Command::Display,
+            "eval" => Command::Eval,
+            "flip" => Command::Flip,
             _ => return None,
         })
+    }
+
+    /// The conveniences a person types at a console (`d`, `eval`, `flip`): they belong to no
+    /// dialect, so they do not pick one.
+    pub(super) fn is_console(self) -> bool {
+        matches!(self, Command::Display | Command::Eval | Command::Flip)
     }
 }

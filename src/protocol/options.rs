@@ -16,6 +16,8 @@ use crate::search::{
     Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, UnknownName, DEFAULT_HASH_MB,
 };
 
+use super::dialect::Dialect;
+
 /// Why a `setoption` was refused; `Display` is the message the GUI gets. Each names the option
 /// as the GUI wrote it (`name`) and quotes what it gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +160,7 @@ pub struct Options {
     pub debug: bool,
     /// `ponder` / `Ponder`: the GUI may ask us to ponder (the engine itself needs no change).
     pub ponder: bool,
-    /// `usebook` / `OwnBook`.
+    /// `usebook` / `OwnBook`: true by default in UCCI, false in UCI (`take_dialect_defaults`).
     pub use_book: bool,
     /// `bookfiles` / `BookFile`: `;`-separated paths; empty = the embedded book.
     pub book_files: String,
@@ -441,6 +443,16 @@ const SPECS: &[Spec] = &[
 ];
 
 impl Options {
+    /// Sets the defaults that differ by dialect, when the first command picks one: UCI's
+    /// `OwnBook` starts off (analysis GUIs expect a search, and Pikafish has no book), UCCI's
+    /// `usebook` on (as ElephantEye's users expect). The announcement then gives these defaults.
+    pub fn take_dialect_defaults(&mut self, dialect: Dialect) {
+        self.use_book = match dialect {
+            Dialect::Ucci => true,
+            Dialect::Uci => false,
+        };
+    }
+
     /// What the next search runs with, as the options set it.
     pub fn engine(&self) -> &EngineOptions {
         &self.engine
@@ -1069,11 +1081,14 @@ mod tests {
                 "option newgame type button",
             ]
         );
+        // A UCI session starts without its book: the first command took the dialect's defaults.
+        let mut uci = o.clone();
+        uci.take_dialect_defaults(Dialect::Uci);
         assert_eq!(
-            o.uci_lines(),
+            uci.uci_lines(),
             [
                 "option name Ponder type check default false",
-                "option name OwnBook type check default true",
+                "option name OwnBook type check default false",
                 "option name BookFile type string default <empty>",
                 "option name Hash type spin default 64 min 1 max 65536",
                 "option name Threads type spin default 1 min 1 max 256",

@@ -20,6 +20,16 @@ pub(super) fn send(out: &Output, line: &str) -> io::Result<()> {
     w.flush()
 }
 
+/// Writes several lines as one block and flushes them at once: a search's `info` lines, written
+/// from the engine thread meanwhile, come before or after the block, never inside it.
+pub(super) fn send_block(out: &Output, lines: &[String]) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    for line in lines {
+        writeln!(w, "{line}")?;
+    }
+    w.flush()
+}
+
 /// The longest error message sent whole. Messages written here quote input with `quoted`; this
 /// catches a reader's message that repeats a long token whole (a FEN field, say).
 const MAX_ERROR_CHARS: usize = 1000;

@@ -1,4 +1,5 @@
-//! The opening book's answer to a `go`: asked only for ordinary game moves, never for analysis;
+//! The opening book's answer to a `go`: asked only for ordinary game moves, never for analysis
+//! (`go infinite`, `ponder`, `mate`, `depth`, `nodes`, `searchmoves`, or MultiPV above 1);
 //! a move that is banned or would repeat the game is not played; with `debug` on, why there is
 //! no book move.
 
@@ -30,6 +31,12 @@ impl Session {
         ];
         if let Some((_, word)) = analysis.iter().find(|(asked, _)| *asked) {
             self.debug_line(&format!("no book move: the book is not asked for a 'go {word}'"))?;
+            return Ok(None);
+        }
+        // Several lines asked for are analysis too, whatever the `go` says.
+        if limits.multipv > 1 {
+            let msg = format!("no book move: the book is not asked with MultiPV {}", limits.multipv);
+            self.debug_line(&msg)?;
             return Ok(None);
         }
         self.book_move()

@@ -2,13 +2,15 @@
 //! each line to its command.
 //!
 //! The commands are spread by what they do: `commands` answers the quick ones at once,
-//! `setoption` applies option changes, `go` starts a search (asking `book_answer` first), and
-//! `answer` writes what a finished job found.
+//! `setoption` applies option changes, `go` starts a search (asking `book_answer` first),
+//! `answer` writes what a finished job found, and `inspect` answers the console conveniences
+//! `d`, `eval` and `flip`.
 
 mod answer;
 mod book_answer;
 mod commands;
 mod go;
+mod inspect;
 mod setoption;
 #[cfg(test)]
 mod tests;
@@ -136,8 +138,21 @@ impl Session {
             report_error(&self.out, &format!("unknown command {}", quoted(command)))?;
             return Ok(AfterCommand::Continue);
         };
-        let dialect =
-            *self.dialect.get_or_insert(if parsed == Command::Ucci { Dialect::Ucci } else { Dialect::Uci });
+        if parsed.is_console() {
+            // Answered at once, searching or not, and in no particular dialect.
+            self.no_arguments(command, &args)?;
+            self.console(parsed)?;
+            return Ok(AfterCommand::Continue);
+        }
+        let dialect = match self.dialect {
+            Some(dialect) => dialect,
+            None => {
+                let dialect = if parsed == Command::Ucci { Dialect::Ucci } else { Dialect::Uci };
+                self.dialect = Some(dialect);
+                self.options.take_dialect_defaults(dialect);
+                dialect
+            }
+        };
         match parsed {
             Command::Ucci | Command::Uci => {
                 self.no_arguments(command, &args)?;
@@ -172,6 +187,8 @@ impl Session {
                 self.new_game()
             }
             Command::Debug => self.debug(&args)?,
+            // Answered above.
+            Command::Display | Command::Eval | Command::Flip => {}
             Command::Quit => {
                 self.no_arguments(command, &args)?;
                 self.stop_and_answer()?;

@@ -507,7 +507,8 @@ fn debug_names_a_banned_book_move_and_an_unreadable_book() {
     let answer = banned.last().unwrap();
     assert!(legal_answer("startpos", answer) && answer.split(' ').nth(1) != Some(mv), "{answer}");
     let (_, unread) = seeded_session(
-        "uci\ndebug on\nsetoption name BookFile value /no/such/book.cbk\ngo wtime 1000 btime 1000\n\
+        "uci\ndebug on\nsetoption name OwnBook value true\nsetoption name BookFile value /no/such/book.cbk\n\
+         go wtime 1000 btime 1000\n\
          debug off\ngo wtime 1000 btime 1000\n",
     );
     let unread = unread.lines();
@@ -542,4 +543,169 @@ fn debug_gives_the_movetime_budget_less_the_overhead() {
             "info string time budget: soft 250 ms, hard 250 ms, counted from ponderhit",
         ]
     );
+}
+
+// --- Issue 24: analysis GUIs get analysis; d, eval and flip. ---
+
+/// Whether the lines hold a search's `info depth` before their `bestmove`, and no book move.
+fn searched(lines: &[String]) -> bool {
+    let Some(answer) = lines.iter().position(|l| l.starts_with("bestmove ")) else { return false };
+    lines[..answer].iter().any(|l| l.starts_with("info depth"))
+        && !lines.iter().any(|l| l.contains(" book move "))
+}
+
+#[test]
+fn d_prints_the_board_the_fen_and_the_key() {
+    let lines = replies_in_turn("uci\nposition startpos moves h2e2\nd\n");
+    let pos = parse_position("startpos moves h2e2").unwrap();
+    assert!(lines.contains(&"2   ＋  炮  ＋  ＋ [炮] ＋  ＋ (＋) ＋".to_string()), "{lines:?}");
+    assert!(lines.contains(&"Black (黑) to move".to_string()), "{lines:?}");
+    assert!(lines.contains(&"Last move: h2e2 炮二平五".to_string()), "{lines:?}");
+    let fen = "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+    assert_eq!(lines[lines.len() - 2], fen, "{lines:?}");
+    assert_eq!(lines[lines.len() - 1], format!("Key: {:016X}", pos.key()));
+    // After the handshake: numbers, ten ranks, the river, numbers, letters; two lines under; Fen; Key.
+    let after = lines.iter().position(|l| l == "uciok").unwrap() + 1;
+    assert_eq!(lines.len() - after, 14 + 2 + 2, "{lines:?}");
+}
+
+#[test]
+fn the_console_commands_pick_no_dialect_and_take_no_arguments() {
+    let lines = replies_in_turn("d\neval\nflip\nucci\nd extra\n");
+    assert!(
+        lines.contains(&"ucciok".to_string()),
+        "d, eval and flip first must not lock UCCI out: {lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("this session speaks")), "{lines:?}");
+    assert!(lines.contains(&"info string error: d takes no arguments: 'extra' ignored".to_string()));
+    // The flip before ucci took effect: Black to move in the start position seen from Black.
+    let fen = lines.iter().rev().find(|l| l.starts_with("Fen: ")).unwrap();
+    assert_eq!(fen, "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+}
+
+#[test]
+fn flip_swaps_the_side_to_move_for_the_next_go() {
+    let (mut session, capture) = new_session();
+    in_turn(&mut session, "uci\nposition startpos moves h2e2\nbanmoves h9g7\nflip\nd\n");
+    let flipped = parse_position("startpos moves h2e2").unwrap().color_flipped();
+    assert_eq!(session.position(), &flipped);
+    let lines = capture.lines();
+    assert!(lines.contains(&format!("Fen: {}", flipped.to_fen())), "{lines:?}");
+    assert!(lines.contains(&"Red (红) to move".to_string()), "{lines:?}");
+    assert!(session.ban_moves.is_empty(), "the bans named moves of the old position");
+    // Flipping twice gives the position back (its history is gone).
+    in_turn(&mut session, "flip\n");
+    assert_eq!(session.position(), &parse_position("startpos moves h2e2").unwrap());
+    // The next search plays for Red in the flipped position.
+    in_turn(&mut session, "flip\nsetoption name OwnBook value false\ngo depth 2\n");
+    let answer = capture.lines().last().unwrap().clone();
+    let mv = Move::parse_iccs(answer.split(' ').nth(1).unwrap()).unwrap();
+    assert!(movegen::is_legal(&mut flipped.clone(), mv), "{answer}");
+}
+
+#[test]
+fn eval_ends_with_the_final_evaluation_from_the_side_to_moves_view() {
+    let lines = replies_in_turn("uci\nposition startpos moves h2e2\neval\n");
+    assert!(lines.iter().any(|l| l.starts_with("Pieces (material + placement")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("NNUE (built in): ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("NNUE total: ") && l.ends_with("(black to move's view)")));
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("Final evaluation: ") && last.contains(" internal (black to move's view); win ")
+    );
+    let chances = last.split("; ").nth(1).unwrap();
+    let per_cents: f64 = chances
+        .split(", ")
+        .map(|c| c.split(' ').nth(1).unwrap().trim_end_matches('%').parse::<f64>().unwrap())
+        .sum();
+    assert!((per_cents - 100.0).abs() < 0.05, "win, draw and loss add up to 100%: {last}");
+    // With the classic evaluation: its breakdown alone, and its own total.
+    let classic = replies_in_turn("uci\nsetoption name Use NNUE value false\neval\n");
+    assert!(!classic.iter().any(|l| l.starts_with("NNUE")), "{classic:?}");
+    let total = classic.iter().find(|l| l.starts_with("Total: ")).unwrap();
+    let score = total.split(' ').nth(1).unwrap();
+    assert!(
+        classic.last().unwrap().contains(&format!(", {score} internal (red to move's view)")),
+        "{classic:?}"
+    );
+}
+
+#[test]
+fn d_and_eval_are_answered_during_a_search_without_stopping_it() {
+    let (mut session, capture) = new_session();
+    in_turn(&mut session, "uci\nposition startpos moves h2e2\n");
+    session.handle_line("go infinite").unwrap();
+    // Let the search report, so that its lines and the answers could mix.
+    let start = Instant::now();
+    while !capture.lines().iter().any(|l| l.starts_with("info depth")) {
+        assert!(start.elapsed() < Duration::from_secs(10), "the search reports nothing");
+        thread::sleep(Duration::from_millis(5));
+    }
+    session.handle_line("d").unwrap();
+    session.handle_line("eval").unwrap();
+    session.handle_line("flip").unwrap();
+    assert!(session.is_thinking(), "still searching");
+    let lines = capture.lines();
+    assert!(lines.iter().any(|l| l.starts_with("Fen: ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Final evaluation: ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "answered before any stop: {lines:?}");
+    // Each answer is one block: no info line falls inside it.
+    let first = lines.iter().position(|l| l.starts_with("Pieces (")).unwrap();
+    let last = lines.iter().position(|l| l.starts_with("Final evaluation: ")).unwrap();
+    assert!(lines[first..last].iter().all(|l| !l.starts_with("info ")), "{lines:?}");
+    session.handle_line("stop").unwrap();
+    let finished = session.done.recv();
+    session.receive(finished).unwrap();
+    // The search was on the position before the flip, and its answer is a move there.
+    let answer = capture.lines().last().unwrap().clone();
+    assert!(legal_answer("startpos moves h2e2", &answer), "{answer}");
+}
+
+#[test]
+fn uci_searches_by_default_and_ucci_answers_from_the_book() {
+    // UCI: OwnBook starts off, announced so, and a game move is searched.
+    let uci = replies_in_turn("uci\nposition startpos\ngo movetime 100\ngo depth 1\n");
+    assert!(uci.contains(&"option name OwnBook type check default false".to_string()), "{uci:?}");
+    let second = uci.iter().position(|l| l.starts_with("bestmove")).unwrap() + 1;
+    assert!(searched(&uci[..second]) && searched(&uci[second..]), "{uci:?}");
+    // UCCI: usebook starts on, and a game move comes from the book.
+    let ucci = replies_in_turn("ucci\nposition startpos\ngo time 100 increment 0\n");
+    assert!(ucci.contains(&"option usebook type check default true".to_string()), "{ucci:?}");
+    assert!(ucci.iter().any(|l| l.starts_with("info message book move ")), "{ucci:?}");
+    assert!(!ucci.iter().any(|l| l.starts_with("info depth")), "{ucci:?}");
+}
+
+#[test]
+fn go_infinite_and_multipv_never_answer_from_the_book() {
+    // UCCI with its book on: `go infinite` searches until stopped.
+    let (mut session, capture) = new_session();
+    in_turn(&mut session, "ucci\nsetoption debug true\nposition startpos\n");
+    session.handle_line("go infinite").unwrap();
+    let start = Instant::now();
+    while !capture.lines().iter().any(|l| l.starts_with("info depth")) {
+        assert!(start.elapsed() < Duration::from_secs(10), "no search: {:?}", capture.lines());
+        thread::sleep(Duration::from_millis(5));
+    }
+    session.handle_line("stop").unwrap();
+    let finished = session.done.recv();
+    session.receive(finished).unwrap();
+    let lines = capture.lines();
+    assert!(searched(&lines), "{lines:?}");
+    assert!(
+        lines.contains(&"info string no book move: the book is not asked for a 'go infinite'".to_string())
+    );
+    // UCI with the book switched on, and two lines asked for: a search, not the book.
+    let lines = replies_in_turn(
+        "uci\nsetoption name OwnBook value true\nsetoption name MultiPV value 2\ndebug on\n\
+         position startpos\ngo movetime 100\n",
+    );
+    assert!(searched(&lines), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth") && l.contains(" multipv 2 ")), "{lines:?}");
+    assert!(lines.contains(&"info string no book move: the book is not asked with MultiPV 2".to_string()));
+    // And with one line again, the book answers.
+    let lines = replies_in_turn(
+        "uci\nsetoption name OwnBook value true\nsetoption name MultiPV value 2\n\
+         setoption name MultiPV value 1\nposition startpos\ngo movetime 100\n",
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info string book move ")), "{lines:?}");
 }

@@ -32,13 +32,25 @@ pub struct WinRateArgs {
     pub eval: EvalSource,
 }
 
+/// Records read at a time.
+const CHUNK: usize = 1 << 16;
+
 /// The scored positions of `paths` as fitting samples.
 fn samples(paths: &[PathBuf]) -> Result<Vec<Sample>> {
+    samples_in_chunks(paths, CHUNK)
+}
+
+/// [`samples`], reading `chunk_len` records at a time.
+fn samples_in_chunks(paths: &[PathBuf], chunk_len: usize) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     let mut chunk = Vec::new();
     for path in paths {
         let mut reader = DataReader::open(path)?;
-        while reader.read_chunk(&mut chunk, 1 << 16)? > 0 {
+        // `read_chunk` appends: each chunk starts empty, or the earlier ones would count again.
+        while {
+            chunk.clear();
+            reader.read_chunk(&mut chunk, chunk_len)? > 0
+        } {
             samples.extend(chunk.iter().map(|record| Sample {
                 score: record.score() as i32,
                 outcome: match record.result() {
@@ -96,4 +108,40 @@ pub fn run(args: &WinRateArgs, out: &mut impl Write) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{movegen, Position};
+    use crate::datagen::format::{Header, Record};
+    use crate::datagen::games::GameEnd;
+
+    #[test]
+    fn every_record_is_one_sample_whatever_the_chunk_size() {
+        let dir = std::env::temp_dir().join(format!("chariot-winrate-fit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.bin");
+        let mut bytes = Header { seed: 1, nodes: 1, settings: 0 }.to_bytes().to_vec();
+        let mut pos = Position::startpos();
+        let moves = movegen::legal_moves(&mut pos);
+        let count = 10;
+        for i in 0..count {
+            let mut record = Record::new(&pos, 10 * i as i32, moves.as_slice()[0]);
+            record.finish(0, GameEnd::DrawAdjudicated, None, i + 1 == count);
+            bytes.extend_from_slice(record.as_bytes());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        for chunk_len in [1, 3, 64] {
+            let samples = samples_in_chunks(std::slice::from_ref(&path), chunk_len).unwrap();
+            let scores: Vec<i32> = samples.iter().map(|s| s.score).collect();
+            assert_eq!(
+                scores,
+                (0..count as i32).map(|i| 10 * i).collect::<Vec<_>>(),
+                "chunks of {chunk_len}"
+            );
+            assert!(samples.iter().all(|s| s.outcome == Outcome::Draw && s.material == 94));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -884,7 +884,7 @@ fn d_eval_and_flip_are_answered_while_go_infinite_thinks() {
     e.expect("Fen: rnbakabnr/");
     e.send("eval");
     let last = e.expect("Final evaluation: ");
-    assert!(last.contains("(black to move's view)"), "{last}");
+    assert!(last.contains("(Black's view, the side to move)"), "{last}");
     e.send("flip");
     e.send("d");
     let flipped =

@@ -7,12 +7,12 @@
 
 use std::io;
 
-use crate::board::Position;
+use crate::board::{Color, Position};
 use crate::eval::{classic, explain, EvalChoice, TermSet};
 use crate::notation::diagram::{draw_board, side_and_last_move};
 use crate::protocol::command::Command;
 use crate::protocol::output::send_block;
-use crate::winrate::material;
+use crate::search::score_scale::ScoreScale;
 
 use super::Session;
 
@@ -48,8 +48,8 @@ pub(super) fn display_lines(pos: &Position) -> Vec<String> {
 
 /// `eval`: the classic breakdown, the net's score with each piece's share when a net evaluates
 /// (as `chariot eval` prints them), then the evaluation the search would use, from the side to
-/// move's view: normalised (100 = the side to move wins half its games), internal, and the
-/// chances of a win, a draw and a loss its win-rate model gives.
+/// move's view: normalised (+100 is a 50% chance to win), internal, and the chances of a win, a
+/// draw and a loss its win-rate model gives, as the search's reports scale them.
 pub(super) fn eval_lines(pos: &Position, choice: &EvalChoice, terms: TermSet) -> Vec<String> {
     let mut text = explain::classic_breakdown(pos);
     let score = match choice {
@@ -60,15 +60,17 @@ pub(super) fn eval_lines(pos: &Position, choice: &EvalChoice, terms: TermSet) ->
         }
     };
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let model = choice.win_rate();
-    let on_board = material(pos);
-    let wdl = model.wdl(score, on_board);
-    let per_cent = |per_mille: u32| per_mille as f64 / 10.0;
+    let scale = ScoreScale::of(choice, pos);
+    let wdl = scale.wdl(score);
+    let per_cent = |per_mille: u32| format!("{:.0}%", per_mille as f64 / 10.0);
+    let side = match pos.side_to_move() {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    };
     lines.push(format!(
-        "Final evaluation: {:+} normalised, {score:+} internal ({} to move's view); \
-         win {:.1}%, draw {:.1}%, loss {:.1}%",
-        model.normalise(score, on_board),
-        pos.side_to_move().name(),
+        "Final evaluation: {:+} normalised, {score:+} internal ({side}'s view, the side to move): \
+         win {} draw {} loss {}",
+        scale.shown_cp(score),
         per_cent(wdl.win),
         per_cent(wdl.draw),
         per_cent(wdl.loss),

@@ -611,21 +611,20 @@ fn eval_ends_with_the_final_evaluation_from_the_side_to_moves_view() {
     assert!(lines.iter().any(|l| l.starts_with("NNUE total: ") && l.ends_with("(black to move's view)")));
     let last = lines.last().unwrap();
     assert!(
-        last.starts_with("Final evaluation: ") && last.contains(" internal (black to move's view); win ")
+        last.starts_with("Final evaluation: ")
+            && last.contains(" internal (Black's view, the side to move): win ")
     );
-    let chances = last.split("; ").nth(1).unwrap();
-    let per_cents: f64 = chances
-        .split(", ")
-        .map(|c| c.split(' ').nth(1).unwrap().trim_end_matches('%').parse::<f64>().unwrap())
-        .sum();
-    assert!((per_cents - 100.0).abs() < 0.05, "win, draw and loss add up to 100%: {last}");
+    let chances = last.split("): ").nth(1).unwrap();
+    let per_cents: u32 =
+        chances.split(' ').skip(1).step_by(2).map(|c| c.trim_end_matches('%').parse::<u32>().unwrap()).sum();
+    assert!((99..=101).contains(&per_cents), "win, draw and loss add up to 100% (rounded): {last}");
     // With the classic evaluation: its breakdown alone, and its own total.
     let classic = replies_in_turn("uci\nsetoption name Use NNUE value false\neval\n");
     assert!(!classic.iter().any(|l| l.starts_with("NNUE")), "{classic:?}");
     let total = classic.iter().find(|l| l.starts_with("Total: ")).unwrap();
     let score = total.split(' ').nth(1).unwrap();
     assert!(
-        classic.last().unwrap().contains(&format!(", {score} internal (red to move's view)")),
+        classic.last().unwrap().contains(&format!(", {score} internal (Red's view, the side to move)")),
         "{classic:?}"
     );
 }

@@ -217,11 +217,11 @@ fn annotate_leaves_the_book_unmarked_and_speaks_from_reds_view() {
     let annotated = read_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap().remove(0);
     assert_eq!(lines.len(), 8, "7 moves and the summary");
     // The book's moves: never marked, said to be the book's, in the text and in the JSON.
-    for ply in 0..3 {
-        assert_eq!(annotated.moves[ply].suffix, None);
-        assert!(annotated.moves[ply].comment.as_deref().unwrap().starts_with("book, "), "ply {}", ply + 1);
-        assert_eq!(lines[ply]["book"], true, "{}", lines[ply]);
-        assert_eq!(lines[ply]["mark"], Value::Null);
+    for (m, line) in annotated.moves.iter().zip(&lines).take(3) {
+        assert_eq!(m.suffix, None);
+        assert!(m.comment.as_deref().unwrap().starts_with("book, "), "{line}");
+        assert_eq!(line["book"], true, "{line}");
+        assert_eq!(line["mark"], Value::Null);
     }
     // Out of book: the rook left to the cannon is a blunder.
     assert_eq!(lines[5]["move"], "i8b8");

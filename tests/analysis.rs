@@ -180,8 +180,125 @@ fn annotate_marks_the_hanging_rook() {
     assert_eq!(lines.len(), 6);
     assert_eq!(lines[2]["move"], "a5i5");
     assert_eq!(lines[2]["mark"], "??");
-    assert!(lines[2]["loss"].as_i64().unwrap() >= 100);
+    assert!(lines[2]["expected_loss"].as_f64().unwrap() >= chariot::cli::annotate::BLUNDER);
     assert_eq!(lines[5]["summary"]["red"]["blunders"], 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// From the start position: three moves the embedded book holds (h2e2 h9g7 h0g2), then Black's
+/// rook swings along rank 8 to b8, where Red's cannon takes it over the b7 cannon for nothing
+/// (4. b2b8).
+const BOOK_BLUNDER_GAME: &str = "[Event \"book then blunder\"]
+[Red \"Rouge\"]
+[Black \"Noir\"]
+
+1. h2e2 h9g7 2. h0g2 i9i8 3. b0c2 i8b8 4. b2b8 *
+";
+
+/// The score at the head of a comment (`book, +35 (Red), 62% Red, ...`): the text before ` (Red)`.
+fn comment_score(comment: &str) -> &str {
+    let head = comment.strip_prefix("book, ").unwrap_or(comment);
+    head.split_once(" (Red)").unwrap_or_else(|| panic!("no Red view in '{comment}'")).0
+}
+
+/// The `g class="mark"` elements of an SVG document, which must parse as XML.
+fn svg_marks(path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc.descendants().filter(|n| n.has_tag_name("g") && n.attribute("class") == Some("mark")).count()
+}
+
+#[test]
+fn annotate_leaves_the_book_unmarked_and_speaks_from_reds_view() {
+    let dir = temp_dir("annotate-book");
+    let game = dir.join("game.pgn");
+    std::fs::write(&game, BOOK_BLUNDER_GAME).unwrap();
+    let (out, svg) = (dir.join("out.pgn"), dir.join("curve.svg"));
+    let args = ["annotate", game.to_str().unwrap(), "--depth", "5", "--json", "-o", out.to_str().unwrap()];
+    let lines = json_lines(&ok_stdout(&[&args[..], &["--svg", svg.to_str().unwrap()]].concat(), ""));
+    let annotated = read_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap().remove(0);
+    assert_eq!(lines.len(), 8, "7 moves and the summary");
+    // The book's moves: never marked, said to be the book's, in the text and in the JSON.
+    for (m, line) in annotated.moves.iter().zip(&lines).take(3) {
+        assert_eq!(m.suffix, None);
+        assert!(m.comment.as_deref().unwrap().starts_with("book, "), "{line}");
+        assert_eq!(line["book"], true, "{line}");
+        assert_eq!(line["mark"], Value::Null);
+    }
+    // Out of book: the rook left to the cannon is a blunder.
+    assert_eq!(lines[5]["move"], "i8b8");
+    assert_eq!(lines[5]["book"], false);
+    assert_eq!(lines[5]["mark"], "??", "{}", lines[5]);
+    assert!(lines[5]["expected_loss"].as_f64().unwrap() >= 0.2);
+    assert_eq!(annotated.moves[5].suffix.as_deref(), Some("??"));
+    assert!(annotated.moves[5].comment.as_deref().unwrap().contains(", loses "));
+    assert_eq!(lines[7]["summary"]["red"]["book"], 2);
+    assert_eq!(lines[7]["summary"]["black"]["book"], 1);
+    assert_eq!(lines[7]["summary"]["black"]["blunders"], 1);
+    // One view: after 4. b2b8 Red is a rook up, and text and JSON both say so from Red's view.
+    for (ply, line) in lines[..7].iter().enumerate() {
+        assert_eq!(line["view"], "red");
+        let text = comment_score(annotated.moves[ply].comment.as_deref().unwrap());
+        assert_eq!(text, format!("{:+}", line["score"].as_i64().unwrap()), "ply {}: {line}", ply + 1);
+    }
+    let won = &lines[6];
+    assert!(won["score"].as_i64().unwrap() > 150, "{won}");
+    let wdl: Vec<u64> = won["wdl"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(wdl.iter().sum::<u64>(), 1000);
+    assert!(wdl[0] > wdl[2], "{won}");
+    assert!(won["expected"].as_f64().unwrap() > 0.5);
+    assert!(annotated.moves[6].comment.as_deref().unwrap().contains("% Red"));
+    // The curve: well-formed, one mark per marked move.
+    let marked = lines[..7].iter().filter(|l| !l["mark"].is_null()).count();
+    assert!(marked >= 1);
+    assert_eq!(svg_marks(&svg), marked);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("Rouge – Noir"));
+
+    // Without the book the opening moves are judged like the rest.
+    let lines = json_lines(&ok_stdout(&[&args[..2], &["--depth", "5", "--json", "--no-book"]].concat(), ""));
+    assert!(lines[..7].iter().all(|l| l["book"] == false));
+    assert_eq!(lines[7]["summary"]["red"]["book"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn annotate_never_marks_what_the_book_holds() {
+    // A book made of this very game holds the blunder: it is then a book move, unmarked.
+    let dir = temp_dir("annotate-own-book");
+    let game = dir.join("game.pgn");
+    std::fs::write(&game, BOOK_BLUNDER_GAME).unwrap();
+    let book = dir.join("own.cbk");
+    let output =
+        chariot(&["book", "build", "--pgn", game.to_str().unwrap(), "-o", book.to_str().unwrap()], "");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let args =
+        ["annotate", game.to_str().unwrap(), "--depth", "5", "--json", "--book", book.to_str().unwrap()];
+    let lines = json_lines(&ok_stdout(&args, ""));
+    assert_eq!(lines[5]["move"], "i8b8");
+    assert_eq!(lines[5]["book"], true);
+    assert_eq!(lines[5]["mark"], Value::Null);
+    assert!(lines[5]["expected_loss"].as_f64().unwrap() >= 0.2, "still measured: {}", lines[5]);
+    let err =
+        refused(&["annotate", game.to_str().unwrap(), "--book", dir.join("none.cbk").to_str().unwrap()], "");
+    assert!(err.contains("none.cbk"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn annotate_draws_one_curve_per_game() {
+    let dir = temp_dir("annotate-svg");
+    let game = dir.join("games.pgn");
+    std::fs::write(&game, format!("{BLUNDER_GAME}\n{BOOK_BLUNDER_GAME}")).unwrap();
+    let svg = dir.join("curve.svg");
+    let args = ["annotate", game.to_str().unwrap(), "--depth", "4", "--json", "--svg", svg.to_str().unwrap()];
+    let lines = json_lines(&ok_stdout(&args, ""));
+    for (index, path) in [(1, svg.clone()), (2, dir.join("curve-2.svg"))] {
+        let marked =
+            lines.iter().filter(|l| l["game"] == index && l.get("ply").is_some() && !l["mark"].is_null());
+        assert_eq!(svg_marks(&path), marked.count(), "{}", path.display());
+    }
+    assert!(!dir.join("curve-3.svg").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -160,6 +160,8 @@ fn the_protocol_refuses_a_device_as_net_or_book_and_plays_on() {
                 .contains("cannot read net file '/dev/zero': it is a character device, not a regular file"),
         "{line}"
     );
+    // UCI starts with the book off; a book file is read once the book is on.
+    e.send("setoption name OwnBook value true");
     e.send("setoption name BookFile value /dev/zero");
     let line = e.expect("info string");
     assert!(

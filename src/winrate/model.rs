@@ -105,11 +105,15 @@ impl fmt::Display for ModelError {
             ModelError::NotFinite { polynomial, index } => {
                 write!(f, "win-rate model coefficient {polynomial}[{index}] is not a finite number")
             }
-            ModelError::NotPositive { polynomial, material, value } => write!(
-                f,
-                "win-rate model {polynomial}(m) is {value:.3} at material {material}; it must be at least 1 over {MATERIAL_FLOOR}..={}",
-                MATERIAL_SCALE as u32
-            ),
+            ModelError::NotPositive { polynomial, material, value } => {
+                // A damaged file can hold any double: keep the message short whatever it is.
+                let value = if value.abs() < 1e6 { format!("{value:.3}") } else { format!("{value:.3e}") };
+                write!(
+                    f,
+                    "win-rate model {polynomial}(m) is {value} at material {material}; it must be at least 1 over {MATERIAL_FLOOR}..={}",
+                    MATERIAL_SCALE as u32
+                )
+            }
         }
     }
 }
@@ -267,5 +271,8 @@ mod tests {
         let nan = WinRateModel::from_array([f64::NAN, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 60.0]).unwrap_err();
         assert_eq!(nan, ModelError::NotFinite { polynomial: "a", index: 0 });
         assert!(nan.to_string().contains("a[0]"), "{nan}");
+        let huge =
+            WinRateModel::from_array([0.0, 0.0, 0.0, -1e300, 0.0, 0.0, 0.0, 60.0]).unwrap_err().to_string();
+        assert!(huge.len() < 120 && huge.contains("-1.000e300"), "{huge}");
     }
 }

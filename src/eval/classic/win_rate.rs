@@ -6,4 +6,4 @@ use crate::winrate::WinRateModel;
 
 /// The classic evaluation's win-rate model.
 pub const WIN_RATE: WinRateModel =
-    WinRateModel { a: [138.201, -45.147, -179.707, 128.486], b: [498.032, -791.437, 443.828, -42.816] };
+    WinRateModel { a: [25.392, 129.390, -248.952, 135.354], b: [92.940, -105.080, 109.680, 2.378] };

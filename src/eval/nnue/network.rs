@@ -301,7 +301,7 @@ pub struct Network {
 /// The win-rate model of a net that carries none (a version 1 file, or a net not yet fitted):
 /// the built-in net's, the best guess for nets trained the same way.
 pub const DEFAULT_WIN_RATE: WinRateModel =
-    WinRateModel { a: [0.0, 0.0, 0.0, 150.0], b: [0.0, 0.0, 0.0, 60.0] };
+    WinRateModel { a: [-61.478, 340.912, -440.016, 193.711], b: [36.329, -58.654, 77.386, 12.724] };
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

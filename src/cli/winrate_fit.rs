@@ -125,9 +125,9 @@ mod tests {
         let mut bytes = Header { seed: 1, nodes: 1, settings: 0 }.to_bytes().to_vec();
         let mut pos = Position::startpos();
         let moves = movegen::legal_moves(&mut pos);
-        let count = 10;
+        let count: i32 = 10;
         for i in 0..count {
-            let mut record = Record::new(&pos, 10 * i as i32, moves.as_slice()[0]);
+            let mut record = Record::new(&pos, 10 * i, moves.as_slice()[0]);
             record.finish(0, GameEnd::DrawAdjudicated, None, i + 1 == count);
             bytes.extend_from_slice(record.as_bytes());
         }
@@ -135,11 +135,7 @@ mod tests {
         for chunk_len in [1, 3, 64] {
             let samples = samples_in_chunks(std::slice::from_ref(&path), chunk_len).unwrap();
             let scores: Vec<i32> = samples.iter().map(|s| s.score).collect();
-            assert_eq!(
-                scores,
-                (0..count as i32).map(|i| 10 * i).collect::<Vec<_>>(),
-                "chunks of {chunk_len}"
-            );
+            assert_eq!(scores, (0..count).map(|i| 10 * i).collect::<Vec<_>>(), "chunks of {chunk_len}");
             assert!(samples.iter().all(|s| s.outcome == Outcome::Draw && s.material == 94));
         }
         let _ = std::fs::remove_dir_all(&dir);

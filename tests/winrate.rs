@@ -131,3 +131,28 @@ fn a_fitted_model_travels_in_the_net_file_and_a_bad_one_is_refused() {
     assert!(err.contains("win-rate model") && err.contains("net.nnue"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn show_svg_draws_a_well_formed_board_with_the_last_move_and_the_arrow() {
+    let dir = scratch_dir("winrate", "show-svg");
+    let path = dir.join("board.svg");
+    let out = run_chariot(
+        &["show", "--moves", "h2e2", "h9g7", "--svg", path.to_str().unwrap(), "--arrow", "h0g2"],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("not well-formed SVG: {e}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let of_class = |class: &str| doc.descendants().filter(|n| n.attribute("class") == Some(class)).count();
+    assert_eq!(of_class("piece"), 32);
+    // The last move's start and end, and one arrow.
+    assert_eq!(of_class("last-move"), 2);
+    assert_eq!(of_class("arrow"), 1);
+    let texts: String = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(texts.contains('帥') && texts.contains('將') && texts.contains('馬'), "{texts}");
+    let refused = run_chariot(&["show", "--svg", path.to_str().unwrap(), "--arrow", "a0a5"], "");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--arrow 'a0a5' is not a legal move"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -355,8 +355,9 @@ fn impossible_boards_are_refused_by_the_record_check() {
     let ok = raw(&[kings[0], kings[1], ("a0", RR)], false, ("a0", "a1"));
     assert_eq!(ok.validate(), Ok(()));
     assert!(ok.to_position().is_ok());
-    let refused =
-        |pieces: &[(&str, u8)], best: (&str, &str)| raw(pieces, false, best).validate().unwrap_err();
+    let refused = |pieces: &[(&str, u8)], best: (&str, &str)| {
+        raw(pieces, false, best).validate().unwrap_err().to_string()
+    };
     assert_eq!(refused(&[("e0", RK), ("d0", RK), ("d9", BK)], ("e0", "e1")), "two red kings");
     assert_eq!(refused(&[("e0", RK), ("a0", RR)], ("e0", "e1")), "no black king");
     assert_eq!(refused(&[("e0", RK), ("e9", BK), ("a0", RR)], ("a0", "a1")), "the kings face each other");
@@ -384,11 +385,11 @@ fn positions_only_the_rules_refuse_are_caught_by_the_full_check() {
     // in check. Every piece on its squares, one king a side: the record alone looks fine.
     let rec = raw(&[("e0", RK), ("d9", BK), ("d1", RR)], false, ("e0", "e1"));
     assert_eq!(rec.validate(), Ok(()));
-    assert_eq!(rec.to_position().unwrap_err(), "side not to move is in check");
+    assert_eq!(rec.to_position().unwrap_err().to_string(), "side not to move is in check");
     // A best move that is no move: the king two steps at once.
     let rec = raw(&[("e0", RK), ("d9", BK), ("a0", RR)], false, ("e0", "e2"));
     assert_eq!(rec.validate(), Ok(()));
-    assert_eq!(rec.to_position().unwrap_err(), "best move e0e2 is illegal");
+    assert_eq!(rec.to_position().unwrap_err().to_string(), "best move e0e2 is illegal");
     // The statistics' full check refuses it with its place; the quick one lets it through.
     let dir = scratch("full-check");
     let path = dir.join("d.bin");
@@ -552,7 +553,9 @@ fn runs_are_reproducible_and_resume_where_an_interruption_left_off() {
         (DatagenConfig { nodes: 151, ..tiny(5) }, "nodes"),
         (DatagenConfig { random_plies: 3, ..tiny(5) }, "settings"),
     ] {
-        let e = scored::run(&appended, &changed, Target::Games(9), &mut |_| {}, &mut |_| {}).unwrap_err();
+        let e = scored::run(&appended, &changed, Target::Games(9), &mut |_| {}, &mut |_| {})
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("was made with other settings"), "{what}: {e}");
         assert_eq!(std::fs::read(&appended).unwrap(), reference, "{what}");
     }
@@ -560,7 +563,8 @@ fn runs_are_reproducible_and_resume_where_an_interruption_left_off() {
     let mut damaged = reference.clone();
     damaged[BLOCK + 30] = 7;
     std::fs::write(&interrupted, &damaged).unwrap();
-    let e = scored::run(&interrupted, &cfg, Target::Games(9), &mut |_| {}, &mut |_| {}).unwrap_err();
+    let e =
+        scored::run(&interrupted, &cfg, Target::Games(9), &mut |_| {}, &mut |_| {}).unwrap_err().to_string();
     assert!(
         e.contains("record 0 at byte offset 40: result code 7") && e.ends_with("refusing to append to it"),
         "{e}"

@@ -13,7 +13,7 @@ use std::fmt::{self, Write as _};
 
 use crate::binary::{fnv1a32, u16_at, u32_at, u64_at, FieldWriter};
 use crate::board::fen::reachable;
-use crate::board::{movegen, Color, Move, PieceKind, Position, Square};
+use crate::board::{movegen, Color, FenError, Move, PieceKind, Position, Square};
 
 use super::games::GameEnd;
 
@@ -388,14 +388,14 @@ impl Record {
     /// each piece on a square it can reach, kings not facing on an open file), the score range,
     /// the result and flag codes, a result a drawn ending allows, and a best move from a piece of
     /// the side to move to a square not its own. The error says what is wrong.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), RecordError> {
         let occupancy = self.occupancy();
         if occupancy >> SQUARES != 0 {
-            return Err("occupancy bits past square 89 are set".to_string());
+            return Err(RecordError::OccupancyPastBoard);
         }
         let n = occupancy.count_ones() as usize;
         if n > 32 {
-            return Err(format!("{n} pieces on the board (at most 32)"));
+            return Err(RecordError::TooManyPieces(n));
         }
         let mut board = [0u8; SQUARES];
         let mut counts = [[0usize; 7]; 2];
@@ -405,83 +405,65 @@ impl Record {
             occ &= occ - 1;
             let code = self.nibble(k);
             let Some((color, kind)) = piece_of_code(code) else {
-                return Err(format!("piece code {code} on {} is no piece", square_at(index)));
+                return Err(RecordError::NoPiece { code, square: square_at(index) });
             };
             counts[color.index()][kind.index()] += 1;
             board[index] = code;
         }
         if (n..32).any(|k| self.nibble(k) != 0) {
-            return Err(format!("piece codes past the {n} pieces are not zero"));
+            return Err(RecordError::CodesPastPieces(n));
         }
         for color in Color::BOTH {
             for kind in PieceKind::ALL {
                 let count = counts[color.index()][kind.index()];
                 if kind == PieceKind::King && count != 1 {
-                    return Err(match count {
-                        0 => format!("no {} king", color.name()),
-                        2 => format!("two {} kings", color.name()),
-                        _ => format!("{count} {} kings", color.name()),
-                    });
+                    return Err(RecordError::Kings { color, count });
                 }
                 if count > kind.max_count() {
-                    return Err(format!(
-                        "{} has {count} {}s (at most {})",
-                        color.name(),
-                        kind.name(),
-                        kind.max_count()
-                    ));
+                    return Err(RecordError::TooMany { color, kind, count });
                 }
             }
         }
         for (index, &code) in board.iter().enumerate() {
             if let Some((color, kind)) = piece_of_code(code) {
                 if !reachable(color, kind, square_at(index)) {
-                    return Err(format!(
-                        "{} {} on {} is off its squares",
-                        color.name(),
-                        kind.name(),
-                        square_at(index)
-                    ));
+                    return Err(RecordError::OffSquares { color, kind, square: square_at(index) });
                 }
             }
         }
         let king = |color| board.iter().position(|&c| c == piece_code(color, PieceKind::King)).unwrap_or(0);
         let (red, black) = (king(Color::Red), king(Color::Black));
         if red % 9 == black % 9 && ((red + 9)..black).step_by(9).all(|i| board[i] == 0) {
-            return Err("the kings face each other".to_string());
+            return Err(RecordError::KingsFace);
         }
         let score = self.score() as i32;
         if score.abs() > MAX_SCORE {
-            return Err(format!("score {score} is beyond ±{MAX_SCORE}"));
+            return Err(RecordError::Score(score));
         }
         let result = self.0[RESULT];
         if result > 2 {
-            return Err(format!("result code {result} is not 0 (loss), 1 (draw) or 2 (win)"));
+            return Err(RecordError::ResultCode(result));
         }
         let flags = self.0[FLAGS];
         if flags & FLAG_RESERVED != 0 {
-            return Err(format!("reserved flag bits are set (flags {flags:#04x})"));
+            return Err(RecordError::ReservedFlags(flags));
         }
         let Some(end) = self.game_end() else {
-            return Err(format!("game end code {} is unknown", (flags & END_MASK) >> END_SHIFT));
+            return Err(RecordError::GameEndCode((flags & END_MASK) >> END_SHIFT));
         };
         if end.is_draw() != (result == Wdl::Draw as u8) {
-            let said = ["a loss", "a draw", "a win"][result as usize];
-            return Err(format!("result {said} contradicts the game's end ({end})"));
+            return Err(RecordError::ResultContradictsEnd { result, end });
         }
         let (from, to) = self.best_squares();
         if from >= SQUARES || to >= SQUARES || from == to {
-            return Err(format!("best move squares {from} -> {to} are not a move"));
+            return Err(RecordError::BestSquares { from, to });
         }
         let own = |code: u8| code != 0 && piece_of_code(code).map(|(c, _)| c) == Some(self.side_to_move());
         if !own(board[from]) {
-            return Err(format!(
-                "best move {} does not start from a piece of the side to move",
-                self.best_move()
-            ));
+            return Err(RecordError::BestFromOther(self.best_move()));
         }
         if own(board[to]) {
-            return Err(format!("best move {} lands on a piece of the side to move", self.best_move()));
+            return Err(RecordError::BestOntoOwn(self.best_move()));
         }
         Ok(())
     }
@@ -522,15 +504,153 @@ impl Record {
     /// The position, checked by every rule the FEN parser applies (for instance the side not
     /// to move may not be in check), and with the best move checked legal. Slower than
     /// `validate`: for inspection, not for every record a trainer reads.
-    pub fn to_position(&self) -> Result<Position, String> {
-        self.validate()?;
-        let mut pos = Position::from_fen(&self.to_fen()).map_err(|e| e.0)?;
+    pub fn to_position(&self) -> Result<Position, PositionError> {
+        self.validate().map_err(PositionError::Record)?;
+        let mut pos = Position::from_fen(&self.to_fen()).map_err(PositionError::Rules)?;
         if !movegen::is_legal(&mut pos, self.best_move()) {
-            return Err(format!("best move {} is illegal", self.best_move()));
+            return Err(PositionError::IllegalBestMove(self.best_move()));
         }
         Ok(pos)
     }
 }
+
+/// Why `Record::validate` refused a record: what is wrong with it alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// Occupancy bits past square 89 are set.
+    OccupancyPastBoard,
+    /// More than 32 pieces (this many).
+    TooManyPieces(usize),
+    /// A piece code that is no piece, and the square it is on.
+    NoPiece {
+        /// The code.
+        code: u8,
+        /// Its square.
+        square: Square,
+    },
+    /// Piece codes past the pieces (this many) are not zero.
+    CodesPastPieces(usize),
+    /// A side without exactly one king.
+    Kings {
+        /// The side.
+        color: Color,
+        /// Its kings.
+        count: usize,
+    },
+    /// More pieces of a kind than the set holds.
+    TooMany {
+        /// The side.
+        color: Color,
+        /// The kind.
+        kind: PieceKind,
+        /// How many it has.
+        count: usize,
+    },
+    /// A piece on a square it can never reach.
+    OffSquares {
+        /// The piece's side.
+        color: Color,
+        /// The piece's kind.
+        kind: PieceKind,
+        /// Its square.
+        square: Square,
+    },
+    /// The kings face each other on an open file.
+    KingsFace,
+    /// A score beyond `MAX_SCORE`.
+    Score(i32),
+    /// A result code other than 0, 1 or 2.
+    ResultCode(u8),
+    /// Reserved flag bits are set (these are the flags).
+    ReservedFlags(u8),
+    /// A game end code that is no `GameEnd`.
+    GameEndCode(u8),
+    /// A result (code) that the game's end does not allow.
+    ResultContradictsEnd {
+        /// The result code (0 loss, 1 draw, 2 win).
+        result: u8,
+        /// The game's end.
+        end: GameEnd,
+    },
+    /// Best move squares that are no move.
+    BestSquares {
+        /// The from square's number.
+        from: usize,
+        /// The to square's number.
+        to: usize,
+    },
+    /// A best move that does not start from a piece of the side to move.
+    BestFromOther(Move),
+    /// A best move that lands on a piece of the side to move.
+    BestOntoOwn(Move),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::OccupancyPastBoard => write!(f, "occupancy bits past square 89 are set"),
+            RecordError::TooManyPieces(n) => write!(f, "{n} pieces on the board (at most 32)"),
+            RecordError::NoPiece { code, square } => write!(f, "piece code {code} on {square} is no piece"),
+            RecordError::CodesPastPieces(n) => write!(f, "piece codes past the {n} pieces are not zero"),
+            RecordError::Kings { color, count } => match count {
+                0 => write!(f, "no {} king", color.name()),
+                2 => write!(f, "two {} kings", color.name()),
+                _ => write!(f, "{count} {} kings", color.name()),
+            },
+            RecordError::TooMany { color, kind, count } => {
+                write!(f, "{} has {count} {}s (at most {})", color.name(), kind.name(), kind.max_count())
+            }
+            RecordError::OffSquares { color, kind, square } => {
+                write!(f, "{} {} on {square} is off its squares", color.name(), kind.name())
+            }
+            RecordError::KingsFace => write!(f, "the kings face each other"),
+            RecordError::Score(score) => write!(f, "score {score} is beyond ±{MAX_SCORE}"),
+            RecordError::ResultCode(result) => {
+                write!(f, "result code {result} is not 0 (loss), 1 (draw) or 2 (win)")
+            }
+            RecordError::ReservedFlags(flags) => write!(f, "reserved flag bits are set (flags {flags:#04x})"),
+            RecordError::GameEndCode(code) => write!(f, "game end code {code} is unknown"),
+            RecordError::ResultContradictsEnd { result, end } => {
+                let said =
+                    ["a loss", "a draw", "a win"].get(*result as usize).unwrap_or(&"an unknown result");
+                write!(f, "result {said} contradicts the game's end ({end})")
+            }
+            RecordError::BestSquares { from, to } => {
+                write!(f, "best move squares {from} -> {to} are not a move")
+            }
+            RecordError::BestFromOther(mv) => {
+                write!(f, "best move {mv} does not start from a piece of the side to move")
+            }
+            RecordError::BestOntoOwn(mv) => write!(f, "best move {mv} lands on a piece of the side to move"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Why `Record::to_position` refused a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The record alone is wrong (`Record::validate`).
+    Record(RecordError),
+    /// The position breaks a rule the FEN parser applies (its message, without the "bad FEN"
+    /// prefix).
+    Rules(FenError),
+    /// The best move is illegal in the position.
+    IllegalBestMove(Move),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Record(e) => e.fmt(f),
+            PositionError::Rules(e) => f.write_str(&e.0),
+            PositionError::IllegalBestMove(mv) => write!(f, "best move {mv} is illegal"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
 
 #[cfg(test)]
 mod tests {
@@ -562,7 +682,7 @@ mod tests {
     #[test]
     fn a_header_is_never_a_valid_record() {
         let header = Header { seed: 7, nodes: 5000, settings: 1 }.to_bytes();
-        assert!(Record::from_bytes(header).validate().unwrap_err().contains("past square 89"));
+        assert!(Record::from_bytes(header).validate().unwrap_err().to_string().contains("past square 89"));
         assert_eq!(Header::from_bytes(&header), Ok(Header { seed: 7, nodes: 5000, settings: 1 }));
     }
 }

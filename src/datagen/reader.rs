@@ -42,6 +42,57 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
+/// A record out of the order of games within a shard (the reader gives it as a `DataError`'s
+/// message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SequenceError {
+    /// A record of a game after the record flagged as that game's last.
+    AfterLast {
+        /// The game.
+        game: u32,
+    },
+    /// A ply not after the ply before it in the same game.
+    Ply {
+        /// The game.
+        game: u32,
+        /// The record's ply.
+        ply: u16,
+        /// The ply of the record before.
+        last: u16,
+    },
+    /// A game numbered below the game before it.
+    Game {
+        /// The record's game.
+        game: u32,
+        /// The game before.
+        last: u32,
+    },
+    /// A game starting before the game before it had its last record.
+    Unfinished {
+        /// The game starting.
+        game: u32,
+        /// The unfinished game.
+        last: u32,
+    },
+}
+
+impl fmt::Display for SequenceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SequenceError::AfterLast { game } => write!(f, "game {game} goes on after its last record"),
+            SequenceError::Ply { game, ply, last } => {
+                write!(f, "ply {ply} of game {game} follows ply {last}")
+            }
+            SequenceError::Game { game, last } => write!(f, "game {game} follows game {last}"),
+            SequenceError::Unfinished { game, last } => {
+                write!(f, "game {game} starts before game {last} has its last record")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SequenceError {}
+
 /// Bytes the reader asks the file for at a time.
 const READ_BUFFER: usize = 1 << 20;
 
@@ -165,30 +216,27 @@ impl<R: Read> DataReader<R> {
             return Ok(Block::Header(header));
         }
         let rec = Record::from_bytes(bytes);
-        rec.validate().map_err(|m| self.error(offset, record, m))?;
-        self.check_sequence(&rec).map_err(|m| self.error(offset, record, m))?;
+        rec.validate().map_err(|e| self.error(offset, record, e.to_string()))?;
+        self.check_sequence(&rec).map_err(|e| self.error(offset, record, e.to_string()))?;
         self.records += 1;
         Ok(Block::Record(rec))
     }
 
-    fn check_sequence(&mut self, rec: &Record) -> Result<(), String> {
+    fn check_sequence(&mut self, rec: &Record) -> Result<(), SequenceError> {
         let now = Sequence { game: rec.game(), ply: rec.ply(), ended: rec.last_of_game() };
         if let Some(last) = self.last {
             if now.game == last.game && (last.ended || now.ply <= last.ply) {
                 return Err(if last.ended {
-                    format!("game {} goes on after its last record", now.game)
+                    SequenceError::AfterLast { game: now.game }
                 } else {
-                    format!("ply {} of game {} follows ply {}", now.ply, now.game, last.ply)
+                    SequenceError::Ply { game: now.game, ply: now.ply, last: last.ply }
                 });
             }
             if now.game < last.game {
-                return Err(format!("game {} follows game {}", now.game, last.game));
+                return Err(SequenceError::Game { game: now.game, last: last.game });
             }
             if now.game > last.game && !last.ended {
-                return Err(format!(
-                    "game {} starts before game {} has its last record",
-                    now.game, last.game
-                ));
+                return Err(SequenceError::Unfinished { game: now.game, last: last.game });
             }
         }
         self.last = Some(now);

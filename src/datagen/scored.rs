@@ -9,9 +9,10 @@
 //! counts everything in the file.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::Path;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -19,11 +20,11 @@ use crate::binary::{fnv1a64, fnv1a64_parts};
 use crate::board::Color;
 use crate::eval::nnue::format as net_file;
 use crate::eval::EvalChoice;
-use crate::search::Engine;
+use crate::search::{Engine, HashError};
 
 use super::format::{Header, Record, BLOCK, MAX_SCORE};
-use super::games::{play, DatagenConfig, GameEnd};
-use super::reader::{scan_for_append, AppendPoint};
+use super::games::{play, ConfigError, DatagenConfig, GameEnd};
+use super::reader::{scan_for_append, AppendPoint, DataError};
 
 /// When a run stops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -64,6 +65,127 @@ pub struct Summary {
     pub elapsed: Duration,
 }
 
+/// Settings or a target a scored run refuses before it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingsError {
+    /// Settings that cannot make games at all.
+    Config(ConfigError),
+    /// A `keep_below` whose scores the format cannot store.
+    KeepBelow(i32),
+    /// A target of 0 games or positions.
+    ZeroTarget,
+    /// More games than a file can number.
+    TooManyGames,
+    /// A node count the header cannot hold.
+    Nodes(u64),
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::Config(e) => e.fmt(f),
+            SettingsError::KeepBelow(keep_below) => {
+                write!(f, "positions scored up to ±{keep_below} cannot be stored (at most ±{MAX_SCORE})")
+            }
+            SettingsError::ZeroTarget => write!(f, "the target must be at least 1"),
+            SettingsError::TooManyGames => write!(f, "at most {} games a file", u32::MAX),
+            SettingsError::Nodes(nodes) => write!(f, "nodes {nodes} is beyond {}", u32::MAX),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// Why the data file cannot be appended to or written.
+#[derive(Debug)]
+pub enum AppendError {
+    /// The file cannot be created, opened or written.
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// An interrupted run's leftovers cannot be cut off.
+    Truncate {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The existing file is unreadable or damaged.
+    Damaged(DataError),
+    /// The existing file was made with other settings.
+    OtherSettings {
+        /// The file.
+        path: PathBuf,
+        /// Its header.
+        found: Header,
+        /// The header this run would write.
+        expected: Header,
+    },
+}
+
+impl fmt::Display for AppendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppendError::Write { path, source } => write!(f, "cannot write {}: {source}", path.display()),
+            AppendError::Truncate { path, source } => write!(f, "cannot truncate {}: {source}", path.display()),
+            AppendError::Damaged(e) => write!(f, "{e}; refusing to append to it"),
+            AppendError::OtherSettings { path, found, expected } => write!(
+                f,
+                "{} was made with other settings (seed {}, nodes {}, settings {:016x}; this run: seed {}, nodes {}, \
+                 settings {:016x}): resume it with the options it was made with (the evaluation among them: \
+                 --classic, --evalfile), or write to another file",
+                path.display(),
+                found.seed,
+                found.nodes,
+                found.settings,
+                expected.seed,
+                expected.nodes,
+                expected.settings
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AppendError {}
+
+/// Why a scored run stopped short.
+#[derive(Debug)]
+pub enum RunError {
+    /// Settings or a target refused before anything ran.
+    Settings(SettingsError),
+    /// The hash tables cannot be had.
+    Hash(HashError),
+    /// The data file cannot be appended to or written.
+    File(AppendError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Settings(e) => e.fmt(f),
+            RunError::Hash(e) => e.fmt(f),
+            RunError::File(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<SettingsError> for RunError {
+    fn from(e: SettingsError) -> Self {
+        RunError::Settings(e)
+    }
+}
+
+impl From<AppendError> for RunError {
+    fn from(e: AppendError) -> Self {
+        RunError::File(e)
+    }
+}
+
 /// A fingerprint of every setting besides the seed and the nodes that changes the games or the
 /// records kept: appending with other settings would mix two different sequences in one file.
 pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
@@ -98,9 +220,8 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
 }
 
 /// The header of a file `cfg` makes.
-pub fn header(cfg: &DatagenConfig) -> Result<Header, String> {
-    let nodes =
-        u32::try_from(cfg.nodes).map_err(|_| format!("nodes {} is beyond {}", cfg.nodes, u32::MAX))?;
+pub fn header(cfg: &DatagenConfig) -> Result<Header, SettingsError> {
+    let nodes = u32::try_from(cfg.nodes).map_err(|_| SettingsError::Nodes(cfg.nodes))?;
     Ok(Header { seed: cfg.seed, nodes, settings: fingerprint(cfg) })
 }
 
@@ -121,40 +242,24 @@ fn open_for_append(
     path: &Path,
     expected: &Header,
     note: &mut dyn FnMut(&str),
-) -> Result<(File, Option<AppendPoint>), String> {
+) -> Result<(File, Option<AppendPoint>), AppendError> {
+    let write_error = |source| AppendError::Write { path: path.to_path_buf(), source };
     let existing = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if existing == 0 {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        file.write_all(&expected.to_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let mut file =
+            OpenOptions::new().write(true).create(true).truncate(true).open(path).map_err(write_error)?;
+        file.write_all(&expected.to_bytes()).map_err(write_error)?;
         return Ok((file, None));
     }
-    let point = scan_for_append(path).map_err(|e| format!("{e}; refusing to append to it"))?;
+    let point = scan_for_append(path).map_err(AppendError::Damaged)?;
     let found = point.header;
     if found != *expected {
-        return Err(format!(
-            "{} was made with other settings (seed {}, nodes {}, settings {:016x}; this run: seed {}, nodes {}, \
-             settings {:016x}): resume it with the options it was made with (the evaluation among them: \
-             --classic, --evalfile), or write to another file",
-            path.display(),
-            found.seed,
-            found.nodes,
-            found.settings,
-            expected.seed,
-            expected.nodes,
-            expected.settings
-        ));
+        return Err(AppendError::OtherSettings { path: path.to_path_buf(), found, expected: *expected });
     }
-    let file = OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let file = OpenOptions::new().append(true).open(path).map_err(write_error)?;
     if point.cut_bytes > 0 {
-        file.set_len(point.keep_bytes).map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+        file.set_len(point.keep_bytes)
+            .map_err(|source| AppendError::Truncate { path: path.to_path_buf(), source })?;
         note(&format!(
             "note: {}: cut off {} bytes an interrupted run left ({} records of unfinished game {}{}); it is played again",
             path.display(),
@@ -201,17 +306,14 @@ pub fn run(
     target: Target,
     note: &mut dyn FnMut(&str),
     on_progress: &mut dyn FnMut(&Progress),
-) -> Result<Summary, String> {
-    cfg.validate().map_err(|e| e.to_string())?;
+) -> Result<Summary, RunError> {
+    cfg.validate().map_err(SettingsError::Config)?;
     if cfg.keep_below > MAX_SCORE + 1 {
-        return Err(format!(
-            "positions scored up to ±{} cannot be stored (at most ±{MAX_SCORE})",
-            cfg.keep_below
-        ));
+        return Err(SettingsError::KeepBelow(cfg.keep_below).into());
     }
     match target {
-        Target::Games(0) | Target::Positions(0) => return Err("the target must be at least 1".to_string()),
-        Target::Games(n) if n > u32::MAX as u64 => return Err(format!("at most {} games a file", u32::MAX)),
+        Target::Games(0) | Target::Positions(0) => return Err(SettingsError::ZeroTarget.into()),
+        Target::Games(n) if n > u32::MAX as u64 => return Err(SettingsError::TooManyGames.into()),
         _ => {}
     }
     let expected = header(cfg)?;
@@ -223,7 +325,7 @@ pub fn run(
     // Every table is allocated before the file is touched and before the first game, so a size
     // that cannot be had is refused at once: no worker panics and no header-only file is left.
     let mut engines = (0..(cfg.concurrency as u64).clamp(1, last))
-        .map(|_| Engine::try_new(cfg.hash_mb).map_err(|e| e.to_string()))
+        .map(|_| Engine::try_new(cfg.hash_mb).map_err(RunError::Hash))
         .collect::<Result<Vec<_>, _>>()?;
     let (mut file, resumed) = open_for_append(path, &expected, note)?;
     let mut progress = Progress::default();
@@ -264,7 +366,7 @@ pub fn run(
         }
         drop(tx);
         let mut waiting = BTreeMap::new();
-        let outcome = (|| -> Result<(), String> {
+        let outcome = (|| -> Result<(), AppendError> {
             for (game, bytes, winner) in rx.iter() {
                 waiting.insert(game, (bytes, winner));
                 while let Some((bytes, winner)) = waiting.remove(&progress.file_games) {
@@ -272,7 +374,7 @@ pub fn run(
                     // partial game, which the next run cuts off.
                     file.write_all(&bytes)
                         .and_then(|()| file.flush())
-                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                        .map_err(|source| AppendError::Write { path: path.to_path_buf(), source })?;
                     let positions = (bytes.len() / BLOCK) as u64;
                     progress.file_games += 1;
                     progress.file_positions += positions;

@@ -100,11 +100,11 @@ pub fn collect(path: &Path, full: bool) -> Result<DataStats, DataError> {
         let (first, offset) = reader.chunk_start();
         for (i, rec) in chunk.iter().enumerate() {
             if full {
-                rec.to_position().map_err(|message| DataError {
+                rec.to_position().map_err(|e| DataError {
                     file: path.display().to_string(),
                     offset: offset + (i * super::format::BLOCK) as u64,
                     record: Some(first + i as u64),
-                    message,
+                    message: e.to_string(),
                 })?;
             }
             let new_game = match &previous {

@@ -123,11 +123,19 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.bin");
         let mut bytes = Header { seed: 1, nodes: 1, settings: 0 }.to_bytes().to_vec();
+        // One game along the first legal move, each position not in check kept with a score.
         let mut pos = Position::startpos();
-        let moves = movegen::legal_moves(&mut pos);
-        let count: i32 = 10;
-        for i in 0..count {
-            let mut record = Record::new(&pos, 10 * i, moves.as_slice()[0]);
+        let mut kept = Vec::new();
+        for _ in 0..16 {
+            let best = movegen::legal_moves(&mut pos).as_slice()[0];
+            if !pos.is_check() {
+                kept.push((pos.clone(), best));
+            }
+            pos.make_move(best);
+        }
+        let count = kept.len() as i32;
+        for (i, (pos, best)) in (0..).zip(&kept) {
+            let mut record = Record::new(pos, 10 * i, *best);
             record.finish(0, GameEnd::DrawAdjudicated, None, i + 1 == count);
             bytes.extend_from_slice(record.as_bytes());
         }
@@ -136,7 +144,9 @@ mod tests {
             let samples = samples_in_chunks(std::slice::from_ref(&path), chunk_len).unwrap();
             let scores: Vec<i32> = samples.iter().map(|s| s.score).collect();
             assert_eq!(scores, (0..count).map(|i| 10 * i).collect::<Vec<_>>(), "chunks of {chunk_len}");
-            assert!(samples.iter().all(|s| s.outcome == Outcome::Draw && s.material == 94));
+            assert!(samples.iter().all(|s| s.outcome == Outcome::Draw));
+            let materials: Vec<u32> = kept.iter().map(|(p, _)| winrate::material(p)).collect();
+            assert_eq!(samples.iter().map(|s| s.material).collect::<Vec<_>>(), materials);
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

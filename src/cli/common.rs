@@ -12,7 +12,6 @@ use crate::board::{Color, Position};
 use crate::files;
 use crate::input_file;
 use crate::notation::{parse_move, pgn, play_iccs, read_pgn, PgnGame};
-use crate::search::score::mate_in_moves;
 use crate::search::score_scale::{ScoreScale, ShownScore};
 use crate::winrate::WdlPerMille;
 
@@ -56,22 +55,6 @@ pub fn setup_position(fen: Option<&str>, moves: &[String], text: MoveText) -> Re
             Ok(pos)
         }
     }
-}
-
-/// A score as text: `+34` in centipawns or `mate 3` / `mate -2` in moves.
-pub fn score_text(score: i32) -> String {
-    match mate_in_moves(score) {
-        Some(m) => format!("mate {m}"),
-        None => format!("{score:+}"),
-    }
-}
-
-/// Adds a score to a JSON object: `score_cp` in centipawns, or `mate` in moves.
-pub fn put_score(obj: &mut serde_json::Map<String, Value>, score: i32) {
-    match mate_in_moves(score) {
-        Some(m) => obj.insert("mate".into(), json!(m)),
-        None => obj.insert("score_cp".into(), json!(score)),
-    };
 }
 
 /// A score on the normalised scale as text (`+35`, `mate 3`).
@@ -182,15 +165,18 @@ mod tests {
 
     #[test]
     fn scores_as_text_and_json() {
-        assert_eq!(score_text(34), "+34");
-        assert_eq!(score_text(-5), "-5");
-        assert_eq!(score_text(MATE - 5), "mate 3");
+        // A scale on which the internal units read as they are (+100 at 100).
+        let scale = ScoreScale::at(crate::winrate::WinRateModel::constant(100.0, 50.0), 94);
+        assert_eq!(shown_score_text(&scale, 34), "+34");
+        assert_eq!(shown_score_text(&scale, -5), "-5");
+        assert_eq!(shown_score_text(&scale, MATE - 5), "mate 3");
         let mut obj = serde_json::Map::new();
-        put_score(&mut obj, -(MATE - 4));
-        assert_eq!(Value::Object(obj), json!({"mate": -2}));
+        put_shown_score(&mut obj, &scale, -(MATE - 4), Color::Black);
+        assert_eq!(Value::Object(obj), json!({"mate": -2, "wdl": [0, 0, 1000], "view": "black"}));
         let mut obj = serde_json::Map::new();
-        put_score(&mut obj, 0);
-        assert_eq!(Value::Object(obj), json!({"score_cp": 0}));
+        put_shown_score(&mut obj, &scale, 0, Color::Red);
+        assert_eq!(obj["score_cp"], json!(0));
+        assert_eq!(obj["view"], json!("red"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::board::Position;
 use crate::eval::nnue::Network;
 use crate::eval::{explain, EvalChoice};
 use crate::search::score_scale::ScoreScale;
-use std::sync::Arc;
+use crate::winrate::WinRateModel;
 
 /// Arguments of `chariot eval`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -36,8 +36,8 @@ pub struct EvalArgs {
 }
 
 /// `score` of `eval` at `pos` said for people: normalised, with whose view and the chances.
-fn normalised_line(eval: &EvalChoice, pos: &Position, score: i32) -> String {
-    let scale = ScoreScale::of(eval, pos);
+fn normalised_line(model: WinRateModel, pos: &Position, score: i32) -> String {
+    let scale = ScoreScale::new(model, pos);
     format!(
         "{} normalised ({}; +100 is a 50% chance to win): {}",
         shown_score_text(&scale, score),
@@ -47,10 +47,10 @@ fn normalised_line(eval: &EvalChoice, pos: &Position, score: i32) -> String {
 }
 
 /// `score` of `eval` at `pos` as a JSON object: internal units, normalised score and chances.
-fn score_json(eval: &EvalChoice, pos: &Position, score: i32) -> serde_json::Value {
+fn score_json(model: WinRateModel, pos: &Position, score: i32) -> serde_json::Value {
     let mut obj = serde_json::Map::new();
     obj.insert("internal".into(), serde_json::json!(score));
-    put_shown_score(&mut obj, &ScoreScale::of(eval, pos), score, pos.side_to_move());
+    put_shown_score(&mut obj, &ScoreScale::new(model, pos), score, pos.side_to_move());
     serde_json::Value::Object(obj)
 }
 
@@ -58,7 +58,7 @@ fn score_json(eval: &EvalChoice, pos: &Position, score: i32) -> serde_json::Valu
 pub fn explain(pos: &Position, out: &mut impl Write) -> Result<()> {
     write!(out, "{}", explain::classic_breakdown(pos))?;
     let total = crate::eval::classic::breakdown(pos).total;
-    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Classic, pos, total))?;
+    writeln!(out, "Normalised: {}", normalised_line(EvalChoice::Classic.win_rate(), pos, total))?;
     Ok(())
 }
 
@@ -66,7 +66,7 @@ pub fn explain(pos: &Position, out: &mut impl Write) -> Result<()> {
 pub fn explain_net(net: &Network, pos: &Position, out: &mut impl Write) -> Result<()> {
     write!(out, "{}", explain::net_breakdown(net, pos))?;
     let total = net.evaluate(pos);
-    writeln!(out, "Normalised: {}", normalised_line(&EvalChoice::Nnue(Arc::new(net.clone())), pos, total))?;
+    writeln!(out, "Normalised: {}", normalised_line(*net.win_rate(), pos, total))?;
     Ok(())
 }
 
@@ -81,9 +81,9 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         let mut obj = serde_json::Map::new();
         obj.insert("fen".into(), serde_json::json!(pos.to_fen()));
         let classic = crate::eval::classic::evaluate(&pos);
-        obj.insert("classic".into(), score_json(&EvalChoice::Classic, &pos, classic));
+        obj.insert("classic".into(), score_json(EvalChoice::Classic.win_rate(), &pos, classic));
         if let Some(net) = &net {
-            obj.insert("nnue".into(), score_json(&EvalChoice::Nnue(net.clone()), &pos, net.evaluate(&pos)));
+            obj.insert("nnue".into(), score_json(*net.win_rate(), &pos, net.evaluate(&pos)));
         }
         writeln!(out, "{}", serde_json::Value::Object(obj))?;
         out.flush()?;

@@ -9,7 +9,7 @@ use crate::board::Position;
 use crate::eval::EvalChoice;
 use crate::winrate::{self, WdlPerMille, WinRateModel};
 
-use super::score::{mate_in_moves, MATE_BOUND, RULE_WIN};
+use super::score::{is_mate, mate_in_moves, RULE_WIN};
 
 /// Rule wins (perpetual check or chase) lie within this many of `RULE_WIN`: the search counts the
 /// plies to them as it does for mates.
@@ -40,11 +40,12 @@ impl fmt::Display for ShownScore {
 
 /// Whether `score` is a win or loss by the repetition rules rather than an evaluation.
 pub fn is_rule_win(score: i32) -> bool {
-    !is_mate_score(score) && score.abs() >= RULE_WIN - RULE_WIN_PLIES
+    !is_mate(score) && score.abs() >= RULE_WIN - RULE_WIN_PLIES
 }
 
-fn is_mate_score(score: i32) -> bool {
-    score.abs() >= MATE_BOUND
+/// Whether `score` is decided: a mate or a win by the rules, for either side.
+pub fn is_decisive(score: i32) -> bool {
+    is_mate(score) || is_rule_win(score)
 }
 
 /// How one position's scores are shown: the evaluation's win-rate model at the position's
@@ -58,7 +59,12 @@ pub struct ScoreScale {
 impl ScoreScale {
     /// The scale of `model` at `pos`.
     pub fn new(model: WinRateModel, pos: &Position) -> ScoreScale {
-        ScoreScale { model, material: winrate::material(pos) }
+        ScoreScale::at(model, winrate::material(pos))
+    }
+
+    /// The scale of `model` at `material` (as `winrate::material` counts it).
+    pub fn at(model: WinRateModel, material: u32) -> ScoreScale {
+        ScoreScale { model, material }
     }
 
     /// The scale of the evaluation `eval` at `pos`.
@@ -89,7 +95,7 @@ impl ScoreScale {
 
     /// Win, draw and loss chances for `score`: certain for a mate or a rule win.
     pub fn wdl(&self, score: i32) -> WdlPerMille {
-        if is_mate_score(score) || is_rule_win(score) {
+        if is_decisive(score) {
             let won = WdlPerMille { win: 1000, draw: 0, loss: 0 };
             return if score > 0 { won } else { won.flipped() };
         }

@@ -7,7 +7,7 @@ use crate::board::{Color, Move, Position};
 use crate::book::BookSet;
 use crate::notation::PgnGame;
 use crate::rules::game_result;
-use crate::search::score::RULE_WIN;
+use crate::search::score_scale::ScoreScale;
 use crate::search::{Engine, Limits, SearchControl};
 use crate::winrate::{material, WdlPerMille, WinRateModel};
 
@@ -20,28 +20,10 @@ pub const BLUNDER: f64 = 0.20;
 /// The marks, worst first, with the loss each starts at.
 pub const THRESHOLDS: [(f64, &str); 3] = [(BLUNDER, "??"), (MISTAKE, "?"), (INACCURACY, "?!")];
 
-/// Scores at least this large (in absolute value) are decided: mates lie beyond
-/// `MATE_BOUND` and wins by the repetition rules at `RULE_WIN` less the plies to them.
-const DECISIVE: i32 = RULE_WIN - 1_000;
-
-/// Chances that are certain: the side to move wins.
-const WON: WdlPerMille = WdlPerMille { win: 1000, draw: 0, loss: 0 };
-
-/// Whether `score` is a mate or a win by the rules, for either side.
-pub fn is_decisive(score: i32) -> bool {
-    score.abs() >= DECISIVE
-}
-
 /// The side to move's chances with `score` (its view) at `material`: a mate or a rule win is
-/// certain, anything else is read through the model.
+/// certain, anything else is read through the model (as every reported score is).
 pub fn chances(model: &WinRateModel, score: i32, material: u32) -> WdlPerMille {
-    if score >= DECISIVE {
-        WON
-    } else if score <= -DECISIVE {
-        WON.flipped()
-    } else {
-        model.wdl(score, material)
-    }
+    ScoreScale::at(*model, material).wdl(score)
 }
 
 /// The mark a move losing `expected_loss` (a fraction of a point) earns.
@@ -177,7 +159,10 @@ pub fn analyse_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{MATE, MATE_BOUND};
+    use crate::search::score::{MATE, MATE_BOUND, RULE_WIN};
+
+    /// Chances that are certain: the side to move wins.
+    const WON: WdlPerMille = WdlPerMille { win: 1000, draw: 0, loss: 0 };
 
     #[test]
     fn marks_by_expected_loss() {

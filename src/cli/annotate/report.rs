@@ -32,7 +32,7 @@ impl Shown {
     pub fn new(model: &WinRateModel, red_score: i32, material: u32) -> Shown {
         if let Some(m) = mate_in_moves(red_score) {
             Shown::Mate(m)
-        } else if super::judge::is_decisive(red_score) {
+        } else if crate::search::score_scale::is_decisive(red_score) {
             Shown::RuleWin(red_score > 0)
         } else {
             Shown::Normalised(model.normalise(red_score, material))

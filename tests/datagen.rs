@@ -14,6 +14,7 @@ use chariot::datagen::format::{square_index, Header, Record, Wdl, BLOCK, MAX_SCO
 use chariot::datagen::games::{play, DatagenConfig, GameEnd, Played};
 use chariot::datagen::reader::{read_all, scan_for_append, DataError, DataReader};
 use chariot::datagen::scored::{self, Target};
+use chariot::datagen::shard::Shard;
 use chariot::datagen::stats;
 use chariot::eval::nnue::Architecture;
 use chariot::eval::EvalChoice;
@@ -118,7 +119,7 @@ fn the_format_keeps_every_field_of_random_legal_positions() {
 /// random walks, plus the records.
 fn write_small_file(path: &Path, seed: u64, first: u32, games: u32) -> Vec<Record> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut bytes = Header { seed, nodes: 100, settings: 42 }.to_bytes().to_vec();
+    let mut bytes = Header::whole(seed, 100, 42).to_bytes().to_vec();
     let mut records = Vec::new();
     for game in first..first + games {
         let mut pos = Position::startpos();
@@ -161,7 +162,7 @@ fn a_file_reads_back_in_chunks_of_any_size() {
         let mut all = Vec::new();
         while reader.read_chunk(&mut all, max).unwrap() > 0 {}
         assert_eq!(all, records);
-        assert_eq!(reader.header(), Header { seed: 3, nodes: 100, settings: 42 });
+        assert_eq!(reader.header(), Header::whole(3, 100, 42));
         assert!(reader.last_game_complete());
     }
 }
@@ -191,11 +192,14 @@ fn each_kind_of_damage_is_refused_with_its_place() {
         "{e}"
     );
 
-    let e = damaged(&|b| b[12] = 2);
+    let e = damaged(&|b| b[12] = 3);
     assert_eq!(
         (at(&e), e.message.as_str()),
-        ((None, 0), "unknown format version 2 (this build reads version 1)")
+        ((None, 0), "unknown format version 3 (this build reads versions 1 to 2)")
     );
+    // A version 1 header relabelled version 2 (a shard's layout) no longer sums up.
+    let e = damaged(&|b| b[12] = 2);
+    assert_eq!((at(&e), e.message.as_str()), ((None, 0), "header checksum mismatch (the header is damaged)"));
 
     let e = damaged(&|b| b[16] ^= 1);
     assert_eq!((at(&e), e.message.as_str()), ((None, 0), "header checksum mismatch (the header is damaged)"));
@@ -393,7 +397,7 @@ fn positions_only_the_rules_refuse_are_caught_by_the_full_check() {
     // The statistics' full check refuses it with its place; the quick one lets it through.
     let dir = scratch("full-check");
     let path = dir.join("d.bin");
-    let mut bytes = Header { seed: 1, nodes: 1, settings: 0 }.to_bytes().to_vec();
+    let mut bytes = Header::whole(1, 1, 0).to_bytes().to_vec();
     bytes.extend_from_slice(raw(&[("e0", RK), ("d9", BK), ("a0", RR)], false, ("a0", "a1")).as_bytes());
     let mut second = *rec.as_bytes();
     second[36] = 1; // game 1
@@ -777,4 +781,21 @@ fn the_evaluation_searched_with_is_part_of_the_settings() {
     cfg.eval = EvalChoice::Nnue(Arc::new(FloatNetwork::random(arch, 1).quantise().unwrap()));
     let other = scored::fingerprint(&cfg);
     assert!(classic != built_in && built_in != other && other != classic, "{classic} {built_in} {other}");
+}
+
+#[test]
+fn a_game_of_another_shard_is_refused_by_the_reader() {
+    let dir = scratch("shards-foreign");
+    let path = dir.join("s.bin");
+    // Games 0..3 of a whole run, relabelled shard 2 of 3 (which holds games 1, 4, 7, …).
+    write_small_file(&path, 3, 0, 3);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let header = Header { shard: Shard::new(2, 3).unwrap(), ..Header::whole(3, 100, 42) };
+    bytes[..BLOCK].copy_from_slice(&header.to_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = refusal(&path);
+    assert_eq!(
+        (e.record, e.offset, e.message.as_str()),
+        (Some(0), offset(0), "game 0 is not one of shard 2/3's (its games are numbered 1 mod 3)")
+    );
 }

@@ -62,7 +62,7 @@ fn random_games(games: usize, plies: usize, seed: u64) -> Vec<Vec<(Position, Mov
 /// A data file of `games`, each position scored by `score` (side to move's view); every game is
 /// drawn (the tests train on the score alone).
 fn write_data(path: &Path, seed: u64, games: &[Vec<(Position, Move)>], score: impl Fn(&Position) -> i32) {
-    let mut bytes = Header { seed, nodes: 1, settings: 0 }.to_bytes().to_vec();
+    let mut bytes = Header::whole(seed, 1, 0).to_bytes().to_vec();
     for (number, game) in games.iter().enumerate() {
         // Positions in check are never kept (the rules' view of such a record is refused).
         let kept: Vec<_> = game.iter().filter(|(pos, _)| !pos.is_check()).collect();

@@ -15,7 +15,7 @@ use clap::Args;
 use indicatif::ProgressBar;
 
 use super::common::{bar_style, check_writable, progress_bar, write_file};
-use crate::datagen::format::{Wdl, VERSION};
+use crate::datagen::format::Wdl;
 use crate::datagen::games::{generate, DatagenConfig, GameData, GameEnd};
 use crate::datagen::scored::{self, Progress, Target};
 use crate::datagen::stats::{self, DataStats, SCORE_EDGES};
@@ -226,14 +226,19 @@ fn stats(path: &Path, full: bool, out: &mut impl Write) -> Result<()> {
         .shards
         .iter()
         .take(if s.shards.len() > shown + 1 { shown } else { shown + 1 })
-        .map(|h| format!("seed {}, nodes {}, settings {:016x}", h.seed, h.nodes, h.settings))
+        .map(|h| {
+            let shard = if h.shard.is_whole() { String::new() } else { format!(", shard {}", h.shard) };
+            format!("seed {}, nodes {}, settings {:016x}{shard}", h.seed, h.nodes, h.settings)
+        })
         .collect();
     if s.shards.len() > shards.len() {
         shards.push(format!("… {} more", s.shards.len() - shards.len()));
     }
+    // The newest version among the headers (a concatenation may mix whole runs and shards).
+    let version = s.shards.iter().map(|h| h.version()).max().unwrap_or(1);
     writeln!(
         out,
-        "{}: format version {VERSION}, {} shard{} ({})",
+        "{}: format version {version}, {} shard{} ({})",
         path.display(),
         s.shards.len(),
         if s.shards.len() == 1 { "" } else { "s" },

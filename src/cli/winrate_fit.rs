@@ -122,7 +122,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("chariot-winrate-fit-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.bin");
-        let mut bytes = Header { seed: 1, nodes: 1, settings: 0 }.to_bytes().to_vec();
+        let mut bytes = Header::whole(1, 1, 0).to_bytes().to_vec();
         // One game along the first legal move, each position not in check kept with a score.
         let mut pos = Position::startpos();
         let mut kept = Vec::new();

@@ -3,6 +3,10 @@
 //! concatenated: a header block is never a valid record, so a reader recognises each shard's
 //! header where it starts.
 //!
+//! A file of a whole run has a version 1 header, as every build wrote; a shard of a run
+//! (`--shard K/N`) has a version 2 header, which also holds K and N. A merge of all the shards
+//! of a run is a whole run again, with a version 1 header.
+//!
 //! A record holds the board (a 90-bit occupancy map and a 4-bit code per piece), the side to
 //! move, the search score and the game result (both from the side to move's view), how the game
 //! ended, the best move, and the game number and ply it came from. `Record::validate` checks
@@ -16,14 +20,16 @@ use crate::board::fen::reachable;
 use crate::board::{movegen, Color, FenError, Move, PieceKind, Position, Square};
 
 use super::games::GameEnd;
+use super::shard::Shard;
 
 /// Bytes in a header and in a record.
 pub const BLOCK: usize = 40;
 /// What every header starts with. Its last byte sets bits of the occupancy map past square 89,
 /// so a header is never mistaken for a record.
 pub const MAGIC: [u8; 12] = *b"chariot-data";
-/// The format version this build writes and reads.
-pub const VERSION: u16 = 1;
+/// The newest format version this build writes and reads: 2 for a shard's header (which holds
+/// the shard), 1 for a whole run's (`Header::version`).
+pub const VERSION: u16 = 2;
 /// The largest score a record may hold (larger ones are mates or rule wins, never kept).
 pub const MAX_SCORE: i32 = 10_000;
 /// Squares of the board; the format numbers them `rank * 9 + file` (a0 = 0, i9 = 89).
@@ -114,20 +120,54 @@ pub struct Header {
     pub nodes: u32,
     /// A fingerprint of every other setting that changes the games (`scored::fingerprint`).
     pub settings: u64,
+    /// Which of the run's games the file holds (`Shard::WHOLE`: all of them).
+    pub shard: Shard,
+}
+
+/// The 16-bit checksum of a version 2 header: the 32-bit FNV-1a folded in half (the shard took
+/// the other two bytes).
+fn fnv1a16(bytes: &[u8]) -> u16 {
+    let sum = fnv1a32(bytes);
+    (sum >> 16) as u16 ^ sum as u16
 }
 
 impl Header {
+    /// The header of a whole run (no shard).
+    pub fn whole(seed: u64, nodes: u32, settings: u64) -> Header {
+        Header { seed, nodes, settings, shard: Shard::WHOLE }
+    }
+
+    /// The format version the header is written in: 1 for a whole run, as every build wrote
+    /// (old builds still read such files), 2 for a shard.
+    pub fn version(&self) -> u16 {
+        if self.shard.is_whole() {
+            1
+        } else {
+            2
+        }
+    }
+
     /// The header block.
     pub fn to_bytes(&self) -> [u8; BLOCK] {
         let mut b = FieldWriter::with_capacity(BLOCK);
         b.bytes(&MAGIC);
-        b.u16(VERSION);
-        b.u16(BLOCK as u16);
-        b.u64(self.seed);
-        b.u32(self.nodes);
-        b.u64(self.settings);
-        let sum = fnv1a32(&b.0);
-        b.u32(sum);
+        b.u16(self.version());
+        if self.shard.is_whole() {
+            b.u16(BLOCK as u16);
+            b.u64(self.seed);
+            b.u32(self.nodes);
+            b.u64(self.settings);
+            let sum = fnv1a32(&b.0);
+            b.u32(sum);
+        } else {
+            b.u16(self.shard.count());
+            b.u64(self.seed);
+            b.u32(self.nodes);
+            b.u64(self.settings);
+            b.u16(self.shard.index());
+            let sum = fnv1a16(&b.0);
+            b.u16(sum);
+        }
         b.0.try_into().expect("a header is one block")
     }
 
@@ -141,19 +181,32 @@ impl Header {
         if !Header::is_header(b) {
             return Err(HeaderError::Magic(b[..12].try_into().expect("12 bytes")));
         }
-        let version = u16_at(b, 12);
-        if version != VERSION {
-            return Err(HeaderError::Version(version));
+        let (seed, nodes, settings) = (u64_at(b, 16), u32_at(b, 24), u64_at(b, 28));
+        match u16_at(b, 12) {
+            1 => {
+                let size = u16_at(b, 14);
+                if size as usize != BLOCK {
+                    return Err(HeaderError::RecordSize(size));
+                }
+                if u32_at(b, 36) != fnv1a32(&b[..36]) {
+                    return Err(HeaderError::Checksum);
+                }
+                Ok(Header::whole(seed, nodes, settings))
+            }
+            2 => {
+                if u16_at(b, 38) != fnv1a16(&b[..38]) {
+                    return Err(HeaderError::Checksum);
+                }
+                let (index, count) = (u16_at(b, 36), u16_at(b, 14));
+                // 1 of 1 is written as version 1: one header, one encoding.
+                let shard = Shard::new(index as u64, count as u64)
+                    .ok()
+                    .filter(|s| !s.is_whole())
+                    .ok_or(HeaderError::Shard { index, count })?;
+                Ok(Header { seed, nodes, settings, shard })
+            }
+            version => Err(HeaderError::Version(version)),
         }
-        let size = u16_at(b, 14);
-        if size as usize != BLOCK {
-            return Err(HeaderError::RecordSize(size));
-        }
-        if u32_at(b, 36) != fnv1a32(&b[..36]) {
-            return Err(HeaderError::Checksum);
-        }
-        let header = Header { seed: u64_at(b, 16), nodes: u32_at(b, 24), settings: u64_at(b, 28) };
-        Ok(header)
     }
 }
 
@@ -168,6 +221,13 @@ pub enum HeaderError {
     RecordSize(u16),
     /// The header's bytes do not give its checksum.
     Checksum,
+    /// A version 2 header whose shard is no shard of a split run (K, N).
+    Shard {
+        /// K.
+        index: u16,
+        /// N.
+        count: u16,
+    },
 }
 
 impl fmt::Display for HeaderError {
@@ -179,12 +239,15 @@ impl fmt::Display for HeaderError {
                 crate::quote::quoted(&String::from_utf8_lossy(start).escape_debug().to_string())
             ),
             HeaderError::Version(version) => {
-                write!(f, "unknown format version {version} (this build reads version {VERSION})")
+                write!(f, "unknown format version {version} (this build reads versions 1 to {VERSION})")
             }
             HeaderError::RecordSize(size) => {
-                write!(f, "record size {size} in the header (version {VERSION} has {BLOCK})")
+                write!(f, "record size {size} in the header (version 1 has {BLOCK})")
             }
             HeaderError::Checksum => write!(f, "header checksum mismatch (the header is damaged)"),
+            HeaderError::Shard { index, count } => {
+                write!(f, "shard {index}/{count} in a version 2 header (K from 1 to N, N at least 2)")
+            }
         }
     }
 }
@@ -681,8 +744,50 @@ mod tests {
 
     #[test]
     fn a_header_is_never_a_valid_record() {
-        let header = Header { seed: 7, nodes: 5000, settings: 1 }.to_bytes();
-        assert!(Record::from_bytes(header).validate().unwrap_err().to_string().contains("past square 89"));
-        assert_eq!(Header::from_bytes(&header), Ok(Header { seed: 7, nodes: 5000, settings: 1 }));
+        for shard in [Shard::WHOLE, Shard::new(3, 4).unwrap()] {
+            let header = Header { seed: 7, nodes: 5000, settings: 1, shard };
+            let bytes = header.to_bytes();
+            assert!(Record::from_bytes(bytes).validate().unwrap_err().to_string().contains("past square 89"));
+            assert_eq!(Header::from_bytes(&bytes), Ok(header));
+        }
+    }
+
+    #[test]
+    fn a_whole_run_keeps_the_version_1_header_and_a_shard_has_version_2() {
+        // Version 1, byte by byte as docs/datagen.md gives it (and as every earlier build wrote).
+        let mut v1 = b"chariot-data".to_vec();
+        v1.extend_from_slice(&[1, 0, 40, 0]);
+        v1.extend_from_slice(&7u64.to_le_bytes());
+        v1.extend_from_slice(&5000u32.to_le_bytes());
+        v1.extend_from_slice(&0x1122_3344_5566_7788u64.to_le_bytes());
+        let sum = fnv1a32(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        let whole = Header::whole(7, 5000, 0x1122_3344_5566_7788);
+        assert_eq!(whole.to_bytes().to_vec(), v1);
+        // Version 2: N in place of the block size, K and a 16-bit checksum in place of the
+        // 32-bit one.
+        let shard = Header { shard: Shard::new(3, 4).unwrap(), ..whole };
+        let v2 = shard.to_bytes();
+        assert_eq!(v2[..12], v1[..12]);
+        assert_eq!(v2[12..16], [2, 0, 4, 0]);
+        assert_eq!(v2[16..36], v1[16..36]);
+        assert_eq!(v2[36..38], [3, 0]);
+        let sum = fnv1a32(&v2[..38]);
+        assert_eq!(u16::from_le_bytes([v2[38], v2[39]]), (sum >> 16) as u16 ^ sum as u16);
+        // A damaged shard field is refused, whatever the checksum says.
+        for (index, count) in [(0u16, 4u16), (5, 4), (1, 1), (1, 0)] {
+            let mut b = v2;
+            b[14..16].copy_from_slice(&count.to_le_bytes());
+            b[36..38].copy_from_slice(&index.to_le_bytes());
+            let sum = fnv1a32(&b[..38]);
+            b[38..40].copy_from_slice(&((sum >> 16) as u16 ^ sum as u16).to_le_bytes());
+            assert_eq!(Header::from_bytes(&b), Err(HeaderError::Shard { index, count }), "{index}/{count}");
+        }
+        let mut b = v2;
+        b[36] = 2;
+        assert_eq!(Header::from_bytes(&b), Err(HeaderError::Checksum));
+        b = v2;
+        b[12] = 3;
+        assert_eq!(Header::from_bytes(&b), Err(HeaderError::Version(3)));
     }
 }

@@ -21,6 +21,8 @@ use crate::notation::Opening;
 use crate::rules::{game_result, Termination};
 use crate::search::{Engine, HashError, Limits, SearchControl};
 
+use super::shard::Shard;
+
 /// How to generate the data.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
@@ -56,6 +58,9 @@ pub struct DatagenConfig {
     pub keep_below: i32,
     /// The evaluation the games are searched with (the built-in net unless told otherwise).
     pub eval: EvalChoice,
+    /// Which of the run's games the scored mode plays (`--shard K/N`; the whole run unless told
+    /// otherwise). Not part of the settings fingerprint: the shards of a run share it.
+    pub shard: Shard,
 }
 
 impl DatagenConfig {
@@ -78,6 +83,7 @@ impl DatagenConfig {
             draw_plies: 0,
             keep_below: 2000,
             eval: EvalChoice::default(),
+            shard: Shard::WHOLE,
         }
     }
 

@@ -7,7 +7,8 @@
 //!   score and the result, for the NNUE trainer;
 //! * `format`: that file's 40-byte header and record blocks;
 //! * `reader`: the streaming reader that checks every block and the order of games;
-//! * `stats`: what a data file holds, and the check of every record.
+//! * `stats`: what a data file holds, and the check of every record;
+//! * `shard`: `--shard K/N`, which of a run's games one process plays.
 //!
 //! `docs/datagen.md` describes the format byte by byte and how to run it.
 
@@ -15,4 +16,5 @@ pub mod format;
 pub mod games;
 pub mod reader;
 pub mod scored;
+pub mod shard;
 pub mod stats;

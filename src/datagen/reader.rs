@@ -2,8 +2,8 @@
 //! chunks, checking every block as it goes, and the scan `scored` runs before it appends.
 //!
 //! Besides each record alone, the reader checks the order within a shard: games in increasing
-//! number, plies increasing within a game, and a game's last record (flagged) before the next
-//! game starts. A trailing game without its last record (an interrupted write) is accepted:
+//! number (each of them the shard's, for a shard of a split run), plies increasing within a
+//! game, and a game's last record (flagged) before the next game starts. A trailing game without its last record (an interrupted write) is accepted:
 //! its records are complete and correctly labelled; `scored` cuts it off before appending.
 
 use std::fmt;
@@ -12,6 +12,7 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 
 use super::format::{Header, Record, BLOCK};
+use super::shard::Shard;
 
 /// What is wrong with a data file, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +75,13 @@ pub enum SequenceError {
         /// The unfinished game.
         last: u32,
     },
+    /// A game that is not one of the shard's (whose header says which games it holds).
+    OtherShard {
+        /// The game.
+        game: u32,
+        /// The shard.
+        shard: Shard,
+    },
 }
 
 impl fmt::Display for SequenceError {
@@ -87,6 +95,12 @@ impl fmt::Display for SequenceError {
             SequenceError::Unfinished { game, last } => {
                 write!(f, "game {game} starts before game {last} has its last record")
             }
+            SequenceError::OtherShard { game, shard } => write!(
+                f,
+                "game {game} is not one of shard {shard}'s (its games are numbered {} mod {})",
+                shard.index() - 1,
+                shard.count()
+            ),
         }
     }
 }
@@ -174,7 +188,7 @@ impl<R: Read> DataReader<R> {
             name: name.to_string(),
             offset: 0,
             records: 0,
-            header: Header { seed: 0, nodes: 0, settings: 0 },
+            header: Header::whole(0, 0, 0),
             pending: None,
             headers: Vec::new(),
             shard: 0,
@@ -224,6 +238,10 @@ impl<R: Read> DataReader<R> {
 
     fn check_sequence(&mut self, rec: &Record) -> Result<(), SequenceError> {
         let now = Sequence { game: rec.game(), ply: rec.ply(), ended: rec.last_of_game() };
+        let shard = self.headers.last().map_or(Shard::WHOLE, |h| h.shard);
+        if !shard.owns(now.game as u64) {
+            return Err(SequenceError::OtherShard { game: now.game, shard });
+        }
         if let Some(last) = self.last {
             if now.game == last.game && (last.ended || now.ply <= last.ply) {
                 return Err(if last.ended {
@@ -325,7 +343,7 @@ pub struct AppendPoint {
     pub cut_bytes: u64,
     /// Records of the partial game cut off.
     pub cut_records: u64,
-    /// The number of the game to play next.
+    /// The number of the game to play next (the shard's next game, for a shard).
     pub next_game: u64,
     /// Records in the complete games.
     pub positions: u64,
@@ -351,7 +369,7 @@ pub fn scan_for_append(path: &Path) -> Result<AppendPoint, DataError> {
         keep_bytes: BLOCK as u64,
         cut_bytes: 0,
         cut_records: 0,
-        next_game: 0,
+        next_game: header.shard.game(0),
         positions: 0,
     };
     let mut chunk = Vec::with_capacity(1 << 16);
@@ -374,7 +392,7 @@ pub fn scan_for_append(path: &Path) -> Result<AppendPoint, DataError> {
             if rec.last_of_game() {
                 point.positions = start + i as u64 + 1;
                 point.keep_bytes = BLOCK as u64 * (point.positions + 1);
-                point.next_game = rec.game() as u64 + 1;
+                point.next_game = rec.game() as u64 + header.shard.count() as u64;
             }
         }
     }

@@ -1,12 +1,13 @@
 //! The scored mode of datagen: self-play games whose kept positions become `format::Record`s
 //! (search score and result), appended to a data file one whole game at a time.
 //!
-//! Games are numbered from 0 in each file; game `n` depends only on the seed, `n` and the
-//! settings (recorded in the header), never on how many games run at once: finished games wait
-//! for the ones numbered before them and are written in order. A run appends to the file it is
-//! given: it first cuts off what an interrupted run left half written (a partial game or
-//! record) and carries on with the next game number. The target (`--games`, `--positions`)
-//! counts everything in the file.
+//! Games are numbered from 0 in a run; game `n` depends only on the seed, `n` and the settings
+//! (recorded in the header), never on how many games run at once: finished games wait for the
+//! ones numbered before them and are written in order. A shard of a run (`--shard K/N`,
+//! `datagen::shard`) plays and writes only its own games, numbered as in the whole run. A run
+//! appends to the file it is given: it first cuts off what an interrupted run left half written
+//! (a partial game or record) and carries on with the shard's next game. The target (`--games`,
+//! `--positions`) counts everything in the file: for a shard, its own games.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -29,7 +30,7 @@ use super::reader::{scan_for_append, AppendPoint, DataError};
 /// When a run stops.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// Once the file holds games 0..N.
+    /// Once the file holds the shard's first N games (a whole run's: games 0..N).
     Games(u64),
     /// Once the file holds at least N positions (after the game that reaches it).
     Positions(u64),
@@ -38,7 +39,8 @@ pub enum Target {
 /// Where a run stands, after each game it writes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
-    /// Games in the file (the next game's number).
+    /// The shard's games in the file, counting those that kept no position (for a whole run,
+    /// the next game's number).
     pub file_games: u64,
     /// Positions in the file.
     pub file_positions: u64,
@@ -88,7 +90,9 @@ impl fmt::Display for SettingsError {
                 write!(f, "positions scored up to ±{keep_below} cannot be stored (at most ±{MAX_SCORE})")
             }
             SettingsError::ZeroTarget => write!(f, "the target must be at least 1"),
-            SettingsError::TooManyGames => write!(f, "at most {} games a file", u32::MAX),
+            SettingsError::TooManyGames => {
+                write!(f, "game numbers of a run go up to {}: too many games", u32::MAX)
+            }
             SettingsError::Nodes(nodes) => write!(f, "nodes {nodes} is beyond {}", u32::MAX),
         }
     }
@@ -130,21 +134,35 @@ impl fmt::Display for AppendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AppendError::Write { path, source } => write!(f, "cannot write {}: {source}", path.display()),
-            AppendError::Truncate { path, source } => write!(f, "cannot truncate {}: {source}", path.display()),
+            AppendError::Truncate { path, source } => {
+                write!(f, "cannot truncate {}: {source}", path.display())
+            }
             AppendError::Damaged(e) => write!(f, "{e}; refusing to append to it"),
-            AppendError::OtherSettings { path, found, expected } => write!(
-                f,
-                "{} was made with other settings (seed {}, nodes {}, settings {:016x}; this run: seed {}, nodes {}, \
-                 settings {:016x}): resume it with the options it was made with (the evaluation among them: \
-                 --classic, --evalfile), or write to another file",
-                path.display(),
-                found.seed,
-                found.nodes,
-                found.settings,
-                expected.seed,
-                expected.nodes,
-                expected.settings
-            ),
+            AppendError::OtherSettings { path, found, expected } => {
+                // The shard is named only where one of the two is a shard.
+                let shard = |h: &Header| {
+                    if found.shard == expected.shard {
+                        String::new()
+                    } else {
+                        format!(", shard {}", h.shard)
+                    }
+                };
+                write!(
+                    f,
+                    "{} was made with other settings (seed {}, nodes {}, settings {:016x}{}; this run: seed {}, nodes {}, \
+                     settings {:016x}{}): resume it with the options it was made with (the evaluation among them: \
+                     --classic, --evalfile; the shard: --shard), or write to another file",
+                    path.display(),
+                    found.seed,
+                    found.nodes,
+                    found.settings,
+                    shard(found),
+                    expected.seed,
+                    expected.nodes,
+                    expected.settings,
+                    shard(expected)
+                )
+            }
         }
     }
 }
@@ -222,7 +240,7 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
 /// The header of a file `cfg` makes.
 pub fn header(cfg: &DatagenConfig) -> Result<Header, SettingsError> {
     let nodes = u32::try_from(cfg.nodes).map_err(|_| SettingsError::Nodes(cfg.nodes))?;
-    Ok(Header { seed: cfg.seed, nodes, settings: fingerprint(cfg) })
+    Ok(Header { seed: cfg.seed, nodes, settings: fingerprint(cfg), shard: cfg.shard })
 }
 
 /// The records of a finished game, labelled: its number, end and result, the last one flagged.
@@ -269,10 +287,11 @@ fn open_for_append(
             if point.cut_bytes % BLOCK as u64 != 0 { " and a partial record" } else { "" }
         ));
     }
+    let shard = if found.shard.is_whole() { String::new() } else { format!(" (shard {})", found.shard) };
     note(&format!(
-        "resuming {}: {} games and {} positions already there",
+        "resuming {}{shard}: {} games and {} positions already there",
         path.display(),
-        point.next_game,
+        found.shard.games_before(point.next_game),
         point.positions
     ));
     Ok((file, Some(point)))
@@ -311,16 +330,20 @@ pub fn run(
     if cfg.keep_below > MAX_SCORE + 1 {
         return Err(SettingsError::KeepBelow(cfg.keep_below).into());
     }
+    let shard = cfg.shard;
+    // The shard's games that a record can number (u32).
+    let numbered = shard.games_before(u32::MAX as u64 + 1);
     match target {
         Target::Games(0) | Target::Positions(0) => return Err(SettingsError::ZeroTarget.into()),
-        Target::Games(n) if n > u32::MAX as u64 => return Err(SettingsError::TooManyGames.into()),
+        Target::Games(n) if n > numbered => return Err(SettingsError::TooManyGames.into()),
         _ => {}
     }
     let expected = header(cfg)?;
     let started = Instant::now();
+    // Games are counted within the shard: the `i`-th is game `shard.game(i)` of the run.
     let last = match target {
         Target::Games(n) => n,
-        Target::Positions(_) => u32::MAX as u64 + 1,
+        Target::Positions(_) => numbered,
     };
     // Every table is allocated before the file is touched and before the first game, so a size
     // that cannot be had is refused at once: no worker panics and no header-only file is left.
@@ -330,7 +353,7 @@ pub fn run(
     let (mut file, resumed) = open_for_append(path, &expected, note)?;
     let mut progress = Progress::default();
     if let Some(point) = &resumed {
-        progress.file_games = point.next_game;
+        progress.file_games = shard.games_before(point.next_game);
         progress.file_positions = point.positions;
     }
     if reached(target, &progress) {
@@ -344,6 +367,7 @@ pub fn run(
     let stop = AtomicBool::new(false);
     // A resumed file may need fewer games than there are engines (at least one: `reached` said no).
     engines.truncate((last - first) as usize);
+    // (the game's place in the shard, its records, the winner)
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, Vec<u8>, Option<Color>)>();
     let result = std::thread::scope(|scope| {
         for mut engine in engines {
@@ -352,13 +376,14 @@ pub fn run(
             scope.spawn(move || {
                 let _guard = StopOnPanic(stop);
                 loop {
-                    let game = next.fetch_add(1, Ordering::SeqCst);
-                    if game >= last || stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= last || stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    let game = shard.game(i);
                     let Some(played) = play(&mut engine, cfg, game, stop, Record::new) else { break };
                     let bytes = finish_game(played.kept, game as u32, played.end, played.winner);
-                    if tx.send((game, bytes, played.winner)).is_err() {
+                    if tx.send((i, bytes, played.winner)).is_err() {
                         break;
                     }
                 }
@@ -367,8 +392,8 @@ pub fn run(
         drop(tx);
         let mut waiting = BTreeMap::new();
         let outcome = (|| -> Result<(), AppendError> {
-            for (game, bytes, winner) in rx.iter() {
-                waiting.insert(game, (bytes, winner));
+            for (i, bytes, winner) in rx.iter() {
+                waiting.insert(i, (bytes, winner));
                 while let Some((bytes, winner)) = waiting.remove(&progress.file_games) {
                     // One write per game: an interruption leaves whole games and at most one
                     // partial game, which the next run cuts off.

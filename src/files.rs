@@ -40,15 +40,19 @@ pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> 
 }
 
 /// Replaces (or creates) `path` with what `write` writes into a temporary file beside it; if
-/// anything fails, the temporary is removed and `path` is left as it was.
-fn replace_with(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+/// anything fails (the system, or `write` with an error of its own), the temporary is removed
+/// and `path` is left as it was.
+pub fn replace_with<E: From<io::Error>>(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> Result<(), E>,
+) -> Result<(), E> {
     let temporary = temporary_beside(path)?;
-    let written = (|| {
+    let written = (|| -> Result<(), E> {
         let mut file = File::create(&temporary)?;
         write(&mut file)?;
         file.flush()?;
         file.sync_all()?;
-        std::fs::rename(&temporary, path)
+        Ok(std::fs::rename(&temporary, path)?)
     })();
     if written.is_err() {
         let _ = std::fs::remove_file(&temporary);

@@ -8,12 +8,14 @@
 //! * `format`: that file's 40-byte header and record blocks;
 //! * `reader`: the streaming reader that checks every block and the order of games;
 //! * `stats`: what a data file holds, and the check of every record;
-//! * `shard`: `--shard K/N`, which of a run's games one process plays.
+//! * `shard`: `--shard K/N`, which of a run's games one process plays;
+//! * `merge`: the shard files of a run merged into one, checked.
 //!
 //! `docs/datagen.md` describes the format byte by byte and how to run it.
 
 pub mod format;
 pub mod games;
+pub mod merge;
 pub mod reader;
 pub mod scored;
 pub mod shard;

@@ -1014,3 +1014,88 @@ fn a_merge_refuses_what_is_not_the_whole_of_one_run() {
     assert_eq!(read_all(&out).unwrap().len(), (a_bytes.len() + b_bytes.len()) / BLOCK - 2);
     assert_eq!(names_in(&dir), [before, vec!["out.bin".to_string()]].concat());
 }
+
+#[test]
+fn shard_and_merge_on_the_command_line() {
+    let dir = scratch("shards-cli");
+    let args =
+        ["datagen", "--scored", "--games", "2", "--nodes", "150", "--random-plies", "2", "--hash", "1"];
+    let with = |extra: &[&str]| chariot(&[&args[..], extra].concat());
+    // Bad shards are refused with what is wrong, exit status 2, and no file.
+    let d = dir.join("d.bin");
+    for (bad, says) in
+        [("0/4", "between 1 and N"), ("5/4", "between 1 and N"), ("x/y", "expected K/N"), ("1/0", "N is 0")]
+    {
+        let out = with(&["--shard", bad, "--out", d.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("invalid value '{bad}' for '--shard <K/N>'")) && err.contains(says),
+            "{bad}: {err}"
+        );
+    }
+    let out = chariot(&["datagen", "--games", "2", "--shard", "1/2", "--out", d.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--scored"));
+    assert!(!d.exists());
+
+    let (a, b, m) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("m.bin"));
+    for (shard, path) in [("1/2", &a), ("2/2", &b)] {
+        let out = with(&["--shard", shard, "--out", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = chariot(&["datagen", "--stats", a.to_str().unwrap()]);
+    let stats_a = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stats_a.starts_with(&format!(
+            "{}: format version 2, 1 shard (seed 1, nodes 150, settings ",
+            a.display()
+        )),
+        "{stats_a}"
+    );
+    assert!(stats_a.lines().next().unwrap().ends_with(", shard 1/2)"), "{stats_a}");
+
+    let out =
+        chariot(&["datagen", "merge", "-o", m.to_str().unwrap(), a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8(out.stdout).unwrap();
+    let records = read_all(&a).unwrap().len() + read_all(&b).unwrap().len();
+    assert!(said.starts_with("merged 2 files (2 shards of seed 1, nodes 150, settings "), "{said}");
+    assert!(
+        said.trim_end().ends_with(&format!("games, {records} positions written to {}", m.display())),
+        "{said}"
+    );
+    // `--stats` of the merge: a whole run's file holding what the two shards held.
+    let count = |file: &Path, what: &str| -> u64 {
+        let out = chariot(&["datagen", "--stats", file.to_str().unwrap()]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text.lines().find(|l| l.starts_with("records ")).unwrap().to_string();
+        let at = line.find(what).unwrap() + what.len();
+        line[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    };
+    for what in ["records ", "games "] {
+        assert_eq!(count(&m, what), count(&a, what) + count(&b, what), "{what}");
+    }
+    assert_eq!(count(&m, "games "), 4);
+    let out = chariot(&["datagen", "--stats", m.to_str().unwrap()]);
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with(&format!("{}: format version 1, 1 shard (seed 1, ", m.display())));
+
+    // Refusals: exit status 2, the reason on stderr, the output left alone.
+    let m_bytes = std::fs::read(&m).unwrap();
+    let out =
+        chariot(&["datagen", "merge", "-o", a.to_str().unwrap(), a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .starts_with(&format!("error: the output {} is the input", a.display())));
+    let out = chariot(&["datagen", "merge", "-o", m.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("shard 2/2 of the run is missing"));
+    assert_eq!(std::fs::read(&m).unwrap(), m_bytes);
+    let out = chariot(&["datagen", "merge", "-o", m.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = chariot(&["datagen", "merge", a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}

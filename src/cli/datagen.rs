@@ -4,26 +4,33 @@
 //! - scored (NNUE training): `--scored (--games N | --positions N) --out FILE`, binary records
 //!   labelled with the search score and the result, appended to FILE and resumed after an
 //!   interruption (docs/datagen.md);
-//! - `--stats FILE`: checks a scored data file and prints what it holds.
+//! - `--stats FILE`: checks a scored data file and prints what it holds;
+//! - `merge -o OUT FILE…`: merges the shard files of a run (`--scored --shard K/N`) into one.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Error, Result};
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 
 use super::common::{bar_style, check_writable, progress_bar, write_file};
 use crate::datagen::format::Wdl;
 use crate::datagen::games::{generate, DatagenConfig, GameData, GameEnd};
+use crate::datagen::merge;
 use crate::datagen::scored::{self, Progress, Target};
+use crate::datagen::shard::Shard;
 use crate::datagen::stats::{self, DataStats, SCORE_EDGES};
 use crate::tournament::openings;
 
 /// Arguments of `chariot datagen`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct DatagenArgs {
+    /// `merge`; without it, the options below generate data or check it.
+    #[command(subcommand)]
+    pub action: Option<DatagenAction>,
     /// Games to play; with --scored, play until the file holds this many games.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000),
           required_unless_present_any = ["positions", "stats"], conflicts_with = "positions")]
@@ -35,10 +42,14 @@ pub struct DatagenArgs {
     /// appending to --out and resuming it after an interruption.
     #[arg(long)]
     pub scored: bool,
+    /// With --scored: play only shard K of N of the run, the games numbered g with
+    /// g mod N = K − 1 (K from 1); --games and --positions then count this shard's games.
+    #[arg(long, value_name = "K/N", requires = "scored", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// Check a scored data file and print what it holds (records, games, results, scores).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "games", "positions", "scored", "out", "openings", "nodes", "random_plies", "seed", "concurrency", "hash",
-        "evalfile", "classic"
+        "evalfile", "classic", "shard"
     ])]
     pub stats: Option<PathBuf>,
     /// With --stats: skip the rules' check of every position and best move (faster).
@@ -72,8 +83,37 @@ pub struct DatagenArgs {
     pub eval: super::nnue::EvalSource,
 }
 
+/// What `chariot datagen` does besides generating and checking.
+#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
+pub enum DatagenAction {
+    /// Merge the shard files of one run (`--scored --shard K/N`, every K) into one file.
+    ///
+    /// Checks that the files share the seed, nodes and settings, that each is whole and that no
+    /// game is in two, and writes the games in order, as one process would have.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `chariot datagen merge`.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct MergeArgs {
+    /// The shard files.
+    #[arg(required = true, num_args = 1.., value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+    /// The merged file (written whole or not at all; not one of the inputs).
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub out: PathBuf,
+}
+
+/// Reads `--shard K/N`.
+fn parse_shard(text: &str) -> std::result::Result<Shard, String> {
+    text.parse::<Shard>().map_err(|e| e.to_string())
+}
+
 /// Runs the mode the arguments ask for: results on `out`, notes (resuming a file) on stderr.
 pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<()> {
+    if let Some(DatagenAction::Merge(merge_args)) = &args.action {
+        return run_merge(merge_args, out);
+    }
     if let Some(path) = &args.stats {
         return stats(path, !args.quick, out);
     }
@@ -90,6 +130,7 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     };
     cfg.concurrency = args.concurrency as usize;
     cfg.hash_mb = args.hash as usize;
+    cfg.shard = args.shard.unwrap_or(Shard::WHOLE);
     cfg.eval = args.eval.choice()?;
     if let Some(file) = &args.openings {
         cfg.openings = openings::load(file)?;
@@ -209,6 +250,31 @@ fn run_scored(
         path.display(),
         p.file_games,
         p.file_positions
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `merge -o OUT FILE…`: merges the shard files and prints what was written.
+fn run_merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
+    if let Some(dir) = args.out.parent().filter(|dir| !dir.as_os_str().is_empty() && !dir.exists()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
+    let s = merge::merge(&args.inputs, &args.out)?;
+    writeln!(
+        out,
+        "merged {} file{} ({} shard{} of seed {}, nodes {}, settings {:016x}): {} games, {} positions written to {}",
+        s.files,
+        if s.files == 1 { "" } else { "s" },
+        s.shards,
+        if s.shards == 1 { "" } else { "s" },
+        s.header.seed,
+        s.header.nodes,
+        s.header.settings,
+        s.games,
+        s.records,
+        args.out.display()
     )?;
     out.flush()?;
     Ok(())

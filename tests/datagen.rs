@@ -595,6 +595,8 @@ fn scores_and_results_have_the_right_sign() {
         cfg.openings = vec![Opening::parse(&fen).unwrap()];
         cfg.skip_plies = 0;
         cfg.max_plies = 12;
+        // The win-rate model gives a rook up a win at once: no adjudication, to reach the cap.
+        cfg.adjudicate_plies = 0;
         let played = play_records(&cfg, 0);
         assert!(played.kept.len() >= 4, "{fen}: {} kept", played.kept.len());
         for rec in &played.kept {
@@ -607,11 +609,13 @@ fn scores_and_results_have_the_right_sign() {
         // Capped at 12 plies: a draw, every label a draw.
         assert_eq!((played.end, played.winner), (GameEnd::PlyLimit, None));
     }
-    // Played out, the rook up wins; the labels say so for each side.
+    // Played out, the rook up wins, by the model's verdict; the labels say so for each side.
     let mut cfg = DatagenConfig::scored(2000, 0, 1);
     cfg.openings = vec![Opening::parse(red_up).unwrap()];
+    // The verdict comes within the plies skipped by default.
+    cfg.skip_plies = 0;
     let mut played = play_records(&cfg, 0);
-    assert_eq!(played.winner, Some(Color::Red));
+    assert_eq!((played.end, played.winner), (GameEnd::Resigned, Some(Color::Red)));
     let n = played.kept.len();
     assert!(n > 0);
     for (i, rec) in played.kept.iter_mut().enumerate() {
@@ -628,7 +632,7 @@ fn scores_and_results_have_the_right_sign() {
 fn results_agree_with_the_rules_on_games_the_rules_end() {
     // No adjudication: every game ends by the rules module (or the generous ply cap).
     let mut cfg = DatagenConfig::scored(200, 6, 21);
-    cfg.adjudicate_score = i32::MAX;
+    cfg.adjudicate_plies = 0;
     cfg.draw_plies = 0;
     cfg.max_plies = 600;
     cfg.hash_mb = 1;
@@ -642,7 +646,7 @@ fn results_agree_with_the_rules_on_games_the_rules_end() {
     }
     // A mate the rules see, with every label following from it.
     let mut cfg = DatagenConfig::scored(2000, 0, 1);
-    cfg.adjudicate_score = i32::MAX;
+    cfg.adjudicate_plies = 0;
     cfg.openings = vec![Opening::parse("3k5/9/9/9/9/9/9/9/9/RR2K4 w - - 0 1").unwrap()];
     let played = play_records(&cfg, 0);
     assert_eq!(played.end, GameEnd::Rules(Termination::Checkmate));
@@ -652,7 +656,7 @@ fn results_agree_with_the_rules_on_games_the_rules_end() {
     let dir = scratch("rules");
     let path = dir.join("d.bin");
     let mut cfg = DatagenConfig::scored(200, 6, 21);
-    cfg.adjudicate_score = i32::MAX;
+    cfg.adjudicate_plies = 0;
     cfg.draw_plies = 0;
     cfg.max_plies = 600;
     cfg.hash_mb = 1;
@@ -771,11 +775,18 @@ fn the_evaluation_searched_with_is_part_of_the_settings() {
     let mut cfg = DatagenConfig::scored(5000, 8, 1);
     cfg.openings = chariot::tournament::openings::load(&test_data("openings.txt")).unwrap();
     cfg.eval = EvalChoice::Classic;
-    // The settings field of the header that the build before nets could search (01642fd) wrote
-    // for `datagen --scored --nodes 5000 --random-plies 8 --openings tests/data/openings.txt`:
-    // files made with the classic evaluation then still resume.
-    assert_eq!(scored::fingerprint(&cfg), 0x0135_e7e4_5df7_9a77);
+    // The settings field of the header this build writes for `datagen --scored --classic --nodes
+    // 5000 --random-plies 8 --openings tests/data/openings.txt`: pinned so that a change to what
+    // the settings hold, which makes every earlier file unresumable, is made on purpose.
+    assert_eq!(scored::fingerprint(&cfg), 0xb58b_7b91_7fd8_b18d);
+    // The builds before adjudication went by the win-rate model (01642fd to 353e025) wrote this
+    // for the same command; their games were adjudicated otherwise, so their files are refused.
+    assert_ne!(scored::fingerprint(&cfg), 0x0135_e7e4_5df7_9a77);
     let classic = scored::fingerprint(&cfg);
+    // The adjudication thresholds are settings.
+    let resign = DatagenConfig { adjudicate_win_per_mille: 990, ..cfg.clone() };
+    let draw = DatagenConfig { draw_cp: 10, ..cfg.clone() };
+    assert!(scored::fingerprint(&resign) != classic && scored::fingerprint(&draw) != classic);
     cfg.eval = EvalChoice::default();
     let built_in = scored::fingerprint(&cfg);
     let arch = Architecture { width: 16, ..Architecture::DEFAULT };

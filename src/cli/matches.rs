@@ -48,10 +48,14 @@ pub struct MatchArgs {
     /// Continue the match recorded in the `--pgn` file, keeping its finished games.
     #[arg(long)]
     pub resume: bool,
-    /// Draw adjudication: `movenumber=N,movecount=M,score=CP`.
+    /// Draw adjudication: `movenumber=N,movecount=M,score=CP` (both engines' scores within ±CP
+    /// centipawns) or `movenumber=N,movecount=M,wdl=P` (both engines' draw chance at least P per
+    /// mille), for M moves of each from move N on.
     #[arg(long, value_name = "SPEC")]
     pub draw: Option<String>,
-    /// Resign adjudication: `movecount=M,score=CP`.
+    /// Resign adjudication: `movecount=M,score=CP` (one engine at or below -CP centipawns, the
+    /// other at or above CP) or `movecount=M,wdl=P` (one engine's loss chance and the other's win
+    /// chance at least P per mille), for M moves of each.
     #[arg(long, value_name = "SPEC")]
     pub resign: Option<String>,
 }

@@ -1,6 +1,7 @@
 //! Self-play games for training data: the engine against itself at a fixed node count, from
 //! random first plies (or a random book line then random plies), each searched position offered
-//! to a keep filter, the game ended by the rules module or by score adjudication.
+//! to a keep filter, the game ended by the rules module or by adjudication through the
+//! evaluation's win-rate model.
 //!
 //! Two modes share the games: the text mode (`generate`, `FEN;result` lines for Texel tuning)
 //! and the scored mode (`datagen::scored`, binary records with the search score for the NNUE
@@ -19,9 +20,18 @@ use crate::board::{movegen, Color, Move, Position};
 use crate::eval::EvalChoice;
 use crate::notation::Opening;
 use crate::rules::{game_result, Termination};
+use crate::search::score_scale::{ScoreScale, ShownScore};
 use crate::search::{Engine, HashError, Limits, SearchControl};
 
 use super::shard::Shard;
+
+/// The win chance (per mille) that adjudicates a game for the side it favours, in both modes:
+/// docs/datagen.md gives the reasons.
+pub const ADJUDICATE_WIN_PER_MILLE: u32 = 980;
+
+/// The band of normalised scores (±) that counts as level for a draw in the scored mode:
+/// docs/datagen.md gives the reasons.
+pub const DRAW_CP: i32 = 20;
 
 /// How to generate the data.
 #[derive(Clone, Debug)]
@@ -44,14 +54,16 @@ pub struct DatagenConfig {
     pub skip_plies: usize,
     /// A game still going after this many plies is a draw.
     pub max_plies: usize,
-    /// A game is adjudicated once the score (Red's view) stays beyond ±this …
-    pub adjudicate_score: i32,
-    /// … for this many plies in a row.
+    /// A game is won once the evaluation's win-rate model gives one side at least this chance
+    /// to win (per mille; a mate or a rule win is certain) …
+    pub adjudicate_win_per_mille: u32,
+    /// … for this many plies in a row (0: never adjudicate a win).
     pub adjudicate_plies: usize,
-    /// From this game ply on, a game is drawn once the score stays within ±`draw_score` …
+    /// From this game ply on, a game is drawn once the normalised score (+100: a 50% chance to
+    /// win) stays within ±`draw_cp` …
     pub draw_after_ply: usize,
-    /// … (this many centipawns) …
-    pub draw_score: i32,
+    /// … (normalised centipawns) …
+    pub draw_cp: i32,
     /// … for this many plies in a row (0: never adjudicate a draw).
     pub draw_plies: usize,
     /// Positions scored beyond ±this are not kept (nearly decided, often mates).
@@ -76,10 +88,10 @@ impl DatagenConfig {
             hash_mb: 16,
             skip_plies: 8,
             max_plies: 200,
-            adjudicate_score: 1000,
+            adjudicate_win_per_mille: ADJUDICATE_WIN_PER_MILLE,
             adjudicate_plies: 4,
             draw_after_ply: 0,
-            draw_score: 0,
+            draw_cp: 0,
             draw_plies: 0,
             keep_below: 2000,
             eval: EvalChoice::default(),
@@ -94,7 +106,7 @@ impl DatagenConfig {
             max_plies: 400,
             adjudicate_plies: 6,
             draw_after_ply: 80,
-            draw_score: 10,
+            draw_cp: DRAW_CP,
             draw_plies: 12,
             keep_below: 3000,
             ..DatagenConfig::new(0, nodes, random_plies, seed)
@@ -115,6 +127,25 @@ impl DatagenConfig {
         Ok(())
     }
 
+    /// What the evaluation's win-rate model makes of `score` (side to move's view) in `pos`, for
+    /// adjudication: the side it gives at least `adjudicate_win_per_mille` to win, and whether
+    /// the normalised score is within ±`draw_cp`. Mates and rule wins are certain wins and never
+    /// level.
+    pub fn judge(&self, pos: &Position, score: i32) -> Judgement {
+        let scale = ScoreScale::of(&self.eval, pos);
+        let wdl = scale.wdl(score);
+        let mover = pos.side_to_move();
+        let favoured = if wdl.win >= self.adjudicate_win_per_mille {
+            Some(mover)
+        } else if wdl.loss >= self.adjudicate_win_per_mille {
+            Some(mover.opponent())
+        } else {
+            None
+        };
+        let level = matches!(scale.shown(score), ShownScore::Cp(cp) if cp.abs() <= self.draw_cp);
+        Judgement { favoured, level }
+    }
+
     /// Whether a searched position is worth keeping: far enough into the game, not in check,
     /// its best move not a capture (the score is then about the position, not a pending
     /// exchange), and its score short of `keep_below` (no mates, no rule wins).
@@ -123,6 +154,53 @@ impl DatagenConfig {
             && !pos.is_check()
             && !pos.piece_at(best.to()).is_piece()
             && score.abs() < self.keep_below
+    }
+}
+
+/// What the win-rate model makes of one searched position (`DatagenConfig::judge`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// The side given at least `adjudicate_win_per_mille` to win, if either is.
+    pub favoured: Option<Color>,
+    /// Whether the normalised score is within ±`draw_cp`.
+    pub level: bool,
+}
+
+/// The runs of judgements behind adjudication: the side favoured and for how many plies in a row,
+/// and how many plies in a row were level late enough.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Streaks {
+    favoured: Option<Color>,
+    favoured_plies: usize,
+    level_plies: usize,
+}
+
+impl Streaks {
+    /// Counts the judgement of the position at `game_ply`; returns the winner (`None`: a draw)
+    /// and the ending when the runs adjudicate the game.
+    pub fn observe(
+        &mut self,
+        cfg: &DatagenConfig,
+        judgement: Judgement,
+        game_ply: usize,
+    ) -> Option<(Option<Color>, GameEnd)> {
+        self.favoured_plies = match judgement.favoured {
+            Some(side) if self.favoured == Some(side) => self.favoured_plies + 1,
+            Some(_) => 1,
+            None => 0,
+        };
+        self.favoured = judgement.favoured;
+        if let Some(side) = self.favoured {
+            if cfg.adjudicate_plies > 0 && self.favoured_plies >= cfg.adjudicate_plies {
+                return Some((Some(side), GameEnd::Resigned));
+            }
+        }
+        let late_and_level = game_ply >= cfg.draw_after_ply && judgement.level;
+        self.level_plies = if late_and_level { self.level_plies + 1 } else { 0 };
+        if cfg.draw_plies > 0 && self.level_plies >= cfg.draw_plies {
+            return Some((None, GameEnd::DrawAdjudicated));
+        }
+        None
     }
 }
 
@@ -161,10 +239,10 @@ impl std::error::Error for ConfigError {}
 pub enum GameEnd {
     /// The rules module ended it (`rules::game_result`).
     Rules(Termination),
-    /// The score stayed beyond ±`adjudicate_score` for `adjudicate_plies` plies: the side it
-    /// favours wins.
+    /// The win-rate model gave one side at least `adjudicate_win_per_mille` to win for
+    /// `adjudicate_plies` plies: that side wins.
     Resigned,
-    /// The score stayed near zero late in the game: a draw.
+    /// The normalised score stayed within ±`draw_cp` late in the game: a draw.
     DrawAdjudicated,
     /// `max_plies` plies were played: a draw.
     PlyLimit,
@@ -315,8 +393,7 @@ pub fn play<T>(
     let control = SearchControl::new();
     let limits = Limits::nodes(cfg.nodes);
     let mut kept = Vec::new();
-    let mut decisive: (i32, usize) = (0, 0); // (sign of the decisive score, plies in a row)
-    let mut quiet_plies = 0; // plies in a row scored within ±draw_score, late enough
+    let mut streaks = Streaks::default();
     let (winner, end) = loop {
         if let Some(r) = game_result(&pos) {
             break (r.winner, GameEnd::Rules(r.termination));
@@ -337,22 +414,8 @@ pub fn play<T>(
         if cfg.keeps(&pos, found.score, best) {
             kept.push(keep(&pos, found.score, best));
         }
-        let red_score = if pos.side_to_move() == Color::Red { found.score } else { -found.score };
-        let sign = if red_score > cfg.adjudicate_score {
-            1
-        } else if red_score < -cfg.adjudicate_score {
-            -1
-        } else {
-            0
-        };
-        decisive = if sign != 0 && sign == decisive.0 { (sign, decisive.1 + 1) } else { (sign, 1) };
-        if sign != 0 && decisive.1 >= cfg.adjudicate_plies {
-            break (Some(if sign > 0 { Color::Red } else { Color::Black }), GameEnd::Resigned);
-        }
-        let late_and_level = pos.game_ply() >= cfg.draw_after_ply && red_score.abs() <= cfg.draw_score;
-        quiet_plies = if late_and_level { quiet_plies + 1 } else { 0 };
-        if cfg.draw_plies > 0 && quiet_plies >= cfg.draw_plies {
-            break (None, GameEnd::DrawAdjudicated);
+        if let Some(verdict) = streaks.observe(cfg, cfg.judge(&pos, found.score), pos.game_ply()) {
+            break verdict;
         }
         pos.make_move(best);
     };
@@ -404,6 +467,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::{MATE, RULE_WIN};
 
     #[test]
     fn a_decided_opening_is_refused() {
@@ -446,5 +510,98 @@ mod tests {
         let cfg = DatagenConfig::scored(200, 2, 1);
         let mut engine = Engine::new(1);
         assert!(play(&mut engine, &cfg, 0, &AtomicBool::new(true), |_, _, _| ()).is_none());
+    }
+
+    /// The classic evaluation's model by its formula, written out here rather than read from the
+    /// code under test: `(a(m), b(m))` with the material floored at 20 and over 94.
+    fn classic_parameters(material: u32) -> (f64, f64) {
+        let model = crate::eval::classic::WIN_RATE;
+        let x = material.clamp(20, 94) as f64 / 94.0;
+        let cubic = |c: [f64; 4]| c[0] * x * x * x + c[1] * x * x + c[2] * x + c[3];
+        (cubic(model.a), cubic(model.b))
+    }
+
+    /// The lowest internal score to which the classic model gives at least `chance` to win.
+    fn score_for_chance(material: u32, chance: f64) -> f64 {
+        let (a, b) = classic_parameters(material);
+        a + b * (chance / (1.0 - chance)).ln()
+    }
+
+    fn classic() -> DatagenConfig {
+        DatagenConfig { eval: EvalChoice::Classic, ..DatagenConfig::scored(100, 0, 1) }
+    }
+
+    #[test]
+    fn adjudication_follows_the_win_rate_model() {
+        let cfg = classic();
+        let full = Position::startpos();
+        // A red rook and horse against two advisors: material 17, read as 20.
+        let bare = Position::from_fen("3ak4/4a4/9/9/9/9/9/5N3/4R4/3K5 w - - 0 1").unwrap();
+        let bare_black = Position::from_fen("3ak4/4a4/9/9/9/9/9/5N3/4R4/3K5 b - - 0 1").unwrap();
+        assert_eq!((crate::winrate::material(&full), crate::winrate::material(&bare)), (94, 17));
+        let chance = f64::from(cfg.adjudicate_win_per_mille) / 1000.0;
+        let (at_full, at_bare) = (score_for_chance(94, chance), score_for_chance(17, chance));
+        // The model's premise: the same lead decides a bare ending sooner than a full board.
+        assert!(at_bare + 20.0 < at_full, "{at_bare} {at_full}");
+        let between = ((at_bare + at_full) / 2.0).round() as i32;
+        assert_eq!(cfg.judge(&bare, between).favoured, Some(Color::Red));
+        assert_eq!(cfg.judge(&full, between).favoured, None);
+        assert_eq!(cfg.judge(&bare, -between).favoured, Some(Color::Black));
+        assert_eq!(cfg.judge(&bare_black, between).favoured, Some(Color::Black));
+        // Just short of the chance at the bare ending: not yet (10 units is a clear margin of
+        // a per mille there).
+        assert_eq!(cfg.judge(&bare, at_bare.floor() as i32 - 10).favoured, None);
+        assert_eq!(cfg.judge(&full, at_full.ceil() as i32 + 10).favoured, Some(Color::Red));
+        // Mates and rule wins are certain, whatever the material, and never level.
+        for decisive in [MATE - 7, RULE_WIN - 40] {
+            let won = cfg.judge(&full, decisive);
+            assert_eq!((won.favoured, won.level), (Some(Color::Red), false));
+            assert_eq!(cfg.judge(&full, -decisive).favoured, Some(Color::Black));
+        }
+        // Level: within ±draw_cp on the normalised scale, 100 × score / a(m).
+        let level_at = |material: u32| f64::from(cfg.draw_cp) * classic_parameters(material).0 / 100.0;
+        let (band_full, band_bare) = (level_at(94), level_at(17));
+        assert!(band_full + 2.0 < band_bare, "{band_full} {band_bare}");
+        let between = ((band_full + band_bare) / 2.0).round() as i32;
+        assert!(cfg.judge(&bare, between).level && cfg.judge(&bare, -between).level);
+        assert!(!cfg.judge(&full, between).level && !cfg.judge(&full, -between).level);
+        assert!(cfg.judge(&full, 0).level);
+    }
+
+    #[test]
+    fn streaks_adjudicate_after_enough_plies_in_a_row() {
+        let cfg = classic();
+        let judged = |favoured, level| Judgement { favoured, level };
+        let red = judged(Some(Color::Red), false);
+        let mut streaks = Streaks::default();
+        for _ in 1..cfg.adjudicate_plies {
+            assert_eq!(streaks.observe(&cfg, red, 30), None);
+        }
+        // A ply for the other side starts the count again.
+        assert_eq!(streaks.observe(&cfg, judged(Some(Color::Black), false), 30), None);
+        for _ in 1..cfg.adjudicate_plies {
+            assert_eq!(streaks.observe(&cfg, red, 30), None);
+        }
+        assert_eq!(streaks.observe(&cfg, red, 30), Some((Some(Color::Red), GameEnd::Resigned)));
+        // Never with `adjudicate_plies` 0.
+        let never = DatagenConfig { adjudicate_plies: 0, ..classic() };
+        let mut streaks = Streaks::default();
+        assert!((0..100).all(|_| streaks.observe(&never, red, 30).is_none()));
+        // Level plies count only from `draw_after_ply` on.
+        let level = judged(None, true);
+        let mut streaks = Streaks::default();
+        let first = cfg.draw_after_ply - 5;
+        for ply in first..cfg.draw_after_ply + cfg.draw_plies - 1 {
+            assert_eq!(streaks.observe(&cfg, level, ply), None, "ply {ply}");
+        }
+        let last = cfg.draw_after_ply + cfg.draw_plies - 1;
+        assert_eq!(streaks.observe(&cfg, level, last), Some((None, GameEnd::DrawAdjudicated)));
+        // One ply off level starts again.
+        let mut streaks = Streaks::default();
+        for ply in 100..100 + cfg.draw_plies - 1 {
+            assert_eq!(streaks.observe(&cfg, level, ply), None);
+        }
+        assert_eq!(streaks.observe(&cfg, judged(None, false), 111), None);
+        assert_eq!(streaks.observe(&cfg, level, 112), None);
     }
 }

@@ -151,7 +151,8 @@ impl fmt::Display for AppendError {
                     f,
                     "{} was made with other settings (seed {}, nodes {}, settings {:016x}{}; this run: seed {}, nodes {}, \
                      settings {:016x}{}): resume it with the options it was made with (the evaluation among them: \
-                     --classic, --evalfile; the shard: --shard), or write to another file",
+                     --classic, --evalfile; the shard: --shard) by a build that adjudicates games as the one that made it did (no file \
+                     made before adjudication went by the win-rate model can be resumed), or write to another file",
                     path.display(),
                     found.seed,
                     found.nodes,
@@ -215,21 +216,27 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
             format!("{} moves {}", o.start.to_fen(), moves.join(" "))
         })
         .collect();
+    // Adjudication reads the evaluation's win-rate model, so the model is a setting too (a net's
+    // bytes below hold its model as well; the classic evaluation's is built into the program).
+    let model = cfg.eval.win_rate();
     let text = format!(
-        "random_plies={};openings=[{}];hash_mb={};skip_plies={};max_plies={};resign={}/{};draw={}/{}/{};keep_below={}",
+        "random_plies={};openings=[{}];hash_mb={};skip_plies={};max_plies={};\
+         resign=win_per_mille:{}/plies:{};draw=after_ply:{}/normalised_cp:{}/plies:{};keep_below={};\
+         win_rate=a:{:?}/b:{:?}",
         cfg.random_plies,
         openings.join(","),
         cfg.hash_mb,
         cfg.skip_plies,
         cfg.max_plies,
-        cfg.adjudicate_score,
+        cfg.adjudicate_win_per_mille,
         cfg.adjudicate_plies,
         cfg.draw_after_ply,
-        cfg.draw_score,
+        cfg.draw_cp,
         cfg.draw_plies,
-        cfg.keep_below
+        cfg.keep_below,
+        model.a,
+        model.b
     );
-    // The classic evaluation adds nothing, so files made before nets could search stay resumable.
     let eval = match &cfg.eval {
         EvalChoice::Classic => String::new(),
         EvalChoice::Nnue(net) => format!(";net={:016x}", fnv1a64(&net_file::to_bytes(net))),

@@ -14,6 +14,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use super::shown::shown_bytes;
 use super::spec::{EngineSpec, Protocol};
+use crate::winrate::WdlPerMille;
 
 /// The longest output line kept, in bytes; the rest of a longer line is counted, not kept.
 /// Real engines' longest lines (an `option` combo, a long `pv`) are a few kilobytes.
@@ -57,6 +58,9 @@ pub struct Answer {
     /// The last score it reported, from its own side's view, in centipawns (mates as ±30000
     /// minus the distance).
     pub score: Option<i32>,
+    /// The win/draw/loss chances (per mille, its own side's view) on the line of that score, if
+    /// the line had them.
+    pub wdl: Option<WdlPerMille>,
     /// The depth of the last `info` line with a depth.
     pub depth: Option<u32>,
     /// Time from sending `go` to reading `bestmove`.
@@ -326,18 +330,50 @@ fn shown_path(path: &Path) -> String {
     super::shown::shown(&path.to_string_lossy())
 }
 
+/// The names of the option that makes an engine print `wdl W D L`: UCI's `UCI_ShowWDL`, and
+/// Chariot's UCCI `showwdl`. Either is recognised in either protocol, regardless of case (UCI
+/// option names are not case-sensitive).
+pub const WDL_OPTIONS: [&str; 2] = ["UCI_ShowWDL", "showwdl"];
+
+/// Whether `name` names the option that turns on `wdl` in info lines.
+pub fn is_wdl_option(name: &str) -> bool {
+    WDL_OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(name))
+}
+
+/// The name an `option` line declares: UCI `option name N… type …`, UCCI `option N type …`.
+fn option_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("option") {
+        return None;
+    }
+    match words.next()? {
+        "name" => {
+            let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+            (!name.is_empty()).then(|| name.join(" "))
+        }
+        name => Some(name.to_string()),
+    }
+}
+
 /// A running engine.
 pub struct EngineProcess {
     spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
     output: Output,
+    /// The name of its `UCI_ShowWDL` / `showwdl` option, if it offers one.
+    wdl_option: Option<String>,
 }
 
 impl EngineProcess {
     /// Starts the program, does the handshake, sets the options and waits until it is ready,
-    /// all within `handshake_timeout`.
-    pub fn start(spec: &EngineSpec, handshake_timeout: Duration) -> Result<EngineProcess, EngineStartError> {
+    /// all within `handshake_timeout`. With `show_wdl`, an engine that offers `UCI_ShowWDL` or
+    /// `showwdl` is told to print win/draw/loss chances, unless the spec sets that option itself.
+    pub fn start(
+        spec: &EngineSpec,
+        handshake_timeout: Duration,
+        show_wdl: bool,
+    ) -> Result<EngineProcess, EngineStartError> {
         let name = || spec.name.clone();
         let mut child = Command::new(&spec.cmd)
             .args(&spec.args)
@@ -357,9 +393,9 @@ impl EngineProcess {
         let (tx, pieces) = crossbeam_channel::bounded(QUEUE);
         thread::spawn(move || read_pieces(stdout, tx));
         let output = Output::new(pieces, FLOOD_LIMIT);
-        let mut engine = EngineProcess { spec: spec.clone(), child, stdin, output };
+        let mut engine = EngineProcess { spec: spec.clone(), child, stdin, output, wdl_option: None };
         engine
-            .handshake(handshake_timeout)
+            .handshake(handshake_timeout, show_wdl)
             .map_err(|failure| EngineStartError::Handshake { name: name(), failure })?;
         Ok(engine)
     }
@@ -369,7 +405,12 @@ impl EngineProcess {
         &self.spec
     }
 
-    fn handshake(&mut self, timeout: Duration) -> Result<(), Failure> {
+    /// Whether its handshake offered an option that turns on `wdl` in info lines.
+    pub fn offers_wdl(&self) -> bool {
+        self.wdl_option.is_some()
+    }
+
+    fn handshake(&mut self, timeout: Duration, show_wdl: bool) -> Result<(), Failure> {
         let deadline = Instant::now() + timeout;
         self.output.new_step();
         let (hello, ok) = match self.spec.proto {
@@ -381,6 +422,9 @@ impl EngineProcess {
         loop {
             let line = self.next_line(deadline)?;
             has_variant |= line.starts_with("option") && line.contains("UCI_Variant");
+            if let Some(name) = option_name(&line).filter(|name| is_wdl_option(name)) {
+                self.wdl_option = Some(name);
+            }
             if line.trim() == ok {
                 break;
             }
@@ -393,6 +437,14 @@ impl EngineProcess {
                 commands.push("setoption name UCI_Variant value xiangqi".to_string())
             }
             Protocol::Uci => {}
+        }
+        // The user's own setting of the option wins, whatever it is.
+        let user_sets_wdl = self.spec.options.iter().any(|(name, _)| is_wdl_option(name));
+        if let (true, false, Some(name)) = (show_wdl, user_sets_wdl, &self.wdl_option) {
+            commands.push(match self.spec.proto {
+                Protocol::Ucci => format!("setoption {name} true"),
+                Protocol::Uci => format!("setoption name {name} value true"),
+            });
         }
         for (name, value) in &self.spec.options {
             commands.push(match self.spec.proto {
@@ -439,7 +491,8 @@ impl EngineProcess {
     }
 
     /// Sends `position` and `go`, then waits for `bestmove` at most `limit` from the moment `go`
-    /// is sent, keeping the last score and depth of its `info` lines.
+    /// is sent, keeping the last score (with the win/draw/loss of its line) and depth of its
+    /// `info` lines.
     pub fn think(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, Failure> {
         // Anything still queued from an earlier search is stale.
         self.output.discard_queued();
@@ -448,22 +501,26 @@ impl EngineProcess {
         self.send(go)?;
         let started = Instant::now();
         let deadline = started + limit;
-        let (mut score, mut depth) = (None, None);
+        let (mut score, mut wdl, mut depth) = (None, None, None);
         loop {
             let line = self.next_line(deadline)?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => {
                     let (s, d) = parse_info(&line);
-                    score = s.or(score);
+                    if s.is_some() {
+                        // A line's chances go with its score: a line that has none must not
+                        // leave an earlier line's beside a newer score.
+                        (score, wdl) = (s, parse_wdl(&line));
+                    }
                     depth = d.or(depth);
                 }
                 Some("bestmove") => {
                     let best = words.next().filter(|m| *m != "(none)" && *m != "none").map(str::to_string);
-                    return Ok(Answer { best, score, depth, elapsed: started.elapsed() });
+                    return Ok(Answer { best, score, wdl, depth, elapsed: started.elapsed() });
                 }
                 Some("nobestmove") => {
-                    return Ok(Answer { best: None, score, depth, elapsed: started.elapsed() })
+                    return Ok(Answer { best: None, score, wdl, depth, elapsed: started.elapsed() })
                 }
                 _ => {}
             }
@@ -492,9 +549,15 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The words of an `info` line up to `string`, whose free text runs to the end of the line and
+/// may hold any word.
+fn info_words(line: &str) -> Vec<&str> {
+    line.split_whitespace().take_while(|w| *w != "string").collect()
+}
+
 /// The score and depth of an `info` line: UCI `score cp X` / `score mate N`, UCCI `score X`.
 pub fn parse_info(line: &str) -> (Option<i32>, Option<u32>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words = info_words(line);
     let after = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1..));
     let depth = after("depth").and_then(|rest| rest.first()?.parse().ok());
     let score = after("score").and_then(|rest| match rest {
@@ -507,6 +570,17 @@ pub fn parse_info(line: &str) -> (Option<i32>, Option<u32>) {
         [] => None,
     });
     (score, depth)
+}
+
+/// The `wdl W D L` of an `info` line (per mille, the engine's own side's view), the same in UCI
+/// and UCCI. Anything but three whole numbers that add up to 1000 is not a win/draw/loss: `None`.
+pub fn parse_wdl(line: &str) -> Option<WdlPerMille> {
+    let words = info_words(line);
+    let at = words.iter().position(|w| *w == "wdl")?;
+    let numbers: [&str; 3] = words.get(at + 1..at + 4)?.try_into().ok()?;
+    let [win, draw, loss] = numbers.map(|n| n.parse::<u32>().ok());
+    let (win, draw, loss) = (win?, draw?, loss?);
+    (u64::from(win) + u64::from(draw) + u64::from(loss) == 1000).then_some(WdlPerMille { win, draw, loss })
 }
 
 #[cfg(test)]
@@ -625,5 +699,56 @@ mod tests {
         assert_eq!(parse_info("info depth 3 score mate -1"), (Some(-29_999), Some(3)));
         assert_eq!(parse_info("info string hello"), (None, None));
         assert_eq!(parse_info("info depth x score cp y"), (None, None));
+    }
+
+    #[test]
+    fn wdl_on_info_lines() {
+        let wdl = |win, draw, loss| Some(WdlPerMille { win, draw, loss });
+        // UCI (Chariot, Pikafish, Stockfish): after the score and its bound.
+        let uci =
+            "info depth 12 seldepth 18 multipv 1 score cp 250 lowerbound wdl 900 80 20 nodes 5000 pv h2e2";
+        assert_eq!(parse_wdl(uci), wdl(900, 80, 20));
+        assert_eq!(parse_info(uci), (Some(250), Some(12)));
+        // UCCI (Chariot with `showwdl`): after the bare score.
+        let ucci = "info depth 9 score -35 wdl 120 500 380 pv h2e2 h9g7";
+        assert_eq!(parse_wdl(ucci), wdl(120, 500, 380));
+        assert_eq!(parse_info(ucci), (Some(-35), Some(9)));
+        assert_eq!(parse_wdl("info depth 3 score mate 2 wdl 1000 0 0 pv a0a1"), wdl(1000, 0, 0));
+        // Malformed: ignored, not a guess.
+        for bad in [
+            "info depth 9 score 35 pv h2e2",
+            "info depth 9 score 35 wdl 900 80 pv h2e2",
+            "info depth 9 score 35 wdl 900 80",
+            "info depth 9 score 35 wdl 900 80 21 pv h2e2",
+            "info depth 9 score 35 wdl 90.0 8.0 2.0",
+            "info depth 9 score 35 wdl -100 1000 100",
+            "info depth 9 score 35 wdl 4294967295 1 1000",
+            "info depth 9 score 35 wdl 4294967296 0 0",
+            "info depth 9 score 35 wdl win draw loss",
+            "info depth 9 score 35 wdl",
+        ] {
+            assert_eq!(parse_wdl(bad), None, "{bad}");
+        }
+        // Free text after `string` is no report.
+        assert_eq!(parse_wdl("info string wdl 900 80 20"), None);
+        assert_eq!(parse_info("info string depth 5 score 300"), (None, None));
+        assert_eq!(
+            parse_wdl("info depth 2 score 10 wdl 400 300 300 string wdl 1000 0 0"),
+            wdl(400, 300, 300)
+        );
+    }
+
+    #[test]
+    fn options_offered_in_the_handshake() {
+        assert_eq!(
+            option_name("option name UCI_ShowWDL type check default false").as_deref(),
+            Some("UCI_ShowWDL")
+        );
+        assert_eq!(option_name("option showwdl type check default false").as_deref(), Some("showwdl"));
+        assert_eq!(option_name("option name Clear Hash type button").as_deref(), Some("Clear Hash"));
+        assert_eq!(option_name("id name option"), None);
+        assert_eq!(option_name("option name type check"), None);
+        assert!(is_wdl_option("uci_showwdl") && is_wdl_option("ShowWDL") && is_wdl_option("showwdl"));
+        assert!(!is_wdl_option("UCI_ShowWDL2") && !is_wdl_option("Clear Hash"));
     }
 }

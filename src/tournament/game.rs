@@ -7,10 +7,11 @@ use std::time::Duration;
 use super::coords;
 use super::engine::{EngineProcess, Failure};
 use super::shown::shown;
-use super::spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule};
+use super::spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule, Threshold};
 use crate::board::{movegen, Color, Move, Position};
 use crate::notation::Opening;
 use crate::rules;
+use crate::winrate::WdlPerMille;
 
 /// How games are played and judged.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,10 +24,19 @@ pub struct GameSettings {
     pub move_timeout: Duration,
     /// How long an engine may take to start: the handshake, its options, `isready`.
     pub handshake_timeout: Duration,
-    /// Draw adjudication by both engines' scores.
+    /// Draw adjudication by both engines' scores or win/draw/loss chances.
     pub draw: Option<DrawRule>,
-    /// Resignation adjudication by both engines' scores.
+    /// Resignation adjudication by both engines' scores or win/draw/loss chances.
     pub resign: Option<ResignRule>,
+}
+
+impl GameSettings {
+    /// Whether a rule judges by the engines' win/draw/loss chances, so that engines are asked to
+    /// print them.
+    pub fn uses_wdl(&self) -> bool {
+        let by_wdl = |t: Threshold| matches!(t, Threshold::Wdl(_));
+        self.draw.is_some_and(|r| by_wdl(r.threshold)) || self.resign.is_some_and(|r| by_wdl(r.threshold))
+    }
 }
 
 /// One move an engine played, with what it said about it.
@@ -36,6 +46,8 @@ pub struct PlayedMove {
     pub mv: Move,
     /// The mover's last reported score in centipawns, its own view.
     pub score: Option<i32>,
+    /// The win/draw/loss chances reported with that score (per mille, its own view), if any.
+    pub wdl: Option<WdlPerMille>,
     /// The last reported depth.
     pub depth: Option<u32>,
     /// Thinking time in milliseconds.
@@ -82,7 +94,7 @@ pub fn play_game(
     // Each game gets fresh processes, so nothing carries over between games or threads.
     let mut engines = Vec::with_capacity(2);
     for (i, spec) in specs.iter().enumerate() {
-        match EngineProcess::start(spec, settings.handshake_timeout) {
+        match EngineProcess::start(spec, settings.handshake_timeout, settings.uses_wdl()) {
             Ok(engine) => engines.push(engine),
             Err(why) => {
                 return finish(record, Some(Color::BOTH[i]), None, format!("engine failed to start: {why}"))
@@ -93,7 +105,7 @@ pub fn play_game(
         Limit::Clock { base_ms, inc_ms } => ([base_ms as i64; 2], inc_ms as i64),
         _ => ([0; 2], 0),
     };
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
+    let mut reports: [Vec<Report>; 2] = [Vec::new(), Vec::new()];
     let mut all_moves: Vec<Move> = opening.moves.clone();
     loop {
         if stop.load(Ordering::Relaxed) {
@@ -102,7 +114,7 @@ pub fn play_game(
         if let Some(result) = rules::game_result(&pos) {
             return finish(record, None, result.winner, result.termination.to_string());
         }
-        if let Some((loser, why)) = adjudicate(&pos, &scores, settings) {
+        if let Some((loser, why)) = adjudicate(&pos, &reports, settings) {
             return finish(record, loser, None, why);
         }
         let side = pos.side_to_move();
@@ -164,10 +176,11 @@ pub fn play_game(
         };
         pos.make_move(mv);
         all_moves.push(mv);
-        scores[me].push(answer.score);
+        reports[me].push(Report { score: answer.score, wdl: answer.wdl });
         record.moves.push(PlayedMove {
             mv,
             score: answer.score,
+            wdl: answer.wdl,
             depth: answer.depth,
             time_ms: elapsed_ms as u64,
         });
@@ -206,35 +219,81 @@ fn go_command(
     }
 }
 
-/// Whether the score rules end the game: `Some((loser, why))`, the loser `None` for a draw.
+/// What an engine said of the position it moved from: its last score and the win/draw/loss
+/// chances of the same line, its own side's view.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Report {
+    score: Option<i32>,
+    wdl: Option<WdlPerMille>,
+}
+
+/// What a report says of the mover's game, judged by a rule's threshold.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Claim {
+    /// The mover is winning.
+    Won,
+    /// The mover is losing.
+    Lost,
+    /// The game is drawn.
+    Drawn,
+}
+
+impl Threshold {
+    /// Whether `report` makes `claim` by this threshold; `false` when it lacks what the threshold
+    /// reads (no score, or no win/draw/loss).
+    fn holds(self, claim: Claim, report: &Report) -> bool {
+        match self {
+            Threshold::Score(cp) => report.score.is_some_and(|s| match claim {
+                Claim::Won => s >= cp,
+                Claim::Lost => s <= -cp,
+                Claim::Drawn => s.abs() <= cp,
+            }),
+            Threshold::Wdl(per_mille) => report.wdl.is_some_and(|w| match claim {
+                Claim::Won => w.win >= per_mille,
+                Claim::Lost => w.loss >= per_mille,
+                Claim::Drawn => w.draw >= per_mille,
+            }),
+        }
+    }
+
+    /// How an adjudication by this threshold reads in the termination.
+    fn basis(self) -> &'static str {
+        match self {
+            Threshold::Score(_) => "scores",
+            Threshold::Wdl(_) => "win/draw/loss",
+        }
+    }
+}
+
+/// Whether the adjudication rules end the game: `Some((loser, why))`, the loser `None` for a
+/// draw.
 fn adjudicate(
     pos: &Position,
-    scores: &[Vec<Option<i32>>; 2],
+    reports: &[Vec<Report>; 2],
     settings: &GameSettings,
 ) -> Option<(Option<Color>, String)> {
-    // The last `n` scores of a side, if it has that many and all are known.
-    let last = |side: usize, n: u32| -> Option<Vec<i32>> {
-        let s = &scores[side];
+    // Whether a side's last `n` reports all make the claim (it needs `n` of them).
+    let all = |side: usize, n: u32, threshold: Threshold, claim: Claim| {
+        let r = &reports[side];
         let n = n as usize;
-        (s.len() >= n).then(|| s[s.len() - n..].iter().copied().collect::<Option<Vec<i32>>>()).flatten()
+        r.len() >= n && r[r.len() - n..].iter().all(|report| threshold.holds(claim, report))
     };
     if let Some(rule) = settings.resign {
+        let (n, t) = (rule.move_count, rule.threshold);
         for color in Color::BOTH {
             let (me, them) = (slot(color), slot(color.opponent()));
-            if let (Some(mine), Some(theirs)) = (last(me, rule.move_count), last(them, rule.move_count)) {
-                if mine.iter().all(|&s| s <= -rule.score) && theirs.iter().all(|&s| s >= rule.score) {
-                    return Some((Some(color), "adjudication: resignation by scores".to_string()));
-                }
+            if all(me, n, t, Claim::Lost) && all(them, n, t, Claim::Won) {
+                return Some((Some(color), format!("adjudication: resignation by {}", t.basis())));
             }
         }
     }
     if let Some(rule) = settings.draw {
-        if pos.fullmove_number() >= rule.move_number {
-            if let (Some(a), Some(b)) = (last(0, rule.move_count), last(1, rule.move_count)) {
-                if a.iter().chain(&b).all(|s| s.abs() <= rule.score) {
-                    return Some((None, "adjudication: draw by scores".to_string()));
-                }
-            }
+        let (n, t) = (rule.move_count, rule.threshold);
+        if pos.fullmove_number() >= rule.move_number
+            && all(0, n, t, Claim::Drawn)
+            && all(1, n, t, Claim::Drawn)
+        {
+            return Some((None, format!("adjudication: draw by {}", t.basis())));
         }
     }
     None
@@ -255,31 +314,118 @@ mod tests {
         }
     }
 
+    /// Reports with these scores and no win/draw/loss.
+    fn scored(scores: &[Option<i32>]) -> Vec<Report> {
+        scores.iter().map(|&score| Report { score, wdl: None }).collect()
+    }
+
+    /// Reports with these win/draw/loss chances (`None`: none reported) and a score of 0.
+    fn chances(wdl: &[Option<(u32, u32, u32)>]) -> Vec<Report> {
+        wdl.iter()
+            .map(|w| Report {
+                score: Some(0),
+                wdl: w.map(|(win, draw, loss)| WdlPerMille { win, draw, loss }),
+            })
+            .collect()
+    }
+
     #[test]
     fn resign_needs_both_engines_to_agree() {
-        let rule = Some(ResignRule { move_count: 2, score: 500 });
+        let rule = Some(ResignRule { move_count: 2, threshold: Threshold::Score(500) });
         let pos = Position::startpos();
         // Black's last two scores are -600 and -700 and Red's +550 and +900: Black loses.
-        let scores = [vec![Some(10), Some(550), Some(900)], vec![Some(0), Some(-600), Some(-700)]];
+        let scores = [scored(&[Some(10), Some(550), Some(900)]), scored(&[Some(0), Some(-600), Some(-700)])];
         let verdict = adjudicate(&pos, &scores, &settings(None, rule));
-        assert_eq!(verdict.map(|v| v.0), Some(Some(Color::Black)));
+        assert_eq!(verdict, Some((Some(Color::Black), "adjudication: resignation by scores".to_string())));
         // Red at +450 once is not sure enough.
-        let scores = [vec![Some(450), Some(900)], vec![Some(-600), Some(-700)]];
+        let scores = [scored(&[Some(450), Some(900)]), scored(&[Some(-600), Some(-700)])];
         assert_eq!(adjudicate(&pos, &scores, &settings(None, rule)), None);
         // An unknown score breaks the run.
-        let scores = [vec![None, Some(900)], vec![Some(-600), Some(-700)]];
+        let scores = [scored(&[None, Some(900)]), scored(&[Some(-600), Some(-700)])];
         assert_eq!(adjudicate(&pos, &scores, &settings(None, rule)), None);
     }
 
     #[test]
     fn draw_waits_for_the_move_number() {
-        let rule = Some(DrawRule { move_number: 30, move_count: 2, score: 10 });
-        let scores = [vec![Some(5), Some(-10)], vec![Some(0), Some(3)]];
+        let rule = Some(DrawRule { move_number: 30, move_count: 2, threshold: Threshold::Score(10) });
+        let scores = [scored(&[Some(5), Some(-10)]), scored(&[Some(0), Some(3)])];
         let early = Position::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 29").unwrap();
         assert_eq!(adjudicate(&early, &scores, &settings(rule, None)), None);
         let late = Position::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 30").unwrap();
         assert_eq!(adjudicate(&late, &scores, &settings(rule, None)).map(|v| v.0), Some(None));
-        let wide = [vec![Some(5), Some(-11)], vec![Some(0), Some(3)]];
+        let wide = [scored(&[Some(5), Some(-11)]), scored(&[Some(0), Some(3)])];
         assert_eq!(adjudicate(&late, &wide, &settings(rule, None)), None);
+    }
+
+    #[test]
+    fn resign_by_wdl_needs_both_engines_to_agree() {
+        let rule = Some(ResignRule { move_count: 2, threshold: Threshold::Wdl(950) });
+        let resign = settings(None, rule);
+        let pos = Position::startpos();
+        // Red claims the win twice (960, 950 per mille) and Black concedes it twice: Black loses.
+        let agreeing = [
+            chances(&[Some((500, 300, 200)), Some((960, 30, 10)), Some((950, 50, 0))]),
+            chances(&[Some((10, 20, 970)), Some((0, 0, 1000))]),
+        ];
+        let verdict = adjudicate(&pos, &agreeing, &resign);
+        assert_eq!(
+            verdict,
+            Some((Some(Color::Black), "adjudication: resignation by win/draw/loss".to_string()))
+        );
+        // The same from the other side: Red loses.
+        let mirrored = [agreeing[1].clone(), agreeing[0].clone()];
+        assert_eq!(adjudicate(&pos, &mirrored, &resign).map(|v| v.0), Some(Some(Color::Red)));
+        // Black thinks it holds (loss 940 once): no verdict.
+        let disagreeing = [
+            chances(&[Some((960, 30, 10)), Some((950, 50, 0))]),
+            chances(&[Some((10, 50, 940)), Some((0, 0, 1000))]),
+        ];
+        assert_eq!(adjudicate(&pos, &disagreeing, &resign), None);
+        // A move without chances breaks the run, however sure the rest are.
+        let missing =
+            [chances(&[None, Some((990, 10, 0))]), chances(&[Some((0, 0, 1000)), Some((0, 0, 1000))])];
+        assert_eq!(adjudicate(&pos, &missing, &resign), None);
+        // Only one move of Black's so far: too few.
+        let short = [chances(&[Some((990, 10, 0)), Some((990, 10, 0))]), chances(&[Some((0, 0, 1000))])];
+        assert_eq!(adjudicate(&pos, &short, &resign), None);
+        // Scores alone say nothing to a wdl rule, even a mate.
+        let scores_only = [scored(&[Some(29_990), Some(29_992)]), scored(&[Some(-29_991), Some(-29_993)])];
+        assert_eq!(adjudicate(&pos, &scores_only, &resign), None);
+        // And chances say nothing to a score rule (their scores here are 0).
+        let by_score = settings(None, Some(ResignRule { move_count: 2, threshold: Threshold::Score(500) }));
+        assert_eq!(adjudicate(&pos, &agreeing, &by_score), None);
+    }
+
+    #[test]
+    fn draw_by_wdl() {
+        let rule = Some(DrawRule { move_number: 30, move_count: 2, threshold: Threshold::Wdl(800) });
+        let late = Position::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 30").unwrap();
+        let early = Position::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 29").unwrap();
+        let drawn =
+            [chances(&[Some((100, 800, 100)), Some((0, 900, 100))]), chances(&[Some((50, 850, 100)); 2])];
+        let verdict = adjudicate(&late, &drawn, &settings(rule, None));
+        assert_eq!(verdict, Some((None, "adjudication: draw by win/draw/loss".to_string())));
+        assert_eq!(adjudicate(&early, &drawn, &settings(rule, None)), None);
+        // One engine sees 799 per mille once: not drawn enough.
+        let unsure = [
+            chances(&[Some((100, 800, 100)), Some((0, 900, 100))]),
+            chances(&[Some((101, 799, 100)), Some((50, 850, 100))]),
+        ];
+        assert_eq!(adjudicate(&late, &unsure, &settings(rule, None)), None);
+        // An engine that reports no chances never agrees to a draw by them.
+        let silent = [chances(&[Some((0, 1000, 0)); 2]), chances(&[None, None])];
+        assert_eq!(adjudicate(&late, &silent, &settings(rule, None)), None);
+    }
+
+    #[test]
+    fn engines_are_asked_for_wdl_only_under_a_wdl_rule() {
+        assert!(!settings(None, None).uses_wdl());
+        let by_score = Threshold::Score(600);
+        let by_wdl = Threshold::Wdl(900);
+        let resign = |threshold| Some(ResignRule { move_count: 3, threshold });
+        let draw = |threshold| Some(DrawRule { move_number: 30, move_count: 3, threshold });
+        assert!(!settings(draw(by_score), resign(by_score)).uses_wdl());
+        assert!(settings(None, resign(by_wdl)).uses_wdl());
+        assert!(settings(draw(by_wdl), resign(by_score)).uses_wdl());
     }
 }

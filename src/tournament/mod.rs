@@ -23,6 +23,6 @@ pub use pgn_out::{PgnOutError, ResumeError};
 pub use runner::{run_match, MatchConfig, MatchError, MatchSummary};
 pub use spec::{
     AdjudicationError, DrawRule, EngineSpec, EngineSpecError, Limit, LimitError, NumberError, Protocol,
-    ResignRule, SprtError, SprtSpec,
+    ResignRule, SprtError, SprtSpec, Threshold,
 };
 pub use stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};

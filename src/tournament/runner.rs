@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::engine::{EngineProcess, EngineStartError};
+use super::engine::{self, EngineProcess, EngineStartError};
 use super::game::{play_game, GameRecord, GameSettings};
 use super::pgn_out::{self, GameTags, PgnOutError, ResumeError};
 use super::report;
@@ -206,9 +206,18 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     if let Some(p) = &config.pgn {
         pgn_out::check_writable(p)?;
     }
+    let wdl = config.settings.uses_wdl();
     for spec in &config.engines {
         // A trial start catches a wrong path, a wrong protocol or a broken engine up front.
-        drop(EngineProcess::start(spec, config.settings.handshake_timeout)?);
+        let engine = EngineProcess::start(spec, config.settings.handshake_timeout, wdl)?;
+        let user_sets_wdl = spec.options.iter().any(|(name, _)| engine::is_wdl_option(name));
+        if wdl && !engine.offers_wdl() && !user_sets_wdl {
+            eprintln!(
+                "note: engine '{}' offers no UCI_ShowWDL or showwdl option: unless it prints \
+                 `wdl W D L` of its own accord, the wdl= rules never fire in its games",
+                spec.name
+            );
+        }
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `chariot match --engine name=A,cmd=PATH … --engine … [options]`: plays engines against each
-//! other and reports Elo, LOS and, with `--sprt`, the test's verdict.
+//! other (all the games, or with `--shard K/N` one slice of them) and reports Elo, LOS and, with
+//! `--sprt`, the test's verdict.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use clap::Args;
 use crate::notation::MoveNotation;
 use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
-    openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening, ResignRule,
+    openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening, ResignRule, Shard,
     SprtSpec,
 };
 
@@ -42,9 +43,14 @@ pub struct MatchArgs {
     /// Move notation in the PGN: iccs, wxf or chinese.
     #[arg(long, default_value = "iccs")]
     pub pgn_notation: MoveNotation,
-    /// Stop on a verdict of this test: `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
+    /// Stop on a verdict of this test: `elo0=0,elo1=5,alpha=0.05,beta=0.05`. A shard
+    /// (`--shard`) plays all its games: the verdict needs every shard's games.
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// Play only shard K of N: the games g (numbered 1 to T as one process plays them) with
+    /// (g - 1) mod N = K - 1.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Continue the match recorded in the `--pgn` file, keeping its finished games.
     #[arg(long)]
     pub resume: bool,
@@ -129,6 +135,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
         notation: args.pgn_notation,
         sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose()?,
         resume: args.resume,
+        shard: args.shard.as_deref().map(Shard::parse).transpose()?,
         settings: GameSettings {
             limit,
             tolerance_ms,

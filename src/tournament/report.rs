@@ -1,6 +1,8 @@
 //! The results table printed at the end of a match, and the one-line summary the progress bar
 //! shows.
 
+use std::io::{self, Write};
+
 use super::spec::SprtSpec;
 use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
 
@@ -64,6 +66,55 @@ pub fn sprt_line(t: &Tally, sprt: &SprtSpec) -> String {
         "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict}\n",
         sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
     )
+}
+
+/// What the end-of-match results say: the same whether one process played the games or
+/// `chariot match report` read them from the shards' PGNs.
+pub struct Results<'a> {
+    /// The engines' names, in order.
+    pub engines: &'a [String],
+    /// The search limit as `Limit::describe` writes it.
+    pub limit: &'a str,
+    /// Per pairing (first engine, second engine) the result from the first's view.
+    pub pairings: &'a [((usize, usize), Tally)],
+    /// The SPRT to judge the first pairing by.
+    pub sprt: Option<&'a SprtSpec>,
+    /// Whether an SPRT verdict stopped the match before its last game.
+    pub stopped_early: bool,
+}
+
+/// The results: one row per pairing, then with three or more engines one per engine against
+/// the field; the SPRT line when asked for.
+pub fn write_results(out: &mut impl Write, results: &Results) -> io::Result<()> {
+    let name = |i: usize| results.engines[i].as_str();
+    let mut rows: Vec<(String, Tally)> =
+        results.pairings.iter().map(|&((a, b), t)| (format!("{} vs {}", name(a), name(b)), t)).collect();
+    if results.engines.len() > 2 {
+        for (i, engine) in results.engines.iter().enumerate() {
+            let mut total = Tally::default();
+            for &((a, b), t) in results.pairings {
+                if a == i {
+                    total.add(t);
+                } else if b == i {
+                    total.add(t.flipped());
+                }
+            }
+            rows.push((format!("{engine} vs field"), total));
+        }
+    }
+    writeln!(
+        out,
+        "Results ({}; Elo by the logistic model, 95% error from the win/draw/loss variance):",
+        results.limit
+    )?;
+    write!(out, "{}", table(&rows))?;
+    if let (Some(sprt), Some((_, first))) = (results.sprt, results.pairings.first()) {
+        write!(out, "{}", sprt_line(first, sprt))?;
+        if results.stopped_early {
+            writeln!(out, "stopped early on the SPRT verdict")?;
+        }
+    }
+    out.flush()
 }
 
 #[cfg(test)]

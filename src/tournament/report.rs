@@ -1,8 +1,10 @@
-//! The results table printed at the end of a match, and the one-line summary the progress bar
-//! shows.
+//! The results table printed at the end of a match (and by `chariot match report` for the
+//! games of its PGNs), and the one-line summary the progress bar shows.
 
 use std::io::{self, Write};
 
+use super::merge::Merged;
+use super::shard::Shard;
 use super::spec::SprtSpec;
 use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
 
@@ -113,6 +115,67 @@ pub fn write_results(out: &mut impl Write, results: &Results) -> io::Result<()> 
         if results.stopped_early {
             writeln!(out, "stopped early on the SPRT verdict")?;
         }
+    }
+    out.flush()
+}
+
+/// Numbers as a list: `2, 5, 8`.
+fn list(numbers: impl Iterator<Item = String>) -> String {
+    numbers.collect::<Vec<_>>().join(", ")
+}
+
+/// `chariot match report`'s output: the results table of the games found (as the match that
+/// played them prints it), then how many of the match's games were found in how many files,
+/// which are missing and which were found twice.
+pub fn write_merged(
+    out: &mut impl Write,
+    merged: &Merged,
+    sprt: Option<&SprtSpec>,
+    files: usize,
+) -> io::Result<()> {
+    let results = Results {
+        engines: &merged.engines,
+        limit: &merged.limit,
+        pairings: &merged.pairings,
+        sprt,
+        stopped_early: false,
+    };
+    write_results(out, &results)?;
+    let plural = if files == 1 { "" } else { "s" };
+    writeln!(
+        out,
+        "games: {} of {} from {files} file{plural} (settings {})",
+        merged.found, merged.games, merged.settings
+    )?;
+    if !merged.missing.is_empty() {
+        writeln!(
+            out,
+            "missing games ({}): {}",
+            merged.missing.len(),
+            list(merged.missing.iter().map(u32::to_string))
+        )?;
+        let shards = merged.missing_shards();
+        if !shards.is_empty() {
+            writeln!(
+                out,
+                "missing shards: {} (rerun each with its --shard)",
+                list(shards.iter().map(Shard::to_string))
+            )?;
+        }
+    }
+    if !merged.duplicates.is_empty() {
+        let found_in = |paths: &[std::path::PathBuf]| list(paths.iter().map(|p| p.display().to_string()));
+        writeln!(
+            out,
+            "duplicated games ({}), each counted once, from the first file: {}",
+            merged.duplicates.len(),
+            merged
+                .duplicates
+                .iter()
+                .map(|(g, paths)| format!("{g} ({})", found_in(paths)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )?;
     }
     out.flush()
 }

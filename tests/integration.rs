@@ -30,6 +30,7 @@ mod prop_notation;
 mod prop_pgn;
 mod resources;
 mod rules;
+mod shards;
 mod stdin;
 mod tournament;
 mod tune;

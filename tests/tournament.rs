@@ -929,3 +929,75 @@ fn sprt_llr_and_bounds_by_hand() {
     assert_eq!(sprt_verdict(many.llr(&sprt), &sprt), SprtVerdict::AcceptH0);
     assert_eq!(sprt_verdict(3.0, &sprt), SprtVerdict::AcceptH1);
 }
+
+/// Writes an executable shell script `name` into `dir` and returns its path.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/usr/bin/env bash\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn an_engine_that_stops_reading_loses_instead_of_blocking_the_match() {
+    // After its first start (the match's trial start, which must pass) it answers the handshake
+    // blindly and never reads again; its 100 kB option then fills the pipe (64 kB on Linux), and
+    // a write without a deadline would wait for it forever.
+    let dir = scratch("deaf-engine");
+    let marker = dir.join("started");
+    let deaf = script(
+        &dir,
+        "deaf.sh",
+        &format!(
+            "if [ ! -e {m} ]; then : > {m}; exec {good} good; fi\n\
+             echo 'id name deaf'; echo ucciok; echo readyok\n\
+             exec sleep 300\n",
+            m = marker.display(),
+            good = fake("faulty"),
+        ),
+    );
+    let big = "x".repeat(100_000);
+    let bad = format!("name=bad,cmd={},option.Big={big}", deaf.display());
+    faulty_loses_both("deaf", &bad, &["--depth", "1", "--handshake-timeout", "1"], |t| {
+        t == "engine failed to start: engine 'bad' did not answer the handshake in time"
+    });
+}
+
+/// Whether process `pid` is alive (a zombie counts as gone).
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn an_engines_child_processes_end_with_it() {
+    // Each start of this engine leaves a `sleep 300` behind and writes its pid down; once the
+    // match is over, none may be left.
+    let dir = scratch("grandchild");
+    let pids = dir.join("pids");
+    let parent = script(
+        &dir,
+        "parent.sh",
+        &format!("sleep 300 &\necho $! >> {}\nexec {} good\n", pids.display(), fake("faulty")),
+    );
+    let spec = format!("name=parent,cmd={}", parent.display());
+    let good = faulty("good", "good", None);
+    let run =
+        bounded_match(&["--engine", &good, "--engine", &spec, "--games", "2", "--depth", "1"], FAULT_LIMIT);
+    assert!(run.output.status.success(), "{}", stderr(&run.output));
+    let started: Vec<u32> =
+        std::fs::read_to_string(&pids).unwrap().lines().map(|l| l.parse().unwrap()).collect();
+    // The trial start and one start per game.
+    assert_eq!(started.len(), 3, "{started:?}");
+    // A moment for the kernel to finish what the match began.
+    std::thread::sleep(Duration::from_millis(200));
+    let left: Vec<u32> = started.iter().copied().filter(|&pid| alive(pid)).collect();
+    for &pid in &left {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    }
+    assert!(left.is_empty(), "grandchildren left running: {left:?} of {started:?}");
+}

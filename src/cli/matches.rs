@@ -1,23 +1,31 @@
 //! `chariot match --engine name=A,cmd=PATH … --engine … [options]`: plays engines against each
-//! other and reports Elo, LOS and, with `--sprt`, the test's verdict.
+//! other (all the games, or with `--shard K/N` one slice of them) and reports Elo, LOS and, with
+//! `--sprt`, the test's verdict. `chariot match report A.pgn B.pgn …` reports on the games of
+//! PGNs that shards wrote, as the one process that played them all would have.
 
+use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use crate::notation::MoveNotation;
+use crate::tournament::report::write_merged;
 use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
-    openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening, ResignRule,
-    SprtSpec,
+    merge_files, openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening,
+    ResignRule, Shard, SprtSpec,
 };
 
-/// Arguments of `chariot match`.
+/// Arguments of `chariot match`: the match to play, or `report` and its arguments.
 #[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    /// `report`: the results of shards' PGNs instead of a match to play.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine: `name=A,cmd=PATH[,proto=ucci|uci][,ranks=0|1][,arg=X…][,option.X=Y…]` (two or more).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
@@ -42,9 +50,15 @@ pub struct MatchArgs {
     /// Move notation in the PGN: iccs, wxf or chinese.
     #[arg(long, default_value = "iccs")]
     pub pgn_notation: MoveNotation,
-    /// Stop on a verdict of this test: `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
+    /// Stop on a verdict of this test: `elo0=0,elo1=5,alpha=0.05,beta=0.05`. A shard
+    /// (`--shard`) plays all its games: the verdict needs every shard's games (`chariot match
+    /// report`).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// Play only shard K of N: the games g (numbered 1 to T as one process plays them) with
+    /// (g - 1) mod N = K - 1. `chariot match report` merges the shards' PGNs.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Continue the match recorded in the `--pgn` file, keeping its finished games.
     #[arg(long)]
     pub resume: bool,
@@ -58,6 +72,27 @@ pub struct MatchArgs {
     /// chance at least P per mille), for M moves of each.
     #[arg(long, value_name = "SPEC")]
     pub resign: Option<String>,
+}
+
+/// What `chariot match` does instead of playing.
+#[derive(Subcommand, Debug, Clone)]
+pub enum MatchCommand {
+    /// Report on the games of match PGNs (the shards' of one match) as one process would.
+    ///
+    /// The results table, then the missing and duplicated games. Exit status 0 when every game is
+    /// there, 1 when some are missing, 2 when the files cannot be merged.
+    Report(ReportArgs),
+}
+
+/// Arguments of `chariot match report`.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// The PGN files `chariot match --pgn` wrote (one per shard).
+    #[arg(required = true, value_name = "FILE.pgn")]
+    pub files: Vec<PathBuf>,
+    /// The SPRT to judge by, instead of the one the games record.
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
 }
 
 /// How moves are limited and how long engines may take: part of `MatchArgs`.
@@ -133,6 +168,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
         notation: args.pgn_notation,
         sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose()?,
         resume: args.resume,
+        shard: args.shard.as_deref().map(Shard::parse).transpose()?,
         settings: GameSettings {
             limit,
             tolerance_ms,
@@ -144,9 +180,43 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
     })
 }
 
-/// Runs the match: progress on stderr, the results table on `out`.
+/// A report on a match some of whose games are missing: the table was printed, and the exit
+/// status says that the match is not complete (`EXIT_INCOMPLETE`).
+#[derive(Debug)]
+pub struct Incomplete {
+    /// How many games are missing.
+    pub missing: usize,
+    /// The games of the whole match.
+    pub games: u32,
+}
+
+impl fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the match is incomplete: {} of its {} games are missing", self.missing, self.games)
+    }
+}
+
+impl std::error::Error for Incomplete {}
+
+/// Runs the match (progress on stderr, the results table on `out`), or with `report` reports on
+/// the PGNs (an `Incomplete` error when games are missing).
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
+    if let Some(MatchCommand::Report(report)) = &args.command {
+        return run_report(report, out);
+    }
     let config = config(args)?;
     run_match(&config, out)?;
+    Ok(())
+}
+
+/// `chariot match report`.
+fn run_report(args: &ReportArgs, out: &mut impl Write) -> Result<()> {
+    let chosen = args.sprt.as_deref().map(SprtSpec::parse).transpose()?;
+    let merged = merge_files(&args.files)?;
+    let sprt = merged.sprt(chosen)?;
+    write_merged(out, &merged, sprt.as_ref(), args.files.len())?;
+    if !merged.missing.is_empty() {
+        return Err(Incomplete { missing: merged.missing.len(), games: merged.games }.into());
+    }
     Ok(())
 }

@@ -31,6 +31,9 @@ use crate::protocol;
 
 /// Exit status for bad input (the same status clap uses for bad arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status of `match report` on a match with games missing: its table was printed, but a
+/// script must notice that a shard failed.
+pub const EXIT_INCOMPLETE: u8 = 1;
 
 /// `chariot [SUBCOMMAND]`.
 #[derive(Parser, Debug)]
@@ -79,7 +82,11 @@ pub fn run() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", error_line(&e));
-            ExitCode::from(EXIT_BAD_INPUT)
+            if e.downcast_ref::<matches::Incomplete>().is_some() {
+                ExitCode::from(EXIT_INCOMPLETE)
+            } else {
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
         }
     }
 }

@@ -1,10 +1,14 @@
 //! One engine process: started for one game, spoken to over pipes, never waited on without a
 //! deadline. A reader thread turns its stdout into lines on a bounded channel so that every wait
-//! can time out and a flooding engine is held up by its own pipe instead of filling memory;
-//! dropping the process ends it (politely with `quit`, then by force).
+//! can time out and a flooding engine is held up by its own pipe instead of filling memory; a
+//! writer thread writes its commands, so that an engine that stops reading (and lets its input
+//! pipe fill) costs a deadline, not the match. The engine runs in a process group of its own, and
+//! dropping it ends the whole group (politely with `quit`, then by force), so that nothing it
+//! started outlives it.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread;
@@ -137,6 +141,20 @@ fn read_pieces(output: impl Read, tx: Sender<Piece>) {
         return;
     }
     let _ = tx.send(Piece::End);
+}
+
+/// The writer thread: writes each line it is given to the engine's input and reports how that
+/// went, until the sender is gone or a write fails. A write blocks while the engine's input pipe
+/// is full; the caller waits for the report with a deadline, so that only this thread waits
+/// without one, and it ends when the engine is killed (the pipe then breaks).
+fn write_lines(mut input: ChildStdin, lines: Receiver<Vec<u8>>, done: Sender<std::io::Result<()>>) {
+    for line in lines {
+        let written = input.write_all(&line).and_then(|_| input.flush());
+        let failed = written.is_err();
+        if done.send(written).is_err() || failed {
+            return;
+        }
+    }
 }
 
 /// The engine's output as the game reads it: whole lines, within a deadline and a flood limit.
@@ -355,14 +373,57 @@ fn option_name(line: &str) -> Option<String> {
     }
 }
 
+/// The engine's input as the game writes it: whole lines, each within a deadline.
+struct Input {
+    lines: Sender<Vec<u8>>,
+    written: Receiver<std::io::Result<()>>,
+    /// Set once a write missed its deadline: the writer may still be blocked on that line, so
+    /// nothing more is sent (a later report could be that line's).
+    stuck: bool,
+}
+
+impl Input {
+    fn new(stdin: ChildStdin) -> Input {
+        let (lines, rx) = crossbeam_channel::unbounded();
+        let (done, written) = crossbeam_channel::unbounded();
+        thread::spawn(move || write_lines(stdin, rx, done));
+        Input { lines, written, stuck: false }
+    }
+
+    /// Writes `command` and a line break by `deadline`.
+    fn send(&mut self, command: &str, deadline: Instant) -> Result<(), Failure> {
+        if self.stuck {
+            return Err(Failure::Timeout);
+        }
+        let cannot_write = |why: String| Failure::Crash(format!("cannot write to it ({why})"));
+        if self.lines.send(format!("{command}\n").into_bytes()).is_err() {
+            return Err(cannot_write("its input is closed".to_string()));
+        }
+        match self.written.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(cannot_write(e.to_string())),
+            Err(RecvTimeoutError::Timeout) => {
+                self.stuck = true;
+                Err(Failure::Timeout)
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(cannot_write("its input is closed".to_string())),
+        }
+    }
+}
+
+/// How long `quit` may take to be written and obeyed before the engine is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(200);
+
 /// A running engine.
 pub struct EngineProcess {
     spec: EngineSpec,
     child: Child,
-    stdin: ChildStdin,
+    input: Input,
     output: Output,
     /// The name of its `UCI_ShowWDL` / `showwdl` option, if it offers one.
     wdl_option: Option<String>,
+    /// Whether `kill` has ended the process group.
+    killed: bool,
 }
 
 impl EngineProcess {
@@ -380,6 +441,8 @@ impl EngineProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            // A group of its own, so that `kill` reaches whatever the engine starts as well.
+            .process_group(0)
             .spawn()
             .map_err(|e| EngineStartError::Spawn {
                 name: name(),
@@ -393,7 +456,9 @@ impl EngineProcess {
         let (tx, pieces) = crossbeam_channel::bounded(QUEUE);
         thread::spawn(move || read_pieces(stdout, tx));
         let output = Output::new(pieces, FLOOD_LIMIT);
-        let mut engine = EngineProcess { spec: spec.clone(), child, stdin, output, wdl_option: None };
+        let input = Input::new(stdin);
+        let mut engine =
+            EngineProcess { spec: spec.clone(), child, input, output, wdl_option: None, killed: false };
         engine
             .handshake(handshake_timeout, show_wdl)
             .map_err(|failure| EngineStartError::Handshake { name: name(), failure })?;
@@ -417,7 +482,7 @@ impl EngineProcess {
             Protocol::Ucci => ("ucci", "ucciok"),
             Protocol::Uci => ("uci", "uciok"),
         };
-        self.send(hello)?;
+        self.send(hello, deadline)?;
         let mut has_variant = false;
         loop {
             let line = self.next_line(deadline)?;
@@ -456,18 +521,17 @@ impl EngineProcess {
             commands.push("ucinewgame".to_string());
         }
         for command in commands {
-            self.send(&command)?;
+            self.send(&command, deadline)?;
         }
-        self.send("isready")?;
+        self.send("isready", deadline)?;
         while self.next_line(deadline)?.trim() != "readyok" {}
         Ok(())
     }
 
-    /// Sends one command line.
-    pub fn send(&mut self, command: &str) -> Result<(), Failure> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| Failure::Crash(format!("cannot write to it ({e})")))
+    /// Sends one command line by `deadline`: an engine that does not take it in time (its input
+    /// pipe is full because it stopped reading) fails as one that does not answer in time.
+    pub fn send(&mut self, command: &str, deadline: Instant) -> Result<(), Failure> {
+        self.input.send(command, deadline)
     }
 
     /// The next output line, or why there is none before `deadline`.
@@ -490,15 +554,16 @@ impl EngineProcess {
         "it closed its output".to_string()
     }
 
-    /// Sends `position` and `go`, then waits for `bestmove` at most `limit` from the moment `go`
-    /// is sent, keeping the last score (with the win/draw/loss of its line) and depth of its
-    /// `info` lines.
+    /// Sends `position` and `go`, each within `limit`, then waits for `bestmove` at most `limit`
+    /// from the moment `go` is sent, keeping the last score (with the win/draw/loss of its line)
+    /// and depth of its `info` lines.
     pub fn think(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, Failure> {
         // Anything still queued from an earlier search is stale.
         self.output.discard_queued();
         self.output.new_step();
-        self.send(position)?;
-        self.send(go)?;
+        let write_deadline = Instant::now() + limit;
+        self.send(position, write_deadline)?;
+        self.send(go, write_deadline)?;
         let started = Instant::now();
         let deadline = started + limit;
         let (mut score, mut wdl, mut depth) = (None, None, None);
@@ -527,24 +592,53 @@ impl EngineProcess {
         }
     }
 
-    /// Ends the process at once (after a crash, an illegal move or a time loss).
+    /// Ends the process and everything in its process group at once (after a crash, an illegal
+    /// move or a time loss, and whenever it is dropped).
     pub fn kill(&mut self) {
+        // Once only: the group is gone after the first, and its id may pass to another group
+        // once it is.
+        if std::mem::replace(&mut self.killed, true) {
+            return;
+        }
+        kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Sends SIGKILL to process group `pgid` (an engine started as the leader of its own group).
+/// Whatever is no longer there is not an error: the group may have ended by itself.
+fn kill_group(pgid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pgid) else { return };
+    if pgid <= 1 {
+        // -1 and -0 would name every process or our own group.
+        return;
+    }
+    // SAFETY: `kill` takes two integers and touches no memory of ours, so it cannot break Rust's
+    // guarantees. The negative pid names the process group the engine leads (it was started with
+    // `process_group(0)`). The id cannot pass to another group while any process of the engine's
+    // lives; once all are gone it could only be reached again by a new group whose leader drew
+    // the same pid, which takes the kernel's pid counter a full cycle in the moment between the
+    // leader's reaping and this call.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
-            let _ = self.send("quit");
-            for _ in 0..40 {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
+            let deadline = Instant::now() + QUIT_GRACE;
+            if self.send("quit", deadline).is_ok() {
+                while Instant::now() < deadline {
+                    if let Ok(Some(_)) = self.child.try_wait() {
+                        break;
+                    }
+                    thread::sleep(Duration::from_millis(5));
                 }
-                thread::sleep(Duration::from_millis(5));
             }
         }
+        // Also after a polite exit: what the engine started may still run.
         self.kill();
     }
 }

@@ -1,17 +1,23 @@
 //! The match runner behind `chariot match`: engine processes, games, clocks, adjudication, statistics.
 //!
 //! `spec` parses the command-line settings, `engine` runs one engine process, `game` plays one
-//! game, `schedule` decides the games, `runner` plays them (in parallel) and writes the PGN,
-//! `stats` and `report` turn results into Elo, LOS and SPRT figures.
+//! game, `schedule` decides the games and `shard` which of them one process of a sharded match
+//! plays, `runner` plays them (in parallel) and writes the PGN, with the tags of `match_tags`
+//! (the settings `fingerprint` among them), `merge` puts the PGNs of a match's shards back
+//! together, `stats` and `report` turn results into Elo, LOS and SPRT figures.
 
 pub mod coords;
 pub mod engine;
+pub mod fingerprint;
 pub mod game;
+pub mod match_tags;
+pub mod merge;
 pub mod openings;
 pub mod pgn_out;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod shown;
 pub mod spec;
 pub mod stats;
@@ -19,8 +25,10 @@ pub mod stats;
 pub use crate::notation::Opening;
 pub use engine::EngineStartError;
 pub use game::{play_game, GameRecord, GameSettings};
+pub use merge::{merge_files, MergeError, Merged};
 pub use pgn_out::{PgnOutError, ResumeError};
 pub use runner::{run_match, MatchConfig, MatchError, MatchSummary};
+pub use shard::{Shard, ShardError};
 pub use spec::{
     AdjudicationError, DrawRule, EngineSpec, EngineSpecError, Limit, LimitError, NumberError, Protocol,
     ResignRule, SprtError, SprtSpec, Threshold,

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::game::GameRecord;
+use super::match_tags::MatchTags;
+use crate::board::Color;
 use crate::files;
 use crate::notation::{read_pgn, write_pgn, MoveNotation, NotationError, PgnError, PgnGame, PgnMove};
 use crate::rules::GameResult;
@@ -158,6 +160,8 @@ pub struct GameTags<'a> {
     pub round: u32,
     /// The time control as text.
     pub time_control: String,
+    /// Which match the game belongs to, for merging shards.
+    pub match_tags: &'a MatchTags,
 }
 
 /// Today's date as PGN writes it (`2026.11.22`), in UTC.
@@ -174,6 +178,17 @@ fn today() -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The winner a PGN result token names (`None` inside for a draw), or `None` for a token that
+/// is not a finished game's.
+pub fn result_winner(token: &str) -> Option<Option<Color>> {
+    match token {
+        "1-0" => Some(Some(Color::Red)),
+        "0-1" => Some(Some(Color::Black)),
+        "1/2-1/2" => Some(None),
+        _ => None,
+    }
 }
 
 /// The PGN result token of a record.
@@ -200,6 +215,9 @@ pub fn game_text(
     set("Termination", record.termination.clone());
     set("TimeControl", tags.time_control.clone());
     set("PlyCount", (record.opening.moves.len() + record.moves.len()).to_string());
+    for (name, value) in tags.match_tags.pairs() {
+        set(name, value);
+    }
     for &mv in &record.opening.moves {
         game.moves.push(PgnMove { mv, comment: Some("book".to_string()), suffix: None });
     }
@@ -269,7 +287,7 @@ pub fn played_games(text: &str, path: &Path) -> Result<Vec<PlayedGame>, ResumeEr
     for (i, game) in games.iter().enumerate() {
         let bad = |lack| ResumeError::Game { path: path.to_path_buf(), number: i + 1, lack };
         let round = game.tag("Round").and_then(|r| r.parse().ok()).ok_or_else(|| bad(GameLack::Round))?;
-        if !["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()) {
+        if result_winner(&game.result).is_none() {
             return Err(bad(GameLack::Result));
         }
         let tag =

@@ -1,6 +1,10 @@
-//! The results table printed at the end of a match, and the one-line summary the progress bar
-//! shows.
+//! The results table printed at the end of a match (and by `chariot match report` for the
+//! games of its PGNs), and the one-line summary the progress bar shows.
 
+use std::io::{self, Write};
+
+use super::merge::Merged;
+use super::shard::Shard;
 use super::spec::SprtSpec;
 use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
 
@@ -64,6 +68,116 @@ pub fn sprt_line(t: &Tally, sprt: &SprtSpec) -> String {
         "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict}\n",
         sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
     )
+}
+
+/// What the end-of-match results say: the same whether one process played the games or
+/// `chariot match report` read them from the shards' PGNs.
+pub struct Results<'a> {
+    /// The engines' names, in order.
+    pub engines: &'a [String],
+    /// The search limit as `Limit::describe` writes it.
+    pub limit: &'a str,
+    /// Per pairing (first engine, second engine) the result from the first's view.
+    pub pairings: &'a [((usize, usize), Tally)],
+    /// The SPRT to judge the first pairing by.
+    pub sprt: Option<&'a SprtSpec>,
+    /// Whether an SPRT verdict stopped the match before its last game.
+    pub stopped_early: bool,
+}
+
+/// The results: one row per pairing, then with three or more engines one per engine against
+/// the field; the SPRT line when asked for.
+pub fn write_results(out: &mut impl Write, results: &Results) -> io::Result<()> {
+    let name = |i: usize| results.engines[i].as_str();
+    let mut rows: Vec<(String, Tally)> =
+        results.pairings.iter().map(|&((a, b), t)| (format!("{} vs {}", name(a), name(b)), t)).collect();
+    if results.engines.len() > 2 {
+        for (i, engine) in results.engines.iter().enumerate() {
+            let mut total = Tally::default();
+            for &((a, b), t) in results.pairings {
+                if a == i {
+                    total.add(t);
+                } else if b == i {
+                    total.add(t.flipped());
+                }
+            }
+            rows.push((format!("{engine} vs field"), total));
+        }
+    }
+    writeln!(
+        out,
+        "Results ({}; Elo by the logistic model, 95% error from the win/draw/loss variance):",
+        results.limit
+    )?;
+    write!(out, "{}", table(&rows))?;
+    if let (Some(sprt), Some((_, first))) = (results.sprt, results.pairings.first()) {
+        write!(out, "{}", sprt_line(first, sprt))?;
+        if results.stopped_early {
+            writeln!(out, "stopped early on the SPRT verdict")?;
+        }
+    }
+    out.flush()
+}
+
+/// Numbers as a list: `2, 5, 8`.
+fn list(numbers: impl Iterator<Item = String>) -> String {
+    numbers.collect::<Vec<_>>().join(", ")
+}
+
+/// `chariot match report`'s output: the results table of the games found (as the match that
+/// played them prints it), then how many of the match's games were found in how many files,
+/// which are missing and which were found twice.
+pub fn write_merged(
+    out: &mut impl Write,
+    merged: &Merged,
+    sprt: Option<&SprtSpec>,
+    files: usize,
+) -> io::Result<()> {
+    let results = Results {
+        engines: &merged.engines,
+        limit: &merged.limit,
+        pairings: &merged.pairings,
+        sprt,
+        stopped_early: false,
+    };
+    write_results(out, &results)?;
+    let plural = if files == 1 { "" } else { "s" };
+    writeln!(
+        out,
+        "games: {} of {} from {files} file{plural} (settings {})",
+        merged.found, merged.games, merged.settings
+    )?;
+    if !merged.missing.is_empty() {
+        writeln!(
+            out,
+            "missing games ({}): {}",
+            merged.missing.len(),
+            list(merged.missing.iter().map(u32::to_string))
+        )?;
+        let shards = merged.missing_shards();
+        if !shards.is_empty() {
+            writeln!(
+                out,
+                "missing shards: {} (rerun each with its --shard)",
+                list(shards.iter().map(Shard::to_string))
+            )?;
+        }
+    }
+    if !merged.duplicates.is_empty() {
+        let found_in = |paths: &[std::path::PathBuf]| list(paths.iter().map(|p| p.display().to_string()));
+        writeln!(
+            out,
+            "duplicated games ({}), each counted once, from the first file: {}",
+            merged.duplicates.len(),
+            merged
+                .duplicates
+                .iter()
+                .map(|(g, paths)| format!("{g} ({})", found_in(paths)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )?;
+    }
+    out.flush()
 }
 
 #[cfg(test)]

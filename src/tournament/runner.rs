@@ -1,6 +1,7 @@
-//! The match itself: checks every setting before the first game, plays the scheduled games on
-//! `concurrency` threads, writes the PGN after each game, shows progress, stops on an SPRT
-//! verdict, and prints the results table.
+//! The match itself: checks every setting before the first game, plays the scheduled games (or
+//! one shard's share of them) on `concurrency` threads, writes the PGN after each game, shows
+//! progress, stops on an SPRT verdict (not in a shard: the verdict needs every shard's games), and
+//! prints the results table.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -11,13 +12,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::{self, EngineProcess, EngineStartError};
+use super::fingerprint::fingerprint;
 use super::game::{play_game, GameRecord, GameSettings};
+use super::match_tags::MatchTags;
 use super::pgn_out::{self, GameTags, PgnOutError, ResumeError};
-use super::report;
+use super::report::{self, Results};
 use super::schedule::{self, Job};
+use super::shard::Shard;
 use super::spec::{EngineSpec, SprtSpec};
 use super::stats::{sprt_verdict, SprtVerdict, Tally};
-use crate::board::Color;
 use crate::input_file::{self, InputError};
 use crate::notation::Opening;
 use crate::notation::{pgn, MoveNotation};
@@ -43,6 +46,8 @@ pub struct MatchConfig {
     pub sprt: Option<SprtSpec>,
     /// Continue the match recorded in `pgn`.
     pub resume: bool,
+    /// Play only this shard's games; `None` plays the whole match (and lets `sprt` stop it).
+    pub shard: Option<Shard>,
     /// Limits, tolerance and adjudication.
     pub settings: GameSettings,
 }
@@ -79,6 +84,13 @@ pub enum MatchError {
     },
     /// `--sprt` with other than one pairing.
     SprtNeedsTwoEngines,
+    /// More shards than games: some shard would have none.
+    ShardsExceedGames {
+        /// The `--shard` asked for.
+        shard: Shard,
+        /// The games of the whole match.
+        games: u64,
+    },
     /// `--resume` without `--pgn`.
     ResumeWithoutPgn,
     /// The `--pgn` file exists and `--resume` was not given.
@@ -130,6 +142,11 @@ impl fmt::Display for MatchError {
                 "{games} games per pairing over {pairings} pairings make {scheduled} games; at most {MAX_SCHEDULED_GAMES}"
             ),
             MatchError::SprtNeedsTwoEngines => write!(f, "--sprt needs exactly two engines"),
+            MatchError::ShardsExceedGames { shard, games } => write!(
+                f,
+                "--shard {shard}: the match has {games} games, fewer than {} shards, so some shard would have none",
+                shard.count()
+            ),
             MatchError::ResumeWithoutPgn => write!(f, "--resume needs --pgn FILE"),
             MatchError::PgnExists { path } => {
                 write!(f, "{} exists: add --resume to continue that match, or remove it", path.display())
@@ -192,6 +209,11 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     if config.sprt.is_some() && pairings != 1 {
         return Err(MatchError::SprtNeedsTwoEngines);
     }
+    if let Some(shard) = config.shard {
+        if u64::from(shard.count()) > scheduled {
+            return Err(MatchError::ShardsExceedGames { shard, games: scheduled });
+        }
+    }
     if let Some(p) = &config.pgn {
         if p.is_dir() {
             return Err(PgnOutError::IsDirectory { path: p.clone() }.into());
@@ -222,25 +244,22 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
-/// The result of a game from the first engine of its pairing's view.
-fn tally_for(first_is_red: bool, winner: Option<Color>) -> Tally {
-    let first_won = match winner {
-        None => return Tally { wins: 0, draws: 1, losses: 0 },
-        Some(Color::Red) => first_is_red,
-        Some(Color::Black) => !first_is_red,
-    };
-    if first_won {
-        Tally { wins: 1, draws: 0, losses: 0 }
-    } else {
-        Tally { wins: 0, draws: 0, losses: 1 }
-    }
-}
-
 /// Runs the match and prints the results table (and SPRT line) to `out`.
 pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, MatchError> {
     check(config)?;
     let pairings = schedule::pairings(config.engines.len(), config.gauntlet);
-    let jobs = schedule::jobs(&pairings, config.games, config.openings.len());
+    let all_jobs = schedule::jobs(&pairings, config.games, config.openings.len());
+    let shard = config.shard.unwrap_or(Shard::WHOLE);
+    let match_tags = MatchTags {
+        // `check` bounds the games far below u32::MAX.
+        games: all_jobs.len() as u32,
+        settings: fingerprint(config),
+        engines: config.engines.iter().map(|e| e.name.clone()).collect(),
+        gauntlet: config.gauntlet,
+        shard,
+        sprt: config.sprt,
+    };
+    let jobs: Vec<Job> = all_jobs.into_iter().filter(|j| shard.contains(j.round)).collect();
     let mut tallies = vec![Tally::default(); pairings.len()];
     let mut pgn_text = String::new();
     let mut done = HashSet::new();
@@ -261,13 +280,10 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     path: path.clone(),
                 });
             };
-            let winner = match game.result.as_str() {
-                "1-0" => Some(Color::Red),
-                "0-1" => Some(Color::Black),
-                _ => None,
-            };
+            // `played_games` took only finished games.
+            let winner = pgn_out::result_winner(&game.result).unwrap_or(None);
             if done.insert(job.round) {
-                tallies[job.pairing].add(tally_for(job.red == pairings[job.pairing].0, winner));
+                tallies[job.pairing].add(Tally::of_game(job.red == pairings[job.pairing].0, winner));
             }
         }
         if !pgn_text.is_empty() && !pgn_text.ends_with("\n\n") {
@@ -313,7 +329,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                 continue;
             }
             let (red, black) = (&config.engines[job.red].name, &config.engines[job.black].name);
-            let tally = tally_for(job.red == pairings[job.pairing].0, record.winner);
+            let tally = Tally::of_game(job.red == pairings[job.pairing].0, record.winner);
             tallies[job.pairing].add(tally);
             let line = format!(
                 "game {} {red} - {black}: {} ({})",
@@ -329,8 +345,13 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             bar.inc(1);
             bar.set_message(report::progress_line(&tallies[0]));
             if let Some(path) = &config.pgn {
-                let tags =
-                    GameTags { red, black, round: job.round, time_control: config.settings.limit.describe() };
+                let tags = GameTags {
+                    red,
+                    black,
+                    round: job.round,
+                    time_control: config.settings.limit.describe(),
+                    match_tags: &match_tags,
+                };
                 let written = pgn_out::game_text(&record, &tags, config.notation).and_then(|text| {
                     pgn_text.push_str(&text);
                     pgn_text.push('\n');
@@ -341,7 +362,8 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            if let Some(sprt) = &config.sprt {
+            // A shard plays its games to the end: the verdict is the merged shards' to give.
+            if let (Some(sprt), None) = (&config.sprt, config.shard) {
                 if sprt_verdict(tallies[0].llr(sprt), sprt) != SprtVerdict::Continue {
                     stopped_early = true;
                     stop.store(true, Ordering::Relaxed);
@@ -357,39 +379,39 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
         pairings: pairings.iter().copied().zip(tallies.iter().copied()).collect(),
         stopped_early,
     };
-    write_report(config, &summary, out).map_err(MatchError::Report)?;
+    write_report(config, &match_tags, jobs.len(), &summary, out).map_err(MatchError::Report)?;
     Ok(summary)
 }
 
-/// The results table: one row per pairing, then with three or more engines one per engine
-/// against the field; the SPRT line when asked for.
-fn write_report(config: &MatchConfig, summary: &MatchSummary, out: &mut impl Write) -> std::io::Result<()> {
-    let name = |i: usize| config.engines[i].name.as_str();
-    let mut rows: Vec<(String, Tally)> =
-        summary.pairings.iter().map(|&((a, b), t)| (format!("{} vs {}", name(a), name(b)), t)).collect();
-    if config.engines.len() > 2 {
-        for (i, spec) in config.engines.iter().enumerate() {
-            let mut total = Tally::default();
-            for &((a, b), t) in &summary.pairings {
-                if a == i {
-                    total.add(t);
-                } else if b == i {
-                    total.add(t.flipped());
-                }
-            }
-            rows.push((format!("{} vs field", spec.name), total));
-        }
-    }
-    writeln!(
-        out,
-        "Results ({}; Elo by the logistic model, 95% error from the win/draw/loss variance):",
-        config.settings.limit.describe()
-    )?;
-    write!(out, "{}", report::table(&rows))?;
-    if let Some(sprt) = &config.sprt {
-        write!(out, "{}", report::sprt_line(&summary.pairings[0].1, sprt))?;
-        if summary.stopped_early {
-            writeln!(out, "stopped early on the SPRT verdict")?;
+/// The results table; for a shard, which share of the match it was and where its result goes.
+fn write_report(
+    config: &MatchConfig,
+    match_tags: &MatchTags,
+    played: usize,
+    summary: &MatchSummary,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let limit = config.settings.limit.describe();
+    let results = Results {
+        engines: &match_tags.engines,
+        limit: &limit,
+        pairings: &summary.pairings,
+        // One shard's games cannot judge the test.
+        sprt: if config.shard.is_some() { None } else { config.sprt.as_ref() },
+        stopped_early: summary.stopped_early,
+    };
+    report::write_results(out, &results)?;
+    if let Some(shard) = config.shard {
+        writeln!(
+            out,
+            "shard {shard}: {played} of the match's {} games; `chariot match report` merges the shards' PGNs",
+            match_tags.games
+        )?;
+        if config.sprt.is_some() {
+            writeln!(
+                out,
+                "SPRT: no verdict from one shard; `chariot match report` gives it for all of them"
+            )?;
         }
     }
     out.flush()
@@ -415,6 +437,7 @@ mod tests {
             notation: MoveNotation::Iccs,
             sprt: None,
             resume: false,
+            shard: None,
             settings: GameSettings {
                 limit: Limit::Depth(1),
                 tolerance_ms: 0,
@@ -436,5 +459,20 @@ mod tests {
         // 1415 engines in a round robin make 1,000,405 pairings.
         let e = check(&config(1415, false, 1)).unwrap_err().to_string();
         assert!(e.contains("make 1000405 games"), "{e}");
+    }
+
+    #[test]
+    fn more_shards_than_games_are_refused_before_any_engine_starts() {
+        // Three engines, two games per pairing: six games.
+        let mut c = config(3, false, 2);
+        c.shard = Some(Shard::new(1, 7).unwrap());
+        let e = check(&c).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--shard 1/7: the match has 6 games, fewer than 7 shards, so some shard would have none"
+        );
+        // Six shards of six games pass (the missing engine is found next).
+        c.shard = Some(Shard::new(6, 6).unwrap());
+        assert!(check(&c).unwrap_err().to_string().contains("no such file /no/such/engine"));
     }
 }

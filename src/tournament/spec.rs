@@ -428,6 +428,14 @@ pub struct SprtSpec {
     pub beta: f64,
 }
 
+/// As `--sprt` takes it, `elo0=0,elo1=5,alpha=0.05,beta=0.05`: `parse` reads back the same
+/// numbers (a float's `Display` is the shortest text that does).
+impl fmt::Display for SprtSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "elo0={},elo1={},alpha={},beta={}", self.elo0, self.elo1, self.alpha, self.beta)
+    }
+}
+
 /// The largest Elo an SPRT hypothesis may name (either sign).
 pub const MAX_SPRT_ELO: f64 = 1000.0;
 
@@ -798,6 +806,10 @@ mod tests {
     fn sprt_and_adjudication() {
         let s = SprtSpec::parse("elo0=0,elo1=5,alpha=0.05,beta=0.1").unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.1));
+        assert_eq!(s.to_string(), "elo0=0,elo1=5,alpha=0.05,beta=0.1");
+        // Written as it parses, to the last bit.
+        let odd = SprtSpec { elo0: -0.1 - 0.2, elo1: 1.0 / 3.0, alpha: 0.05, beta: 0.1 + 0.2 - 0.25 };
+        assert_eq!(SprtSpec::parse(&odd.to_string()), Ok(odd));
         assert!(SprtSpec::parse("elo0=0,elo1=5,alpha=0.05")
             .unwrap_err()
             .to_string()

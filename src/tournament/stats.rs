@@ -3,6 +3,7 @@
 //! ratio in the normal approximation that cutechess-cli and fishtest use.
 
 use super::spec::SprtSpec;
+use crate::board::Color;
 
 /// Wins, draws and losses from one side's point of view.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -52,6 +53,16 @@ impl Tally {
     /// The same games from the other side.
     pub fn flipped(&self) -> Tally {
         Tally { wins: self.losses, draws: self.draws, losses: self.wins }
+    }
+
+    /// One game's result from the view of the first engine of its pairing, which played Red
+    /// or not; `winner` is `None` for a draw.
+    pub fn of_game(first_is_red: bool, winner: Option<Color>) -> Tally {
+        match winner {
+            None => Tally { wins: 0, draws: 1, losses: 0 },
+            Some(color) if (color == Color::Red) == first_is_red => Tally { wins: 1, draws: 0, losses: 0 },
+            Some(_) => Tally { wins: 0, draws: 0, losses: 1 },
+        }
     }
 
     /// Adds another tally.

@@ -1,0 +1,223 @@
+//! The settings fingerprint every match game carries in its PGN (`MatchSettings`): a hash of
+//! everything that decides which games are played and how, so that `chariot match report` can
+//! refuse to merge shards of different matches. What only decides where and how fast the games
+//! are played (the shard, `--concurrency`, the PGN file and notation) or when to stop (`--sprt`,
+//! `--resume`) is left out, so that every shard of one match has the same fingerprint.
+
+use super::game::GameSettings;
+use super::spec::{Limit, Protocol, Threshold};
+use super::MatchConfig;
+use crate::binary::fnv1a64;
+
+/// The fields are written one after another, each with its length in front, so that no two
+/// different settings run together into the same bytes.
+struct Fields(Vec<u8>);
+
+impl Fields {
+    fn text(&mut self, text: &str) {
+        self.0.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    fn number(&mut self, n: u64) {
+        self.text(&n.to_string());
+    }
+}
+
+/// The limits, deadlines and adjudication rules.
+fn game_settings(fields: &mut Fields, settings: &GameSettings) {
+    match settings.limit {
+        Limit::Clock { base_ms, inc_ms } => {
+            fields.text("clock");
+            fields.number(base_ms);
+            fields.number(inc_ms);
+        }
+        Limit::Nodes(n) => {
+            fields.text("nodes");
+            fields.number(n);
+        }
+        Limit::Depth(d) => {
+            fields.text("depth");
+            fields.number(u64::from(d));
+        }
+        Limit::MoveTime(ms) => {
+            fields.text("movetime");
+            fields.number(ms);
+        }
+    }
+    fields.number(settings.tolerance_ms);
+    fields.number(settings.move_timeout.as_millis() as u64);
+    fields.number(settings.handshake_timeout.as_millis() as u64);
+    match settings.draw {
+        Some(rule) => {
+            fields.text("draw");
+            fields.number(u64::from(rule.move_number));
+            fields.number(u64::from(rule.move_count));
+            fields.text(&threshold_text(rule.threshold));
+        }
+        None => fields.text("no draw"),
+    }
+    match settings.resign {
+        Some(rule) => {
+            fields.text("resign");
+            fields.number(u64::from(rule.move_count));
+            fields.text(&threshold_text(rule.threshold));
+        }
+        None => fields.text("no resign"),
+    }
+}
+
+/// An adjudication threshold as hashed: a score as its number (as before `wdl=` existed, so
+/// score rules keep their fingerprints), a win/draw/loss bound as `wdl=P`.
+fn threshold_text(threshold: Threshold) -> String {
+    match threshold {
+        Threshold::Score(cp) => cp.to_string(),
+        Threshold::Wdl(per_mille) => format!("wdl={per_mille}"),
+    }
+}
+
+/// The fingerprint of a match's settings, as the 16 hex digits of a 64-bit FNV-1a hash.
+pub fn fingerprint(config: &MatchConfig) -> String {
+    let mut fields = Fields(Vec::new());
+    // A version of this layout: a change to what is hashed changes every fingerprint.
+    fields.text("chariot match settings 1");
+    fields.number(config.engines.len() as u64);
+    for engine in &config.engines {
+        fields.text(&engine.name);
+        fields.text(&engine.cmd.to_string_lossy());
+        fields.number(engine.args.len() as u64);
+        for arg in &engine.args {
+            fields.text(arg);
+        }
+        fields.text(match engine.proto {
+            Protocol::Ucci => "ucci",
+            Protocol::Uci => "uci",
+        });
+        fields.number(u64::from(engine.ranks_from_one));
+        fields.number(engine.options.len() as u64);
+        for (name, value) in &engine.options {
+            fields.text(name);
+            fields.text(value);
+        }
+    }
+    fields.number(u64::from(config.gauntlet));
+    fields.number(u64::from(config.games));
+    fields.number(config.openings.len() as u64);
+    for opening in &config.openings {
+        fields.text(&opening.start.to_fen());
+        fields.number(opening.moves.len() as u64);
+        for &mv in &opening.moves {
+            fields.text(&mv.to_string());
+        }
+    }
+    game_settings(&mut fields, &config.settings);
+    format!("{:016x}", fnv1a64(&fields.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::notation::{MoveNotation, Opening};
+    use crate::tournament::spec::{DrawRule, EngineSpec, ResignRule, SprtSpec};
+    use crate::tournament::Shard;
+
+    fn config() -> MatchConfig {
+        MatchConfig {
+            engines: vec![
+                EngineSpec::parse("name=a,cmd=/bin/a,arg=x,option.Hash=16").unwrap(),
+                EngineSpec::parse("name=b,cmd=/bin/b,proto=uci").unwrap(),
+            ],
+            gauntlet: false,
+            games: 4,
+            openings: vec![Opening::startpos()],
+            concurrency: 1,
+            pgn: None,
+            notation: MoveNotation::Iccs,
+            sprt: None,
+            resume: false,
+            shard: None,
+            settings: GameSettings {
+                limit: Limit::Nodes(1000),
+                tolerance_ms: 100,
+                move_timeout: Duration::from_secs(60),
+                handshake_timeout: Duration::from_secs(10),
+                draw: None,
+                resign: None,
+            },
+        }
+    }
+
+    /// A change to the settings.
+    type Change = fn(&mut MatchConfig);
+
+    #[test]
+    fn what_decides_the_games_changes_the_fingerprint() {
+        let base = fingerprint(&config());
+        assert_eq!(base.len(), 16);
+        assert!(base.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{base}");
+        assert_eq!(fingerprint(&config()), base, "the same settings, the same fingerprint");
+        let changes: [(&str, Change); 20] = [
+            ("name", |c| c.engines[0].name = "c".into()),
+            ("cmd", |c| c.engines[0].cmd = PathBuf::from("/bin/c")),
+            ("args", |c| c.engines[0].args.push("y".into())),
+            ("arg split", |c| c.engines[0].args = vec!["".into(), "x".into()]),
+            ("proto", |c| c.engines[0].proto = Protocol::Uci),
+            ("ranks", |c| c.engines[1].ranks_from_one = true),
+            ("option", |c| c.engines[0].options[0].1 = "32".into()),
+            ("order", |c| c.engines.swap(0, 1)),
+            ("gauntlet", |c| c.gauntlet = true),
+            ("games", |c| c.games = 6),
+            ("openings", |c| c.openings.push(Opening::startpos())),
+            ("limit", |c| c.settings.limit = Limit::Nodes(1001)),
+            ("limit kind", |c| c.settings.limit = Limit::MoveTime(1000)),
+            ("tolerance", |c| c.settings.tolerance_ms = 0),
+            ("timeout", |c| c.settings.move_timeout = Duration::from_secs(61)),
+            ("handshake", |c| c.settings.handshake_timeout = Duration::from_secs(11)),
+            ("draw", |c| {
+                c.settings.draw =
+                    Some(DrawRule { move_number: 40, move_count: 8, threshold: Threshold::Score(10) })
+            }),
+            ("resign", |c| {
+                c.settings.resign = Some(ResignRule { move_count: 3, threshold: Threshold::Score(600) })
+            }),
+            // The same number as a win/draw/loss bound is another rule.
+            ("draw by wdl", |c| {
+                c.settings.draw =
+                    Some(DrawRule { move_number: 40, move_count: 8, threshold: Threshold::Wdl(10) })
+            }),
+            ("resign by wdl", |c| {
+                c.settings.resign = Some(ResignRule { move_count: 3, threshold: Threshold::Wdl(600) })
+            }),
+        ];
+        let mut seen = vec![base.clone()];
+        for (what, change) in changes {
+            let mut c = config();
+            change(&mut c);
+            let f = fingerprint(&c);
+            assert!(!seen.contains(&f), "{what} did not change the fingerprint");
+            seen.push(f);
+        }
+        // An opening's moves count, not only how many there are.
+        let line = |text: &str| Opening::parse(text).unwrap();
+        let (mut one, mut other) = (config(), config());
+        one.openings = vec![line("h2e2 h9g7")];
+        other.openings = vec![line("h2e2 b9c7")];
+        assert_ne!(fingerprint(&one), fingerprint(&other));
+    }
+
+    #[test]
+    fn where_and_how_fast_the_games_are_played_does_not() {
+        let base = fingerprint(&config());
+        let mut c = config();
+        c.concurrency = 8;
+        c.pgn = Some(PathBuf::from("/tmp/shard-3.pgn"));
+        c.notation = MoveNotation::Wxf;
+        c.sprt = Some(SprtSpec { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 });
+        c.resume = true;
+        c.shard = Some(Shard::new(3, 8).unwrap());
+        assert_eq!(fingerprint(&c), base);
+    }
+}

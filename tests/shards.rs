@@ -238,9 +238,12 @@ fn damaged_or_foreign_pgns_are_refused() {
         assert!(err.contains(message), "{name}: {err}");
         assert!(output.stdout.is_empty(), "{name}: {}", text(&output.stdout));
     };
-    // Cut in the middle of a game's moves.
+    // Cut in the middle of a game's moves, between two moves and inside one.
     let middle = whole.rfind("4. ").unwrap();
     refused("cut.pgn", &whole[..middle], "cut short");
+    refused("cut-in-move.pgn", &whole[..middle + 5], "cut short");
+    // Cut inside the result token: half a token that the PGN reader refuses.
+    refused("cut-in-result.pgn", &whole[..whole.trim_end().len() - 2], "cut short");
     // Cut just before the last result: every move is there, the result only in the tag.
     let last = whole.trim_end().rfind(char::is_whitespace).unwrap();
     refused("cut-at-result.pgn", &whole[..last], "cut short");
@@ -248,7 +251,7 @@ fn damaged_or_foreign_pgns_are_refused() {
     let tags = whole.rfind("[MatchEngines").unwrap();
     refused("cut-in-tags.pgn", &whole[..tags], "cut short");
     // Not PGN at all.
-    refused("junk.pgn", "{ an unterminated comment\n", "is not a match PGN");
+    refused("junk.pgn", "[Round \"1\"]\n1. zz99 1-0\n", "is not a match PGN: line 2");
     refused("empty.pgn", "", "holds no game");
     // Without the match tags (a PGN from elsewhere, or from before them).
     let bare: String = whole.lines().filter(|l| !l.starts_with("[Match")).map(|l| format!("{l}\n")).collect();

@@ -155,6 +155,8 @@ pub enum MergeError {
     Truncated {
         /// The file.
         path: PathBuf,
+        /// What the PGN reader said of the cut end, if it could not read it.
+        error: Option<PgnError>,
     },
     /// A file holds no game.
     Empty {
@@ -200,8 +202,12 @@ impl fmt::Display for MergeError {
             MergeError::NoFiles => write!(f, "no PGN file to report on"),
             MergeError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
             MergeError::Pgn { path, error } => write!(f, "{} is not a match PGN: {error}", path.display()),
-            MergeError::Truncated { path } => {
-                write!(f, "{} does not end with a game's result: it was cut short", path.display())
+            MergeError::Truncated { path, error } => {
+                write!(f, "{} does not end with a game's result: it was cut short", path.display())?;
+                match error {
+                    Some(error) => write!(f, " ({error})"),
+                    None => Ok(()),
+                }
             }
             MergeError::Empty { path } => write!(f, "{} holds no game", path.display()),
             MergeError::Game { path, number, problem } => {
@@ -287,12 +293,20 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
     let mut shard_counts: Vec<u32> = Vec::new();
     let mut sprts: Vec<(SprtSpec, PathBuf)> = Vec::new();
     for (file, (path, text)) in files.iter().enumerate() {
-        let games = read_pgn(text).map_err(|error| MergeError::Pgn { path: path.clone(), error })?;
+        // A cut can leave half a token or comment, which the reader refuses: the cut is the
+        // cause to name.
+        let games = read_pgn(text).map_err(|error| {
+            if ends_with_a_result(text) {
+                MergeError::Pgn { path: path.clone(), error }
+            } else {
+                MergeError::Truncated { path: path.clone(), error: Some(error) }
+            }
+        })?;
         if games.is_empty() {
             return Err(MergeError::Empty { path: path.clone() });
         }
         if !ends_with_a_result(text) {
-            return Err(MergeError::Truncated { path: path.clone() });
+            return Err(MergeError::Truncated { path: path.clone(), error: None });
         }
         for (i, game) in games.iter().enumerate() {
             let bad = |problem| MergeError::Game { path: path.clone(), number: i + 1, problem };

@@ -489,7 +489,7 @@ impl Game {
             "start_fen": self.start.to_fen(),
             "fen": self.position.to_fen(),
             "turn": to_move.name(),
-            "check": self.ending.is_none() && self.position.is_check(),
+            "check": self.position.is_check(),
             "moves": moves,
             "last": self.moves.last().map(|m| m.to_string()),
             "legal": legal,

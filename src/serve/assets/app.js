@@ -134,7 +134,8 @@
     let who;
     if (seat.kind === "engine") who = "Chariot, level " + seat.level;
     else if (seat.kind === "open") who = "waiting for a friend…";
-    else who = (me && me.color === side ? "you" : "opponent") + (seat.online ? "" : " (offline)");
+    else if (me && me.color) who = (me.color === side ? "you" : "opponent") + (seat.online ? "" : " (offline)");
+    else who = "player" + (seat.online ? "" : " (offline)");
     return label + ": " + who;
   }
 

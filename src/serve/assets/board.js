@@ -2,7 +2,7 @@
 // Chinese characters, the last move marked. Squares are ICCS names: files a-i, ranks 0-9.
 "use strict";
 const ChariotBoard = (() => {
-  const CELL = 56, MARGIN = 46;
+  const CELL = 56, MARGIN = 58;
   const WIDTH = 2 * MARGIN + 8 * CELL, HEIGHT = 2 * MARGIN + 9 * CELL;
   const NS = "http://www.w3.org/2000/svg";
   const INK = { red: "#b3160f", black: "#1d1d1d" };
@@ -69,8 +69,8 @@ const ChariotBoard = (() => {
       const [x] = point(file, 0);
       const top = flipped ? RED_FILES[file] : BLACK_FILES[file];
       const bottom = flipped ? BLACK_FILES[file] : RED_FILES[file];
-      svg.appendChild(el("text", { x, y: 16, "font-size": 15, "text-anchor": "middle", dy: "0.35em", fill: "#5b3a1d" }, top));
-      svg.appendChild(el("text", { x, y: HEIGHT - 16, "font-size": 15, "text-anchor": "middle", dy: "0.35em", fill: "#5b3a1d" }, bottom));
+      svg.appendChild(el("text", { x, y: 18, "font-size": 16, "text-anchor": "middle", dy: "0.35em", fill: "#5b3a1d" }, top));
+      svg.appendChild(el("text", { x, y: HEIGHT - 18, "font-size": 16, "text-anchor": "middle", dy: "0.35em", fill: "#5b3a1d" }, bottom));
     }
     if (opts.last) {
       const [fx, fy] = centre(opts.last.slice(0, 2), flipped);

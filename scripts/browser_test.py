@@ -163,11 +163,25 @@ def main():
     chinese = [m["chinese"] for m in state["moves"]]
     if [m["iccs"] for m in state["moves"]] != MATE:
         fail(f"the game's moves are {[m['iccs'] for m in state['moves']]}, expected {MATE}")
-    pairs = ["  ".join(chinese[i:i + 2]) for i in range(0, len(chinese), 2)]
+    pairs = [" ".join(chinese[i:i + 2]) for i in range(0, len(chinese), 2)]
     if moves_shown != pairs:
         fail(f"the move list shows {moves_shown}, expected {pairs}")
     if args.screenshots:
         watcher.screenshot(os.path.join(args.screenshots, "serve-finished.png"))
+
+    # Stepping through the game (复盘): the start has all 32 pieces, move 3 one fewer (c9a7 took
+    # nothing, g4g9 takes the elephant), and the end is the live position again.
+    pieces = "return document.querySelectorAll('#board .piece').length"
+    watcher.click("#btn-first")
+    if watcher.js(pieces) != 32 or watcher.js("return document.getElementById('step-text').textContent") != "move 0 of 5":
+        fail("stepping back to the start does not show the start")
+    watcher.click('#moves span[data-ply="3"]')
+    shown = watcher.js("return document.querySelector('#moves span.shown').textContent")
+    if shown != chinese[2] or watcher.js(pieces) != 32:
+        fail(f"move 3 shows {shown!r} with {watcher.js(pieces)} pieces")
+    watcher.click("#btn-last")
+    if watcher.js(pieces) != 31 or watcher.js("return document.getElementById('step-text').textContent") != "live, move 5":
+        fail("the last step does not show the final position")
 
     # The PGN saved in --data replays legally to the same verdict in `chariot judge`.
     path = os.path.join(args.data, "pgn", f"{game}.pgn")

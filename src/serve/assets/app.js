@@ -12,6 +12,7 @@
   let lastRequest = null;    // the type of the last join/watch/resume sent
   let ourHash = null;        // a hash this page set itself (no new routing for it)
   let retries = 0;
+  let shownPly = null;       // the ply shown while stepping through the game, null for the live one
   let notation = localStorage.getItem("chariot-notation") || "chinese";
   // For the browser test and for curious people: what the page knows.
   window.chariot = { get state() { return state; }, get me() { return me; } };
@@ -69,6 +70,7 @@
     if (message.token) localStorage.setItem(tokenKey(message.game), message.token);
     flipped = message.color === "black";
     selected = null;
+    shownPly = null;
     $("error").textContent = "";
     if (location.hash !== "#g=" + message.game) setHash("g=" + message.game);
     $("lobby").hidden = true;
@@ -95,7 +97,7 @@
   }
 
   function clicked(square) {
-    if (!myTurn()) return;
+    if (!myTurn() || shownPly !== null) return;
     if (selected && targetsOf(selected).includes(square)) {
       act("move", { move: selected + square });
       selected = null;
@@ -153,10 +155,23 @@
     const playing = !!(me && me.color);
     const over = !!state.result;
     const engineGame = state.red.kind === "engine" || state.black.kind === "engine";
-    const targets = selected ? targetsOf(selected) : [];
-    ChariotBoard.draw($("board"), state.fen, {
-      flipped, last: state.last, selected, targets, check: state.check, turn: state.turn, onClick: clicked,
-    });
+    const plies = state.moves.length;
+    if (shownPly !== null && shownPly >= plies) shownPly = null;
+    if (shownPly === null) {
+      const targets = selected ? targetsOf(selected) : [];
+      ChariotBoard.draw($("board"), state.fen, {
+        flipped, last: state.last, selected, targets, check: state.check, turn: state.turn, onClick: clicked,
+      });
+    } else {
+      const line = state.moves.slice(0, shownPly).map((m) => m.iccs);
+      ChariotBoard.draw($("board"), ChariotBoard.fenAfter(state.start_fen, line), {
+        flipped, last: line[line.length - 1], onClick: clicked,
+      });
+    }
+    const at = shownPly === null ? plies : shownPly;
+    $("step-text").textContent = shownPly === null ? "live, move " + plies : "move " + at + " of " + plies;
+    $("btn-first").disabled = $("btn-prev").disabled = at === 0;
+    $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
     $("status").textContent = statusText();
     $("result").hidden = !over;
     $("result").textContent = over ? state.result.score + " — " + state.result.text : "";
@@ -191,16 +206,35 @@
     list.replaceChildren();
     for (let i = 0; i < state.moves.length; i += 2) {
       const li = document.createElement("li");
-      const pair = state.moves.slice(i, i + 2).map((m) => m[notation]);
-      li.textContent = pair.join("  ");
-      if (i + 2 >= state.moves.length) li.className = "last";
+      state.moves.slice(i, i + 2).forEach((m, j) => {
+        const span = document.createElement("span");
+        span.textContent = m[notation];
+        span.dataset.ply = i + j + 1;
+        if (i + j + 1 === at) span.className = "shown";
+        span.addEventListener("click", () => step(i + j + 1));
+        li.appendChild(span);
+        if (j === 0 && i + 1 < state.moves.length) li.appendChild(document.createTextNode(" "));
+      });
       list.appendChild(li);
     }
     list.dataset.plies = state.moves.length;
-    list.scrollTop = list.scrollHeight;
+    if (shownPly === null) list.scrollTop = list.scrollHeight;
+  }
+
+  // Shows the position after `ply` moves (the live one at the end).
+  function step(ply) {
+    if (!state) return;
+    const plies = state.moves.length;
+    shownPly = ply >= plies ? null : Math.max(0, ply);
+    selected = null;
+    render();
   }
 
   function setUp() {
+    $("btn-first").addEventListener("click", () => step(0));
+    $("btn-prev").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) - 1));
+    $("btn-next").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) + 1));
+    $("btn-last").addEventListener("click", () => step(Infinity));
     for (let level = 1; level <= 10; level++) {
       const option = document.createElement("option");
       option.value = level; option.textContent = level;
@@ -217,6 +251,7 @@
       send({
         type: "create", opponent, level: Number($("level").value), side: $("side").value,
         minutes: Number($("minutes").value), increment: Number($("increment").value),
+        fen: $("fen").value.trim() || null,
       });
     });
     $("notation").value = notation;

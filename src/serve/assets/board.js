@@ -112,5 +112,25 @@ const ChariotBoard = (() => {
     }
   }
 
-  return { draw, pieces };
+  // The placement FEN after playing `moves` (ICCS, legal) from `fen`: for stepping through a
+  // game, where the server already checked every move.
+  function fenAfter(fen, moves) {
+    const board = pieces(fen);
+    for (const m of moves) {
+      board[m.slice(2, 4)] = board[m.slice(0, 2)];
+      delete board[m.slice(0, 2)];
+    }
+    const rows = [];
+    for (let rank = 9; rank >= 0; rank--) {
+      let row = "", empty = 0;
+      for (let file = 0; file < 9; file++) {
+        const p = board["abcdefghi"[file] + rank];
+        if (p) { if (empty) row += empty; row += p; empty = 0; } else empty += 1;
+      }
+      rows.push(empty ? row + empty : row);
+    }
+    return rows.join("/");
+  }
+
+  return { draw, pieces, fenAfter };
 })();

@@ -179,6 +179,15 @@ def main():
     shown = watcher.js("return document.querySelector('#moves span.shown').textContent")
     if shown != chinese[2] or watcher.js(pieces) != 32:
         fail(f"move 3 shows {shown!r} with {watcher.js(pieces)} pieces")
+    # Chariot's analysis of move 3's position: three lines, each with a score and chances.
+    watcher.click("#btn-analyse")
+    lines = watcher.wait("the analysis", "const li = document.querySelectorAll('#analysis li'); "
+                         "return li.length === 3 && Array.from(li).map(x => x.textContent)", timeout=60)
+    title = watcher.js("return document.getElementById('analysis-title').textContent")
+    if title != "after move 3, for Black" or not all(re.match(r"^(mate -?\d+|[+-]?\d+\.\d\d) W \d+% D \d+% L \d+% — ", x) for x in lines):
+        fail(f"the analysis reads {title!r}: {lines}")
+    if args.screenshots:
+        watcher.screenshot(os.path.join(args.screenshots, "serve-analysis.png"))
     watcher.click("#btn-last")
     if watcher.js(pieces) != 31 or watcher.js("return document.getElementById('step-text').textContent") != "live, move 5":
         fail("the last step does not show the final position")

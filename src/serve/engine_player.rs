@@ -8,7 +8,12 @@ use std::thread;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use crate::board::{Move, Position};
-use crate::search::{Engine, HashError, Limits, SearchControl};
+use crate::search::score_scale::{ScoreScale, ShownScore};
+use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl};
+use crate::winrate::WdlPerMille;
+
+/// Nodes an analysis request may spend (a few tenths of a second).
+pub const ANALYSIS_NODES: u64 = 300_000;
 
 /// Nodes per move at each level, 1 to 10. The levels helper's `Skill Level` will replace this
 /// table; `level_limits` is the one place that reads it.
@@ -43,6 +48,19 @@ pub struct EngineJob {
     pub limits: Limits,
     /// Stops the search when the game no longer wants its answer.
     pub control: Arc<SearchControl>,
+    /// For an analysis (not a move to play): the request's number, and the lines are reported.
+    pub analysis: Option<u64>,
+}
+
+/// One line of an analysis, from the side to move's view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisLine {
+    /// The line, legal from the analysed position.
+    pub pv: Vec<Move>,
+    /// Its score as people are shown it (normalised centipawns, or mate in N).
+    pub score: ShownScore,
+    /// Win, draw and loss chances per mille.
+    pub wdl: WdlPerMille,
 }
 
 /// A finished search.
@@ -54,6 +72,8 @@ pub struct EngineAnswer {
     pub generation: u64,
     /// The move found, `None` when there was none (or the search was stopped at once).
     pub best: Option<Move>,
+    /// For an analysis: its request number and the best lines, best first.
+    pub analysis: Option<(u64, Vec<AnalysisLine>)>,
 }
 
 /// The workers: jobs in, answers out. Dropping the pool ends the workers after their job.
@@ -100,8 +120,26 @@ fn work(mut engine: Engine, queue: Receiver<EngineJob>, answers: Sender<EngineAn
             continue;
         }
         job.control.start(false);
-        let result = engine.search(&job.position, &job.limits, &job.control, &mut |_| {});
-        let answer = EngineAnswer { game: job.game, generation: job.generation, best: result.best };
+        // The last exact score of each MultiPV line, as the iterations report them.
+        let mut lines: Vec<Option<(i32, Vec<Move>)>> = vec![None; job.limits.multipv.max(1)];
+        let mut report = |info: &Info| {
+            if let Info::Iteration(it) = info {
+                if it.bound == ScoreBound::Exact && (1..=lines.len()).contains(&it.multipv) {
+                    lines[it.multipv - 1] = Some((it.score, it.pv.clone()));
+                }
+            }
+        };
+        let result = engine.search(&job.position, &job.limits, &job.control, &mut report);
+        let analysis = job.analysis.map(|request| {
+            let scale = ScoreScale::of(&engine.options.eval, &job.position);
+            let lines = lines
+                .into_iter()
+                .flatten()
+                .map(|(score, pv)| AnalysisLine { pv, score: scale.shown(score), wdl: scale.wdl(score) })
+                .collect();
+            (request, lines)
+        });
+        let answer = EngineAnswer { game: job.game, generation: job.generation, best: result.best, analysis };
         if answers.send(answer).is_err() {
             return;
         }
@@ -135,9 +173,38 @@ mod tests {
             position: position.clone(),
             limits: level_limits(1, None),
             control,
+            analysis: None,
         });
         let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
         assert_eq!((answer.game.as_str(), answer.generation), ("g", 3));
         assert!(movegen::is_legal(&mut position.clone(), answer.best.unwrap()));
+        assert_eq!(answer.analysis, None);
+    }
+
+    #[test]
+    fn an_analysis_reports_its_lines_best_first_with_chances() {
+        let (answers, answered) = unbounded();
+        let pool = EnginePool::new(1, 1, answers).unwrap();
+        // Red wins at once: after the pawn's step e7e8 or e7d7 Black has no move, and that loses
+        // (`chariot judge --fen … --moves e7e8`, and e7d7: result 1-0 ply 1 reason stalemate).
+        let position = Position::from_fen("3k5/9/4P4/9/9/9/9/9/9/4K1R2 w - - 0 1").unwrap();
+        let limits = Limits { multipv: 2, ..Limits::nodes(20_000) };
+        let control = Arc::new(SearchControl::new());
+        pool.submit(EngineJob {
+            game: "g".into(),
+            generation: 0,
+            position,
+            limits,
+            control,
+            analysis: Some(9),
+        });
+        let answer = answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+        let (request, lines) = answer.analysis.unwrap();
+        assert_eq!(request, 9);
+        assert_eq!(lines.len(), 2);
+        assert!(["e7e8", "e7d7"].contains(&lines[0].pv[0].to_string().as_str()), "{lines:?}");
+        assert_eq!(lines[0].score, ShownScore::Mate(1));
+        assert_eq!(lines[0].wdl, WdlPerMille { win: 1000, draw: 0, loss: 0 });
+        assert_ne!(lines[1].pv[0], lines[0].pv[0]);
     }
 }

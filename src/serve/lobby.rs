@@ -15,19 +15,23 @@ use rand::distributions::Alphanumeric;
 use rand::Rng;
 use serde_json::json;
 
-use super::engine_player::{level_limits, EngineAnswer, EngineJob, EnginePool};
+use super::engine_player::{level_limits, AnalysisLine, EngineAnswer, EngineJob, EnginePool, ANALYSIS_NODES};
 use super::game::{Clock, Game, GameError, Seat};
 use super::messages::{
     self, error_message, Action, ClientMessage, NewGame, Opponent, ParseError, SideChoice,
 };
 use super::store::{pgn_text, unix_now, Store, StoreError};
 use crate::board::{Color, FenError, Position};
-use crate::search::{HashError, SearchControl};
+use crate::notation::{format_line, MoveNotation};
+use crate::search::score_scale::ShownScore;
+use crate::search::{HashError, Limits, SearchControl};
 
 /// Characters in a game id (in the share link).
 const ID_CHARS: usize = 10;
 /// Characters in a player's token: 32 letters and digits, about 190 bits.
 const TOKEN_CHARS: usize = 32;
+/// Analyses queued or running at once, over all connections (each connection has one at most).
+const MAX_ANALYSES: usize = 8;
 /// Messages waiting for a slow connection before it is cut off.
 pub const OUTBOX_CAPACITY: usize = 256;
 
@@ -70,6 +74,10 @@ pub enum LobbyError {
     NoFreeSeat,
     /// The start position of a new game is not one.
     BadFen(FenError),
+    /// The game has fewer moves than the ply asked for.
+    NoSuchPly,
+    /// This connection's analysis is still running, or the engine has too many queued.
+    AnalysisBusy,
     /// The game refused the action.
     Game(GameError),
 }
@@ -83,6 +91,8 @@ impl fmt::Display for LobbyError {
             LobbyError::TooManyFollowers => f.write_str("this game has as many connections as it can hold"),
             LobbyError::NoFreeSeat => f.write_str("both seats are taken; you can watch"),
             LobbyError::BadFen(e) => write!(f, "{e}"),
+            LobbyError::NoSuchPly => f.write_str("the game has not that many moves"),
+            LobbyError::AnalysisBusy => f.write_str("an analysis is still running; try again when it ends"),
             LobbyError::Game(e) => write!(f, "{e}"),
         }
     }
@@ -160,9 +170,20 @@ impl Room {
     }
 }
 
+/// An analysis asked for and not yet answered.
+struct PendingAnalysis {
+    connection: u64,
+    outbox: Outbox,
+    game: String,
+    ply: usize,
+    position: Position,
+}
+
 /// Every game on the server.
 pub struct Lobby {
     rooms: Mutex<HashMap<String, Arc<Room>>>,
+    analyses: Mutex<HashMap<u64, PendingAnalysis>>,
+    next_analysis: AtomicU64,
     limits: LobbyLimits,
     store: Option<Store>,
     engines: EnginePool,
@@ -192,6 +213,8 @@ impl Lobby {
             .collect();
         let lobby = Arc::new(Lobby {
             rooms: Mutex::new(rooms),
+            analyses: Mutex::new(HashMap::new()),
+            next_analysis: AtomicU64::new(1),
             limits,
             store,
             engines,
@@ -220,9 +243,10 @@ impl Lobby {
         Connection { id: self.next_connection.fetch_add(1, Ordering::Relaxed), outbox, following: None }
     }
 
-    /// Forgets a connection that closed.
+    /// Forgets a connection that closed (its analysis, if any, is answered to nobody).
     pub fn disconnect(&self, connection: &mut Connection) {
         self.unfollow(connection);
+        self.analyses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, a| a.connection != connection.id);
     }
 
     /// How many games are held.
@@ -258,6 +282,7 @@ impl Lobby {
                 Ok(())
             }
             ClientMessage::Create(settings) => self.create(connection, &settings),
+            ClientMessage::Analyse { game, ply, lines } => self.analyse(connection, &game, ply, lines),
             ClientMessage::Join { game } => self.join(connection, &game),
             ClientMessage::Watch { game } => {
                 let room = self.room(&game)?;
@@ -326,6 +351,90 @@ impl Lobby {
         let mut state = room.lock();
         self.changed(&mut state);
         Ok(())
+    }
+
+    /// Queues an analysis of the game `id` after `ply` moves; the answer goes to `connection`.
+    fn analyse(
+        &self,
+        connection: &Connection,
+        id: &str,
+        ply: Option<usize>,
+        lines: usize,
+    ) -> Result<(), LobbyError> {
+        let position = {
+            let room = self.room(id)?;
+            let state = room.lock();
+            let game = &state.game;
+            let ply = ply.unwrap_or(game.moves().len());
+            let moves = game.moves().get(..ply).ok_or(LobbyError::NoSuchPly)?;
+            let mut position = game.start.clone();
+            for &mv in moves {
+                position.make_move(mv);
+            }
+            position
+        };
+        let request = self.next_analysis.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut analyses = self.analyses.lock().unwrap_or_else(|e| e.into_inner());
+            if analyses.len() >= MAX_ANALYSES || analyses.values().any(|a| a.connection == connection.id) {
+                return Err(LobbyError::AnalysisBusy);
+            }
+            let ply = position.game_ply();
+            analyses.insert(
+                request,
+                PendingAnalysis {
+                    connection: connection.id,
+                    outbox: connection.outbox.clone(),
+                    game: id.to_string(),
+                    ply,
+                    position: position.clone(),
+                },
+            );
+        }
+        self.engines.submit(EngineJob {
+            game: id.to_string(),
+            generation: 0,
+            position,
+            limits: Limits { multipv: lines, ..Limits::nodes(ANALYSIS_NODES) },
+            control: Arc::new(SearchControl::new()),
+            analysis: Some(request),
+        });
+        Ok(())
+    }
+
+    /// Sends a finished analysis to the connection that asked for it.
+    fn analysis_answer(&self, request: u64, lines: &[AnalysisLine]) {
+        let Some(pending) = self.analyses.lock().unwrap_or_else(|e| e.into_inner()).remove(&request) else {
+            return;
+        };
+        let lines: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|line| {
+                let (cp, mate) = match line.score {
+                    ShownScore::Cp(cp) => (Some(cp), None),
+                    ShownScore::Mate(moves) => (None, Some(moves)),
+                };
+                json!({
+                    "iccs": format_line(&pending.position, &line.pv, MoveNotation::Iccs),
+                    "wxf": format_line(&pending.position, &line.pv, MoveNotation::Wxf),
+                    "chinese": format_line(&pending.position, &line.pv, MoveNotation::Chinese),
+                    "cp": cp,
+                    "mate": mate,
+                    "wdl": [line.wdl.win, line.wdl.draw, line.wdl.loss],
+                })
+            })
+            .collect();
+        pending.outbox.send(
+            json!({
+                "type": "analysis",
+                "game": pending.game,
+                "ply": pending.ply,
+                "fen": pending.position.to_fen(),
+                "turn": pending.position.side_to_move().name(),
+                "lines": lines,
+            })
+            .to_string(),
+        );
     }
 
     fn join(&self, connection: &mut Connection, id: &str) -> Result<(), LobbyError> {
@@ -427,11 +536,16 @@ impl Lobby {
             position: game.position().clone(),
             limits: level_limits(level, clock),
             control: control.clone(),
+            analysis: None,
         });
         state.thinking = Some((game.generation, game.moves().len(), control));
     }
 
     fn engine_answer(&self, answer: EngineAnswer) {
+        if let Some((request, lines)) = &answer.analysis {
+            self.analysis_answer(*request, lines);
+            return;
+        }
         let Ok(room) = self.room(&answer.game) else { return };
         let mut state = room.lock();
         let wanted = state.thinking.as_ref().is_some_and(|(generation, ply, _)| {
@@ -718,6 +832,35 @@ mod tests {
         assert_eq!(games[0].result, "1-0");
         assert!(!dir.join("games").join(format!("{id}.json")).exists());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_analysis_answers_the_asker_only_one_at_a_time() {
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let (mut red, mut black, id, rt, _) = friend_game(&lobby);
+        red.send(&lobby, &play(&id, &rt, "h2e2"));
+        black.drain();
+        let ask = format!(r#"{{"type":"analyse","game":"{id}","ply":1,"lines":2}}"#);
+        assert!(black.send(&lobby, &ask).is_empty());
+        assert_eq!(black.refused(&lobby, &ask), LobbyError::AnalysisBusy.to_string());
+        let answer: Value =
+            serde_json::from_str(&black.inbox.recv_timeout(Duration::from_secs(60)).unwrap()).unwrap();
+        assert_eq!(
+            (answer["type"].as_str(), answer["ply"].as_u64(), answer["turn"].as_str()),
+            (Some("analysis"), Some(1), Some("black"))
+        );
+        let lines = answer["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 2);
+        for line in lines {
+            let wdl: u64 = line["wdl"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
+            assert_eq!(wdl, 1000, "{line}");
+            assert!(line["cp"].is_i64() != line["mate"].is_i64());
+            assert_eq!(line["chinese"].as_array().unwrap().len(), line["iccs"].as_array().unwrap().len());
+        }
+        assert_ne!(lines[0]["iccs"][0], lines[1]["iccs"][0]);
+        assert!(red.drain().is_empty(), "only the asker hears the analysis");
+        let too_far = format!(r#"{{"type":"analyse","game":"{id}","ply":2}}"#);
+        assert_eq!(black.refused(&lobby, &too_far), LobbyError::NoSuchPly.to_string());
     }
 
     #[test]

@@ -136,6 +136,15 @@ pub enum ClientMessage {
         /// What to do.
         action: Action,
     },
+    /// Ask the engine about a position of a game: the best lines with their scores and chances.
+    Analyse {
+        /// The game's id.
+        game: String,
+        /// The position after this many moves (the current one when absent).
+        ply: Option<usize>,
+        /// How many lines, 1 to 5.
+        lines: usize,
+    },
     /// Keeps an idle connection alive; answered with `pong`.
     Ping,
 }
@@ -212,6 +221,12 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
         "ask_undo" => act(Action::AskUndo),
         "agree_undo" => act(Action::AgreeUndo),
         "refuse_undo" => act(Action::RefuseUndo),
+        "analyse" => Ok(ClientMessage::Analyse {
+            game: game()?,
+            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
+                as usize,
+        }),
         "ping" => Ok(ClientMessage::Ping),
         _ => Err(ParseError::UnknownType { text: kind }),
     }
@@ -338,6 +353,14 @@ mod tests {
                 increment_s: 3,
                 fen: None
             })
+        );
+        assert_eq!(
+            parse(r#"{"type":"analyse","game":"g1","ply":4}"#),
+            Ok(ClientMessage::Analyse { game: "g1".into(), ply: Some(4), lines: 3 })
+        );
+        assert_eq!(
+            parse(r#"{"type":"analyse","game":"g1","lines":6}"#),
+            Err(ParseError::BadField { field: "lines", expected: "a number of lines from 1 to 5" })
         );
         let friend = parse(r#"{"type":"create","opponent":"friend"}"#).unwrap();
         assert_eq!(

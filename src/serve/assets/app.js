@@ -62,6 +62,7 @@
       if (message.type === "joined") joined(message);
       else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); }
       else if (message.type === "error") failed(message.message);
+      else if (message.type === "analysis") analysed(message);
     };
   }
 
@@ -72,6 +73,8 @@
     selected = null;
     shownPly = null;
     $("error").textContent = "";
+    $("analysis").replaceChildren();
+    $("analysis-title").textContent = "";
     if (location.hash !== "#g=" + message.game) setHash("g=" + message.game);
     $("lobby").hidden = true;
     $("game").hidden = false;
@@ -86,6 +89,24 @@
       if (!text.startsWith("no such game")) { lastRequest = "watch"; send({ type: "watch", game }); }
     }
     $("error").textContent = text;
+  }
+
+  // Chariot's lines for the position after `ply` moves, scores and chances for the side to move.
+  function analysed(message) {
+    if (!state || message.game !== state.id) return;
+    const side = message.turn === "red" ? "Red" : "Black";
+    $("analysis-title").textContent = "after move " + message.ply + ", for " + side;
+    const list = $("analysis");
+    list.replaceChildren();
+    for (const line of message.lines) {
+      const li = document.createElement("li");
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = line.mate !== null ? "mate " + line.mate : (line.cp > 0 ? "+" : "") + (line.cp / 100).toFixed(2);
+      const [w, d, l] = line.wdl.map((x) => Math.round(x / 10));
+      li.append(score, " W " + w + "% D " + d + "% L " + l + "% — " + line[notation].slice(0, 8).join(" "));
+      list.appendChild(li);
+    }
   }
 
   function myTurn() {
@@ -235,6 +256,11 @@
     $("btn-prev").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) - 1));
     $("btn-next").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) + 1));
     $("btn-last").addEventListener("click", () => step(Infinity));
+    $("btn-analyse").addEventListener("click", () => {
+      if (!state) return;
+      $("analysis-title").textContent = "thinking…";
+      send({ type: "analyse", game: state.id, ply: shownPly === null ? state.moves.length : shownPly, lines: 3 });
+    });
     for (let level = 1; level <= 10; level++) {
       const option = document.createElement("option");
       option.value = level; option.textContent = level;

@@ -53,6 +53,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
         action_message(&game, &token, &Action::AgreeUndo),
         action_message(&game, &token, &Action::OfferDraw),
         action_message(&game, &token, &Action::DeclineDraw),
+        format!(r#"{{"type":"analyse","game":"{game}","ply":0,"lines":5}}"#),
         r#"{"type":"ping"}"#.into(),
     ];
     let (sender, replies) = bounded(4096);
@@ -76,7 +77,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
             }
             for answer in &answers {
                 let kind = answer["type"].as_str().unwrap_or("");
-                prop_assert!(["joined", "state", "error", "pong"].contains(&kind), "{}", answer);
+                prop_assert!(["joined", "state", "error", "pong", "analysis"].contains(&kind), "{}", answer);
                 if kind == "error" {
                     prop_assert!(answer["message"].as_str().unwrap().len() < 300);
                 }

@@ -1,6 +1,12 @@
 //! Persistence in `--data DIR`: every game's state in `games/ID.json` after each change (written
 //! whole or not at all, through a temporary file renamed over it), and each finished game as
-//! `pgn/ID.pgn`. On start the unfinished games are read back, so a restart loses nothing.
+//! `pgn/ID.pgn` (synced to the disk as well). On start the unfinished games are read back, so a
+//! restart loses nothing.
+//!
+//! The state files are renamed into place but not synced: a sync on every move made the move
+//! answer's 95th percentile 143 ms instead of 16 (50 games at once, docs/serve.md), and the rename
+//! alone already keeps a crash of the server from leaving half a file. Only a crash of the whole
+//! machine can lose the last moves before the system writes them out.
 
 use std::fmt;
 use std::io;
@@ -92,7 +98,11 @@ impl Store {
         } else {
             let path = self.state_path(&game.id);
             let text = to_json(game, now).to_string();
-            write_atomically(&path, text).map_err(io_error(&path))
+            // One writer per game at a time (the game's lock is held), so the name is its own.
+            let temporary = self.dir.join("games").join(format!(".{}.json.tmp", game.id));
+            std::fs::write(&temporary, text)
+                .and_then(|()| std::fs::rename(&temporary, &path))
+                .map_err(io_error(&path))
         }
     }
 

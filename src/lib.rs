@@ -14,7 +14,8 @@
 //! * `search`, `tournament` (matches between engines);
 //! * `datagen` (self-play training data and its file format), `book` (opening books);
 //! * `texel` (Texel tuning of the classic weights), `train` (the NNUE trainer);
-//! * `protocol` (UCCI and UCI);
+//! * `protocol` (UCCI and UCI), `serve` (the web board: HTTP, WebSocket, games between people
+//!   and with the engine);
 //! * `cli` (the subcommands).
 
 pub mod adam;
@@ -31,6 +32,7 @@ pub mod protocol;
 pub mod quote;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod svg;
 pub mod texel;
 pub mod tournament;

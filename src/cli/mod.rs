@@ -17,6 +17,7 @@ pub mod matches;
 pub mod nnue;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 pub mod tune;
 pub mod winrate_fit;
@@ -67,6 +68,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Opening books: probe, build (from PGN or from search), import BOOK.DAT, dump, merge.
     Book(book::BookArgs),
+    /// Serve a web board: play the engine or a friend in the browser, others watch.
+    Serve(serve::ServeArgs),
     /// Play fast self-play games and write quiet positions with their results (tuning data).
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel's method) and write a new weights.rs.
@@ -126,6 +129,7 @@ fn run_command(command: Option<Command>) -> Result<()> {
         Some(Command::Book(args)) => {
             book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
+        Some(Command::Serve(args)) => serve::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Datagen(args)) => {
             datagen::run(&args, &mut std::io::stdout().lock(), common::progress_wanted())
         }

@@ -1,0 +1,309 @@
+// The page: the lobby form, the game view, and the WebSocket to the server (docs/serve.md).
+// The server checks every move; the page only offers the legal ones it was sent.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  let ws = null;
+  let state = null;          // the last "state" the server sent
+  let me = null;             // { game, token, color, role } from "joined"
+  let receivedAt = 0;        // when `state` arrived (for the running clock)
+  let flipped = false;
+  let selected = null;
+  let lastRequest = null;    // the type of the last join/watch/resume sent
+  let ourHash = null;        // a hash this page set itself (no new routing for it)
+  let retries = 0;
+  let shownPly = null;       // the ply shown while stepping through the game, null for the live one
+  let notation = localStorage.getItem("chariot-notation") || "chinese";
+  // For the browser test and for curious people: what the page knows.
+  window.chariot = { get state() { return state; }, get me() { return me; } };
+
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  }
+  function act(type, extra) {
+    if (me && me.token) send(Object.assign({ type, game: me.game, token: me.token }, extra || {}));
+  }
+  function tokenKey(id) { return "chariot-token-" + id; }
+
+  function setHash(hash) {
+    ourHash = hash;
+    location.hash = hash;
+  }
+
+  // What the address asks for: #g=ID (resume or watch), #join=ID (take the free seat), or the lobby.
+  function route() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const id = params.get("g") || params.get("join");
+    if (!id) { showLobby(); return; }
+    const token = localStorage.getItem(tokenKey(id));
+    if (token) { lastRequest = "resume"; send({ type: "resume", game: id, token }); }
+    else if (params.get("join")) { lastRequest = "join"; send({ type: "join", game: id }); }
+    else { lastRequest = "watch"; send({ type: "watch", game: id }); }
+  }
+
+  function showLobby() {
+    state = null; me = null;
+    $("game").hidden = true;
+    $("lobby").hidden = false;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(scheme + location.host + "/ws");
+    ws.onopen = () => { retries = 0; $("connection").textContent = "connected"; route(); };
+    ws.onclose = () => {
+      $("connection").textContent = "reconnecting…";
+      retries += 1;
+      setTimeout(connect, Math.min(10000, 500 * 2 ** retries));
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "joined") joined(message);
+      else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); }
+      else if (message.type === "error") failed(message.message);
+      else if (message.type === "analysis") analysed(message);
+    };
+  }
+
+  function joined(message) {
+    me = { game: message.game, token: message.token, color: message.color, role: message.role };
+    if (message.token) localStorage.setItem(tokenKey(message.game), message.token);
+    flipped = message.color === "black";
+    selected = null;
+    shownPly = null;
+    $("error").textContent = "";
+    $("analysis").replaceChildren();
+    $("analysis-title").textContent = "";
+    if (location.hash !== "#g=" + message.game) setHash("g=" + message.game);
+    $("lobby").hidden = true;
+    $("game").hidden = false;
+  }
+
+  function failed(text) {
+    // A seat that is gone or taken: watch instead.
+    if (lastRequest === "join" || lastRequest === "resume") {
+      const id = new URLSearchParams(location.hash.slice(1));
+      const game = id.get("g") || id.get("join");
+      if (lastRequest === "resume") localStorage.removeItem(tokenKey(game));
+      if (!text.startsWith("no such game")) { lastRequest = "watch"; send({ type: "watch", game }); }
+    }
+    $("error").textContent = text;
+  }
+
+  // Chariot's lines for the position after `ply` moves, scores and chances for the side to move.
+  function analysed(message) {
+    if (!state || message.game !== state.id) return;
+    const side = message.turn === "red" ? "Red" : "Black";
+    $("analysis-title").textContent = "after move " + message.ply + ", for " + side;
+    const list = $("analysis");
+    list.replaceChildren();
+    for (const line of message.lines) {
+      const li = document.createElement("li");
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = line.mate !== null ? "mate " + line.mate : (line.cp > 0 ? "+" : "") + (line.cp / 100).toFixed(2);
+      const [w, d, l] = line.wdl.map((x) => Math.round(x / 10));
+      li.append(score, " W " + w + "% D " + d + "% L " + l + "% — " + line[notation].slice(0, 8).join(" "));
+      list.appendChild(li);
+    }
+  }
+
+  function myTurn() {
+    return state && me && me.color && !state.result && state.turn === me.color;
+  }
+
+  function targetsOf(square) {
+    return state.legal.filter((m) => m.startsWith(square)).map((m) => m.slice(2, 4));
+  }
+
+  function clicked(square) {
+    if (!myTurn() || shownPly !== null) return;
+    if (selected && targetsOf(selected).includes(square)) {
+      act("move", { move: selected + square });
+      selected = null;
+    } else if (targetsOf(square).length > 0) {
+      selected = square;
+    } else {
+      selected = null;
+    }
+    render();
+  }
+
+  function clockText(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function clockLeft(side) {
+    if (!state || !state.clock) return null;
+    let ms = state.clock[side + "_ms"];
+    if (state.clock.running && state.turn === side && !state.result) ms -= performance.now() - receivedAt;
+    return ms;
+  }
+
+  function drawClocks() {
+    for (const [id, side] of [["top-player", flipped ? "red" : "black"], ["bottom-player", flipped ? "black" : "red"]]) {
+      const clock = $(id).querySelector(".clock");
+      const ms = clockLeft(side);
+      clock.textContent = ms === null ? "" : clockText(ms);
+      clock.classList.toggle("low", ms !== null && ms < 20000);
+    }
+  }
+
+  function playerName(side) {
+    const seat = state[side];
+    const label = side === "red" ? "Red 红" : "Black 黑";
+    let who;
+    if (seat.kind === "engine") who = "Chariot, level " + seat.level;
+    else if (seat.kind === "open") who = "waiting for a friend…";
+    else if (me && me.color) who = (me.color === side ? "you" : "opponent") + (seat.online ? "" : " (offline)");
+    else who = "player" + (seat.online ? "" : " (offline)");
+    return label + ": " + who;
+  }
+
+  function statusText() {
+    if (state.result) return "Game over";
+    if (state.red.kind === "open" || state.black.kind === "open") return "Waiting for the second player to join";
+    const side = state.turn === "red" ? "Red" : "Black";
+    if (state.thinking) return "Chariot is thinking…";
+    if (myTurn()) return "Your move" + (state.check ? " — check!" : "");
+    return side + " to move" + (state.check ? " (check)" : "");
+  }
+
+  function render() {
+    if (!state) return;
+    const playing = !!(me && me.color);
+    const over = !!state.result;
+    const engineGame = state.red.kind === "engine" || state.black.kind === "engine";
+    const plies = state.moves.length;
+    if (shownPly !== null && shownPly >= plies) shownPly = null;
+    if (shownPly === null) {
+      const targets = selected ? targetsOf(selected) : [];
+      ChariotBoard.draw($("board"), state.fen, {
+        flipped, last: state.last, selected, targets, check: state.check, turn: state.turn, onClick: clicked,
+      });
+    } else {
+      const line = state.moves.slice(0, shownPly).map((m) => m.iccs);
+      ChariotBoard.draw($("board"), ChariotBoard.fenAfter(state.start_fen, line), {
+        flipped, last: line[line.length - 1], onClick: clicked,
+      });
+    }
+    const at = shownPly === null ? plies : shownPly;
+    $("step-text").textContent = shownPly === null ? "live, move " + plies : "move " + at + " of " + plies;
+    $("btn-first").disabled = $("btn-prev").disabled = at === 0;
+    $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
+    $("status").textContent = statusText();
+    $("result").hidden = !over;
+    $("result").textContent = over ? state.result.score + " — " + state.result.text : "";
+    for (const [id, side] of [["top-player", flipped ? "red" : "black"], ["bottom-player", flipped ? "black" : "red"]]) {
+      $(id).querySelector(".name").textContent = playerName(side);
+      $(id).classList.toggle("to-move", !over && state.turn === side);
+    }
+    drawClocks();
+    const opponent = me && me.color === "red" ? "black" : "red";
+    const drawFromThem = playing && state.draw_offer === opponent;
+    const undoFromThem = playing && state.undo_request === opponent;
+    $("btn-accept-draw").hidden = $("btn-decline-draw").hidden = !drawFromThem;
+    $("btn-agree-undo").hidden = $("btn-refuse-undo").hidden = !undoFromThem;
+    let offer = "";
+    if (drawFromThem) offer = "Your opponent offers a draw.";
+    else if (undoFromThem) offer = "Your opponent asks to take back a move.";
+    else if (playing && state.draw_offer === me.color) offer = "You offered a draw.";
+    else if (playing && state.undo_request === me.color) offer = "You asked to take back; waiting.";
+    $("offer-text").textContent = offer;
+    $("offers").hidden = !offer;
+    $("player-buttons").hidden = !playing;
+    $("btn-undo").disabled = state.moves.length === 0 || (over && !engineGame);
+    $("btn-draw").disabled = over || engineGame;
+    $("btn-resign").disabled = over;
+    const friendGame = !engineGame;
+    $("share").hidden = !friendGame || !playing;
+    $("share-link").value = location.origin + "/#join=" + state.id;
+    $("watch-link").value = location.origin + "/#g=" + state.id;
+    $("pgn-link").href = "/pgn/" + state.id + ".pgn";
+    $("pgn-link").setAttribute("download", state.id + ".pgn");
+    const list = $("moves");
+    list.replaceChildren();
+    for (let i = 0; i < state.moves.length; i += 2) {
+      const li = document.createElement("li");
+      state.moves.slice(i, i + 2).forEach((m, j) => {
+        const span = document.createElement("span");
+        span.textContent = m[notation];
+        span.dataset.ply = i + j + 1;
+        if (i + j + 1 === at) span.className = "shown";
+        span.addEventListener("click", () => step(i + j + 1));
+        li.appendChild(span);
+        if (j === 0 && i + 1 < state.moves.length) li.appendChild(document.createTextNode(" "));
+      });
+      list.appendChild(li);
+    }
+    list.dataset.plies = state.moves.length;
+    if (shownPly === null) list.scrollTop = list.scrollHeight;
+  }
+
+  // Shows the position after `ply` moves (the live one at the end).
+  function step(ply) {
+    if (!state) return;
+    const plies = state.moves.length;
+    shownPly = ply >= plies ? null : Math.max(0, ply);
+    selected = null;
+    render();
+  }
+
+  function setUp() {
+    $("btn-first").addEventListener("click", () => step(0));
+    $("btn-prev").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) - 1));
+    $("btn-next").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) + 1));
+    $("btn-last").addEventListener("click", () => step(Infinity));
+    $("btn-analyse").addEventListener("click", () => {
+      if (!state) return;
+      $("analysis-title").textContent = "thinking…";
+      send({ type: "analyse", game: state.id, ply: shownPly === null ? state.moves.length : shownPly, lines: 3 });
+    });
+    for (let level = 1; level <= 10; level++) {
+      const option = document.createElement("option");
+      option.value = level; option.textContent = level;
+      if (level === 3) option.selected = true;
+      $("level").appendChild(option);
+    }
+    const opponentChanged = () => {
+      $("level-row").hidden = document.querySelector("input[name=opponent]:checked").value !== "engine";
+    };
+    document.querySelectorAll("input[name=opponent]").forEach((r) => r.addEventListener("change", opponentChanged));
+    $("create-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const opponent = document.querySelector("input[name=opponent]:checked").value;
+      send({
+        type: "create", opponent, level: Number($("level").value), side: $("side").value,
+        minutes: Number($("minutes").value), increment: Number($("increment").value),
+        fen: $("fen").value.trim() || null,
+      });
+    });
+    $("notation").value = notation;
+    $("notation").addEventListener("change", () => {
+      notation = $("notation").value;
+      localStorage.setItem("chariot-notation", notation);
+      render();
+    });
+    $("btn-undo").addEventListener("click", () => act("ask_undo"));
+    $("btn-draw").addEventListener("click", () => act("offer_draw"));
+    $("btn-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
+    $("btn-accept-draw").addEventListener("click", () => act("accept_draw"));
+    $("btn-decline-draw").addEventListener("click", () => act("decline_draw"));
+    $("btn-agree-undo").addEventListener("click", () => act("agree_undo"));
+    $("btn-refuse-undo").addEventListener("click", () => act("refuse_undo"));
+    $("btn-flip").addEventListener("click", () => { flipped = !flipped; render(); });
+    $("btn-new").addEventListener("click", () => { setHash(""); showLobby(); });
+    window.addEventListener("hashchange", () => {
+      if (location.hash.slice(1) === ourHash) return;
+      ourHash = null;
+      route();
+    });
+    setInterval(() => { if (state) drawClocks(); }, 200);
+    setInterval(() => send({ type: "ping" }), 25000);
+    connect();
+  }
+
+  setUp();
+})();

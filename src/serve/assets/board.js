@@ -1,0 +1,136 @@
+// The board as SVG, drawn as src/svg/board.rs draws it: lines, river, palaces, pieces as
+// Chinese characters, the last move marked. Squares are ICCS names: files a-i, ranks 0-9.
+"use strict";
+const ChariotBoard = (() => {
+  const CELL = 56, MARGIN = 58;
+  const WIDTH = 2 * MARGIN + 8 * CELL, HEIGHT = 2 * MARGIN + 9 * CELL;
+  const NS = "http://www.w3.org/2000/svg";
+  const INK = { red: "#b3160f", black: "#1d1d1d" };
+  const GLYPHS = {
+    K: "帥", A: "仕", B: "相", E: "相", N: "傌", H: "傌", R: "俥", C: "炮", P: "兵",
+    k: "將", a: "士", b: "象", e: "象", n: "馬", h: "馬", r: "車", c: "砲", p: "卒",
+  };
+  const RED_FILES = "九八七六五四三二一";
+  const BLACK_FILES = "123456789";
+
+  // The pieces of a FEN: { "e0": "K", … }.
+  function pieces(fen) {
+    const out = {};
+    const rows = fen.split(" ")[0].split("/");
+    rows.forEach((row, i) => {
+      const rank = 9 - i;
+      let file = 0;
+      for (const ch of row) {
+        if (ch >= "1" && ch <= "9") { file += Number(ch); continue; }
+        out["abcdefghi"[file] + rank] = ch;
+        file += 1;
+      }
+    });
+    return out;
+  }
+
+  function centre(square, flipped) {
+    const file = square.charCodeAt(0) - 97, rank = Number(square[1]);
+    const column = flipped ? 8 - file : file, row = flipped ? rank : 9 - rank;
+    return [MARGIN + column * CELL, MARGIN + row * CELL];
+  }
+
+  function el(name, attrs, text) {
+    const node = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // Draws `fen` into `svg`. opts: flipped, last ("h2e2"), selected square, targets (squares),
+  // check (the side to move is in check: its king is ringed), onClick(square).
+  function draw(svg, fen, opts) {
+    svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+    svg.replaceChildren();
+    const flipped = !!opts.flipped;
+    const point = (file, rank) => centre("abcdefghi"[file] + rank, flipped);
+    const line = (a, b, w) => svg.appendChild(el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#5b3a1d", "stroke-width": w }));
+    svg.appendChild(el("rect", { width: "100%", height: "100%", fill: "#efd39b" }));
+    for (let rank = 0; rank < 10; rank++) line(point(0, rank), point(8, rank), 1.5);
+    for (let file = 0; file < 9; file++) {
+      if (file === 0 || file === 8) line(point(file, 0), point(file, 9), 1.5);
+      else { line(point(file, 0), point(file, 4), 1.5); line(point(file, 5), point(file, 9), 1.5); }
+    }
+    for (const [low, high] of [[0, 2], [7, 9]]) {
+      line(point(3, low), point(5, high), 1.2);
+      line(point(5, low), point(3, high), 1.2);
+    }
+    svg.appendChild(el("rect", { x: MARGIN - 6, y: MARGIN - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, fill: "none", stroke: "#5b3a1d", "stroke-width": 3 }));
+    const riverY = MARGIN + 4.5 * CELL;
+    for (const [x, text] of [[MARGIN + 2 * CELL, "楚 河"], [MARGIN + 6 * CELL, "漢 界"]]) {
+      svg.appendChild(el("text", { x, y: riverY, fill: "#5b3a1d", "font-size": CELL / 2, "text-anchor": "middle", dy: "0.35em" }, text));
+    }
+    for (let file = 0; file < 9; file++) {
+      const [x] = point(file, 0);
+      const top = flipped ? RED_FILES[file] : BLACK_FILES[file];
+      const bottom = flipped ? BLACK_FILES[file] : RED_FILES[file];
+      svg.appendChild(el("text", { x, y: 18, "font-size": 16, "text-anchor": "middle", dy: "0.35em", fill: "#5b3a1d" }, top));
+      svg.appendChild(el("text", { x, y: HEIGHT - 18, "font-size": 16, "text-anchor": "middle", dy: "0.35em", fill: "#5b3a1d" }, bottom));
+    }
+    if (opts.last) {
+      const [fx, fy] = centre(opts.last.slice(0, 2), flipped);
+      svg.appendChild(el("circle", { cx: fx, cy: fy, r: CELL * 0.22, fill: "none", stroke: "#1f6fd1", "stroke-width": 2, "stroke-dasharray": "5 4" }));
+    }
+    const board = pieces(fen);
+    for (const [square, letter] of Object.entries(board)) {
+      const [x, y] = centre(square, flipped);
+      const red = letter === letter.toUpperCase();
+      const ink = red ? INK.red : INK.black;
+      const g = el("g", { class: "piece", "data-piece": letter });
+      const ring = opts.check && "Kk".includes(letter) && (red ? opts.turn === "red" : opts.turn === "black");
+      g.appendChild(el("circle", { cx: x, cy: y, r: CELL * 0.45, fill: ring ? "#ffd2cc" : "#fbeed0", stroke: ink, "stroke-width": 2.5 }));
+      g.appendChild(el("circle", { cx: x, cy: y, r: CELL * 0.45 - 4, fill: "none", stroke: ink, "stroke-width": 1 }));
+      g.appendChild(el("text", { x, y, fill: ink, "font-size": CELL * 0.55, "text-anchor": "middle", dy: "0.35em" }, GLYPHS[letter] || "?"));
+      svg.appendChild(g);
+    }
+    if (opts.last) {
+      const [tx, ty] = centre(opts.last.slice(2, 4), flipped);
+      svg.appendChild(el("circle", { cx: tx, cy: ty, r: CELL * 0.5, fill: "none", stroke: "#1f6fd1", "stroke-width": 2.5 }));
+    }
+    if (opts.selected) {
+      const [sx, sy] = centre(opts.selected, flipped);
+      svg.appendChild(el("circle", { class: "selected", cx: sx, cy: sy, r: CELL * 0.5 }));
+    }
+    for (const square of opts.targets || []) {
+      const [tx, ty] = centre(square, flipped);
+      svg.appendChild(el("circle", { class: "target", cx: tx, cy: ty, r: board[square] ? CELL * 0.2 : CELL * 0.13 }));
+    }
+    // Click targets on top of everything, one per point, named for tests and people alike.
+    for (let file = 0; file < 9; file++) {
+      for (let rank = 0; rank < 10; rank++) {
+        const square = "abcdefghi"[file] + rank;
+        const [x, y] = centre(square, flipped);
+        const hit = el("circle", { class: "hit", cx: x, cy: y, r: CELL * 0.48, "data-square": square });
+        hit.addEventListener("click", () => opts.onClick && opts.onClick(square));
+        svg.appendChild(hit);
+      }
+    }
+  }
+
+  // The placement FEN after playing `moves` (ICCS, legal) from `fen`: for stepping through a
+  // game, where the server already checked every move.
+  function fenAfter(fen, moves) {
+    const board = pieces(fen);
+    for (const m of moves) {
+      board[m.slice(2, 4)] = board[m.slice(0, 2)];
+      delete board[m.slice(0, 2)];
+    }
+    const rows = [];
+    for (let rank = 9; rank >= 0; rank--) {
+      let row = "", empty = 0;
+      for (let file = 0; file < 9; file++) {
+        const p = board["abcdefghi"[file] + rank];
+        if (p) { if (empty) row += empty; row += p; empty = 0; } else empty += 1;
+      }
+      rows.push(empty ? row + empty : row);
+    }
+    return rows.join("/");
+  }
+
+  return { draw, pieces, fenAfter };
+})();

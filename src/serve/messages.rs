@@ -1,0 +1,432 @@
+//! The wire format: what a browser sends (`ClientMessage`, parsed from one JSON text with every
+//! field checked and every length bounded) and what the server answers (`joined`, `state`,
+//! `error`, `pong` objects). docs/serve.md describes it for people.
+
+use std::fmt;
+
+use serde_json::{json, Map, Value};
+
+use crate::quote::quoted;
+
+/// The longest message a client may send, in bytes. The longest real one (a `create` with a
+/// start FEN) is under 300 bytes; anything near this is junk or an attack.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// The longest game id or token accepted; longer ones name no game, so they are refused unread.
+const MAX_ID_CHARS: usize = 64;
+
+/// The longest move text accepted (a Chinese move is four characters, WXF four, ICCS four).
+const MAX_MOVE_CHARS: usize = 16;
+
+/// The longest FEN accepted (a full board with every field is under 100 characters).
+const MAX_FEN_CHARS: usize = 120;
+
+/// The strength levels offered (see `engine_player::level_limits`).
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// The longest time control offered, in minutes per side.
+pub const MAX_MINUTES: u32 = 180;
+
+/// The largest increment offered, in seconds per move.
+pub const MAX_INCREMENT_S: u32 = 60;
+
+/// Who plays the other side of a new game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Chariot, at this level.
+    Engine {
+        /// Strength, within `LEVELS`.
+        level: u8,
+    },
+    /// A person who joins through the share link.
+    Friend,
+}
+
+/// Which side the creator of a game takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SideChoice {
+    /// Red, who moves first.
+    Red,
+    /// Black.
+    Black,
+    /// Drawn by lot.
+    Random,
+}
+
+/// The settings of a new game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    /// The engine (and its level) or a friend.
+    pub opponent: Opponent,
+    /// The creator's side.
+    pub side: SideChoice,
+    /// Minutes on each clock; 0 for an untimed game.
+    pub minutes: u32,
+    /// Seconds added after each move.
+    pub increment_s: u32,
+    /// The starting position, when not the standard one.
+    pub fen: Option<String>,
+}
+
+/// What a player can do in a game; every one needs the player's token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play a move (ICCS, WXF or Chinese).
+    Move(String),
+    /// Give up.
+    Resign,
+    /// Offer a draw (withdrawn by the next move).
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Decline the opponent's draw offer.
+    DeclineDraw,
+    /// Ask to take back one's last move (against the engine, done at once).
+    AskUndo,
+    /// Agree to the opponent's request to take back.
+    AgreeUndo,
+    /// Refuse the opponent's request to take back.
+    RefuseUndo,
+}
+
+impl Action {
+    /// The `type` that names this action on the wire.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Move(_) => "move",
+            Action::Resign => "resign",
+            Action::OfferDraw => "offer_draw",
+            Action::AcceptDraw => "accept_draw",
+            Action::DeclineDraw => "decline_draw",
+            Action::AskUndo => "ask_undo",
+            Action::AgreeUndo => "agree_undo",
+            Action::RefuseUndo => "refuse_undo",
+        }
+    }
+}
+
+/// One message from a browser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientMessage {
+    /// Start a game and take a seat in it.
+    Create(NewGame),
+    /// Take the open seat of a friend's game.
+    Join {
+        /// The game's id.
+        game: String,
+    },
+    /// Follow a game without playing.
+    Watch {
+        /// The game's id.
+        game: String,
+    },
+    /// Take one's seat again (after a reload or a reconnect).
+    Resume {
+        /// The game's id.
+        game: String,
+        /// The seat's secret.
+        token: String,
+    },
+    /// A player's action.
+    Act {
+        /// The game's id.
+        game: String,
+        /// The player's secret.
+        token: String,
+        /// What to do.
+        action: Action,
+    },
+    /// Ask the engine about a position of a game: the best lines with their scores and chances.
+    Analyse {
+        /// The game's id.
+        game: String,
+        /// The position after this many moves (the current one when absent).
+        ply: Option<usize>,
+        /// How many lines, 1 to 5.
+        lines: usize,
+    },
+    /// Keeps an idle connection alive; answered with `pong`.
+    Ping,
+}
+
+/// Why a message was refused before it reached any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Longer than `MAX_MESSAGE_BYTES`.
+    TooLong {
+        /// Its length in bytes.
+        bytes: usize,
+    },
+    /// Not JSON at all.
+    NotJson,
+    /// JSON, but not an object.
+    NotObject,
+    /// A field the message needs is not there.
+    Missing {
+        /// The field's name.
+        field: &'static str,
+    },
+    /// A field is there but its value is not acceptable.
+    BadField {
+        /// The field's name.
+        field: &'static str,
+        /// What is expected of it.
+        expected: &'static str,
+    },
+    /// The `type` names no message.
+    UnknownType {
+        /// The type as sent.
+        text: String,
+    },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::TooLong { bytes } => {
+                write!(f, "message of {bytes} bytes refused (at most {MAX_MESSAGE_BYTES})")
+            }
+            ParseError::NotJson => f.write_str("the message is not JSON"),
+            ParseError::NotObject => f.write_str("the message is not a JSON object"),
+            ParseError::Missing { field } => write!(f, "the message has no '{field}'"),
+            ParseError::BadField { field, expected } => write!(f, "'{field}' must be {expected}"),
+            ParseError::UnknownType { text } => write!(f, "unknown message type {}", quoted(text)),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Reads one message. Every refusal is a `ParseError`; nothing here panics on any input.
+pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(ParseError::TooLong { bytes: text.len() });
+    }
+    let value: Value = serde_json::from_str(text).map_err(|_| ParseError::NotJson)?;
+    let object = value.as_object().ok_or(ParseError::NotObject)?;
+    let kind = string(object, "type", 32)?;
+    let game = || id(object, "game");
+    let token = || id(object, "token");
+    let act = |action: Action| Ok(ClientMessage::Act { game: game()?, token: token()?, action });
+    match kind.as_str() {
+        "create" => Ok(ClientMessage::Create(new_game(object)?)),
+        "join" => Ok(ClientMessage::Join { game: game()? }),
+        "watch" => Ok(ClientMessage::Watch { game: game()? }),
+        "resume" => Ok(ClientMessage::Resume { game: game()?, token: token()? }),
+        "move" => act(Action::Move(string(object, "move", MAX_MOVE_CHARS)?)),
+        "resign" => act(Action::Resign),
+        "offer_draw" => act(Action::OfferDraw),
+        "accept_draw" => act(Action::AcceptDraw),
+        "decline_draw" => act(Action::DeclineDraw),
+        "ask_undo" => act(Action::AskUndo),
+        "agree_undo" => act(Action::AgreeUndo),
+        "refuse_undo" => act(Action::RefuseUndo),
+        "analyse" => Ok(ClientMessage::Analyse {
+            game: game()?,
+            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
+                as usize,
+        }),
+        "ping" => Ok(ClientMessage::Ping),
+        _ => Err(ParseError::UnknownType { text: kind }),
+    }
+}
+
+/// The settings of a `create` message; every field but `opponent` has a default.
+fn new_game(object: &Map<String, Value>) -> Result<NewGame, ParseError> {
+    let opponent = match string(object, "opponent", 16)?.as_str() {
+        "engine" => {
+            let level = optional_number(object, "level", 1, *LEVELS.end() as u64, "a level from 1 to 10")?;
+            Opponent::Engine { level: level.unwrap_or(3) as u8 }
+        }
+        "friend" => Opponent::Friend,
+        _ => return Err(ParseError::BadField { field: "opponent", expected: "'engine' or 'friend'" }),
+    };
+    let side = match object.get("side") {
+        None => SideChoice::Red,
+        Some(Value::String(s)) if s == "red" => SideChoice::Red,
+        Some(Value::String(s)) if s == "black" => SideChoice::Black,
+        Some(Value::String(s)) if s == "random" => SideChoice::Random,
+        Some(_) => {
+            return Err(ParseError::BadField { field: "side", expected: "'red', 'black' or 'random'" })
+        }
+    };
+    let minutes =
+        optional_number(object, "minutes", 0, MAX_MINUTES as u64, "a number of minutes from 0 to 180")?;
+    let increment =
+        optional_number(object, "increment", 0, MAX_INCREMENT_S as u64, "a number of seconds from 0 to 60")?;
+    let fen = match object.get("fen") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.chars().count() <= MAX_FEN_CHARS => Some(s.clone()),
+        Some(_) => {
+            return Err(ParseError::BadField { field: "fen", expected: "a FEN of at most 120 characters" })
+        }
+    };
+    Ok(NewGame {
+        opponent,
+        side,
+        minutes: minutes.unwrap_or(0) as u32,
+        increment_s: increment.unwrap_or(0) as u32,
+        fen,
+    })
+}
+
+/// The string field `field`, at most `max_chars` characters.
+fn string(object: &Map<String, Value>, field: &'static str, max_chars: usize) -> Result<String, ParseError> {
+    match object.get(field) {
+        None => Err(ParseError::Missing { field }),
+        Some(Value::String(s)) if s.chars().count() <= max_chars => Ok(s.clone()),
+        Some(Value::String(_)) => Err(ParseError::BadField { field, expected: "a shorter string" }),
+        Some(_) => Err(ParseError::BadField { field, expected: "a string" }),
+    }
+}
+
+/// A game id or token: a non-empty string of letters and digits.
+fn id(object: &Map<String, Value>, field: &'static str) -> Result<String, ParseError> {
+    let text = string(object, field, MAX_ID_CHARS)?;
+    if text.is_empty() || !text.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(ParseError::BadField { field, expected: "letters and digits" });
+    }
+    Ok(text)
+}
+
+/// The whole-number field `field` within `min..=max`, or `None` when absent.
+fn optional_number(
+    object: &Map<String, Value>,
+    field: &'static str,
+    min: u64,
+    max: u64,
+    expected: &'static str,
+) -> Result<Option<u64>, ParseError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_u64() {
+            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(ParseError::BadField { field, expected }),
+        },
+    }
+}
+
+/// `{"type":"error","message":…}`.
+pub fn error_message(message: &str) -> String {
+    json!({"type": "error", "message": message}).to_string()
+}
+
+/// `{"type":"pong"}`.
+pub fn pong_message() -> String {
+    json!({"type": "pong"}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn good_messages_are_read() {
+        assert_eq!(parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
+        assert_eq!(
+            parse(r#"{"type":"join","game":"abc123"}"#),
+            Ok(ClientMessage::Join { game: "abc123".into() })
+        );
+        assert_eq!(
+            parse(r#"{"type":"move","game":"g1","token":"t1","move":"炮二平五"}"#),
+            Ok(ClientMessage::Act {
+                game: "g1".into(),
+                token: "t1".into(),
+                action: Action::Move("炮二平五".into())
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"agree_undo","game":"g1","token":"t1"}"#),
+            Ok(ClientMessage::Act { game: "g1".into(), token: "t1".into(), action: Action::AgreeUndo })
+        );
+        let create = parse(
+            r#"{"type":"create","opponent":"engine","level":7,"side":"black","minutes":5,"increment":3}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            create,
+            ClientMessage::Create(NewGame {
+                opponent: Opponent::Engine { level: 7 },
+                side: SideChoice::Black,
+                minutes: 5,
+                increment_s: 3,
+                fen: None
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"analyse","game":"g1","ply":4}"#),
+            Ok(ClientMessage::Analyse { game: "g1".into(), ply: Some(4), lines: 3 })
+        );
+        assert_eq!(
+            parse(r#"{"type":"analyse","game":"g1","lines":6}"#),
+            Err(ParseError::BadField { field: "lines", expected: "a number of lines from 1 to 5" })
+        );
+        let friend = parse(r#"{"type":"create","opponent":"friend"}"#).unwrap();
+        assert_eq!(
+            friend,
+            ClientMessage::Create(NewGame {
+                opponent: Opponent::Friend,
+                side: SideChoice::Red,
+                minutes: 0,
+                increment_s: 0,
+                fen: None
+            })
+        );
+    }
+
+    #[test]
+    fn bad_messages_are_refused_with_the_reason() {
+        let cases: [(&str, ParseError); 12] = [
+            ("", ParseError::NotJson),
+            ("{", ParseError::NotJson),
+            ("[1,2]", ParseError::NotObject),
+            ("\"move\"", ParseError::NotObject),
+            ("{}", ParseError::Missing { field: "type" }),
+            (r#"{"type":5}"#, ParseError::BadField { field: "type", expected: "a string" }),
+            (r#"{"type":"dance"}"#, ParseError::UnknownType { text: "dance".into() }),
+            (r#"{"type":"move","game":"g","token":"t"}"#, ParseError::Missing { field: "move" }),
+            (r#"{"type":"move","game":"g","move":"h2e2"}"#, ParseError::Missing { field: "token" }),
+            (
+                r#"{"type":"join","game":"../etc"}"#,
+                ParseError::BadField { field: "game", expected: "letters and digits" },
+            ),
+            (
+                r#"{"type":"create","opponent":"engine","level":11}"#,
+                ParseError::BadField { field: "level", expected: "a level from 1 to 10" },
+            ),
+            (
+                r#"{"type":"create","opponent":"friend","minutes":-1}"#,
+                ParseError::BadField { field: "minutes", expected: "a number of minutes from 0 to 180" },
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse(text), Err(expected), "{text}");
+        }
+        let long_move = format!(r#"{{"type":"move","game":"g","token":"t","move":"{}"}}"#, "x".repeat(17));
+        assert_eq!(
+            parse(&long_move),
+            Err(ParseError::BadField { field: "move", expected: "a shorter string" })
+        );
+    }
+
+    #[test]
+    fn an_oversized_message_is_refused_unread() {
+        let huge = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
+        let err = parse(&huge).unwrap_err();
+        assert_eq!(err, ParseError::TooLong { bytes: huge.len() });
+        assert!(err.to_string().contains("at most 4096"), "{err}");
+        let mut just_fits = r#"{"type":"ping","pad":""}"#.to_string();
+        just_fits.insert_str(just_fits.len() - 2, &"y".repeat(MAX_MESSAGE_BYTES - just_fits.len()));
+        assert_eq!(just_fits.len(), MAX_MESSAGE_BYTES);
+        assert_eq!(parse(&just_fits), Ok(ClientMessage::Ping));
+    }
+
+    #[test]
+    fn an_error_message_quotes_a_long_type_briefly() {
+        let err = parse(&format!(r#"{{"type":"{}"}}"#, "z".repeat(30))).unwrap_err();
+        assert!(err.to_string().starts_with("unknown message type 'zzz"), "{err}");
+        let err = parse(&format!(r#"{{"type":"{}"}}"#, "z".repeat(33))).unwrap_err();
+        assert_eq!(err, ParseError::BadField { field: "type", expected: "a shorter string" });
+    }
+}

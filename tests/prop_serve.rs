@@ -1,0 +1,96 @@
+//! Property test of `chariot serve`'s message handling: thousands of random and mutated messages
+//! go through the parser and the lobby's dispatcher; each is answered or refused, nothing panics,
+//! and a game whose id and tokens the messages never name is left exactly as it was. Cases per
+//! run and how to run longer: see tests/prop_support/mod.rs.
+
+use crate::prop_support;
+
+use chariot::serve::lobby::{action_message, Lobby, LobbyLimits, Outbox};
+use chariot::serve::messages::{parse, Action};
+use crossbeam_channel::bounded;
+use prop_support::{as_text, config, mutate, mutations, random_bytes};
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+use serde_json::Value;
+
+/// Creates a friend game on a fresh connection and joins it from another: (id, black token).
+fn friend_game(lobby: &Lobby) -> (String, String) {
+    let (sender, inbox) = bounded(1024);
+    let mut red = lobby.connect(Outbox::new(sender, None));
+    lobby.handle(&mut red, r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let joined: Value = serde_json::from_str(&inbox.recv().unwrap()).unwrap();
+    let id = joined["game"].as_str().unwrap().to_string();
+    let (sender, inbox) = bounded(1024);
+    let mut black = lobby.connect(Outbox::new(sender, None));
+    lobby.handle(&mut black, &format!(r#"{{"type":"join","game":"{id}"}}"#));
+    let joined: Value = serde_json::from_str(&inbox.recv().unwrap()).unwrap();
+    (id, joined["token"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
+    let limits = LobbyLimits { max_games: 8, ..LobbyLimits::default() };
+    let (lobby, _) = Lobby::new(limits, None, 1, 1).unwrap();
+    // The bystander: a game with a few moves, never named to the fuzzer.
+    let (other, other_black) = friend_game(&lobby);
+    let (sender, inbox) = bounded(1024);
+    let mut owner = lobby.connect(Outbox::new(sender, None));
+    lobby.handle(&mut owner, &action_message(&other, &other_black, &Action::OfferDraw));
+    let before = lobby.pgn(&other).unwrap();
+    assert!(inbox.try_iter().all(|t| !t.contains("\"error\"")), "the draw offer was taken");
+    // The target: a game whose id and black token the messages use.
+    let (game, token) = friend_game(&lobby);
+    let templates: Vec<String> = vec![
+        r#"{"type":"create","opponent":"friend","side":"random","minutes":1,"increment":2}"#.into(),
+        r#"{"type":"create","opponent":"engine","level":1,"side":"black","fen":"3k5/9/9/9/9/9/9/9/9/4K4 w"}"#
+            .into(),
+        format!(r#"{{"type":"join","game":"{game}"}}"#),
+        format!(r#"{{"type":"watch","game":"{game}"}}"#),
+        format!(r#"{{"type":"resume","game":"{game}","token":"{token}"}}"#),
+        action_message(&game, &token, &Action::Move("h9g7".into())),
+        action_message(&game, &token, &Action::Move("马8进7".into())),
+        action_message(&game, &token, &Action::AskUndo),
+        action_message(&game, &token, &Action::AgreeUndo),
+        action_message(&game, &token, &Action::OfferDraw),
+        action_message(&game, &token, &Action::DeclineDraw),
+        format!(r#"{{"type":"analyse","game":"{game}","ply":0,"lines":5}}"#),
+        r#"{"type":"ping"}"#.into(),
+    ];
+    let (sender, replies) = bounded(4096);
+    let fuzzer = std::cell::RefCell::new(lobby.connect(Outbox::new(sender, None)));
+    let strategy = prop_oneof![
+        random_bytes(300).prop_map(|b| as_text(&b)),
+        (0..templates.len(), mutations())
+            .prop_map(move |(i, m)| as_text(&mutate(templates[i].as_bytes(), &m))),
+    ];
+    let mut runner = TestRunner::new(config(3000));
+    runner
+        .run(&strategy, |text| {
+            let parsed = parse(&text);
+            lobby.handle(&mut fuzzer.borrow_mut(), &text);
+            let answers: Vec<Value> =
+                replies.try_iter().map(|t| serde_json::from_str(&t).expect("every answer is JSON")).collect();
+            // A message that does not parse is refused with exactly one error, and only that.
+            if parsed.is_err() {
+                prop_assert_eq!(answers.len(), 1);
+                prop_assert_eq!(&answers[0]["type"], "error");
+            }
+            for answer in &answers {
+                let kind = answer["type"].as_str().unwrap_or("");
+                prop_assert!(["joined", "state", "error", "pong", "analysis"].contains(&kind), "{}", answer);
+                if kind == "error" {
+                    prop_assert!(answer["message"].as_str().unwrap().len() < 300);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(lobby.pgn(&other).unwrap(), before, "the bystander game changed");
+    let (sender, inbox) = bounded(1024);
+    let mut watcher = lobby.connect(Outbox::new(sender, None));
+    lobby.handle(&mut watcher, &format!(r#"{{"type":"watch","game":"{other}"}}"#));
+    let state: Value = serde_json::from_str(&inbox.try_iter().last().unwrap()).unwrap();
+    assert_eq!(state["game"]["draw_offer"], "black", "the bystander's draw offer was touched");
+    assert_eq!(state["game"]["moves"].as_array().unwrap().len(), 0);
+    assert!(lobby.game_count() <= 8);
+}

@@ -17,6 +17,7 @@ mod datagen;
 mod fen;
 mod inputs;
 mod judge;
+mod levels;
 mod nnue;
 mod nnue_train;
 mod notation;

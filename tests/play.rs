@@ -95,3 +95,37 @@ fn a_bad_fen_is_refused_in_one_line() {
     assert_eq!(stderr.lines().count(), 1);
     assert!(stderr.starts_with("error: bad FEN"), "{stderr}");
 }
+
+#[test]
+fn a_level_plays_weaker_and_says_so_and_bad_levels_are_refused() {
+    let output = play(&["--level", "2"], "炮二平五\nhint\nfen\nquit\n");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("Chariot plays at level 2.00: about "), "{stdout}");
+    assert!(stdout.contains("hint: "), "{stdout}");
+    let fens = printed_fens(&output);
+    assert_eq!(fens.len(), 1);
+    let mut pos = Position::from_fen(AFTER_H2E2).unwrap();
+    let legal = movegen::legal_moves(&mut pos).iter().any(|&mv| {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        after.to_fen() == fens[0]
+    });
+    assert!(legal, "{}", fens[0]);
+
+    let elo = play(&["--elo", &chariot::search::skill::MIN_ELO.to_string()], "quit\n");
+    assert!(String::from_utf8_lossy(&elo.stdout).starts_with("Chariot plays at level 0.00: "));
+    for (args, wanted) in [
+        (&["--level", "21"][..], "'--level <LEVEL>'"),
+        // Read as an option of its own, and refused as one.
+        (&["--level", "-1"][..], "unexpected argument '-1'"),
+        (&["--level", "six"][..], "'--level <LEVEL>'"),
+        (&["--elo", "1"][..], "'--elo <ELO>'"),
+        (&["--level", "3", "--elo", "1500"][..], "cannot be used with"),
+    ] {
+        let output = play(args, "quit\n");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("error: ") && stderr.contains(wanted), "{args:?}: {stderr}");
+    }
+}

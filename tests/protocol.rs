@@ -368,6 +368,111 @@ fn tune_changes_search_parameters_and_back() {
     assert_eq!(nodes_after(&mut e, "setoption name Tune value <empty>"), landed);
 }
 
+/// Nodes to depth 7 after `setoption` (on an empty table) and the move played.
+fn nodes_and_move_after(e: &mut EngineProcess, setoption: &str) -> (u64, String) {
+    let nodes = nodes_after(e, setoption);
+    let answer = e.transcript.iter().rev().find(|l| l.starts_with("bestmove")).unwrap();
+    (nodes, best_of(answer).unwrap())
+}
+
+/// The `info` lines since the `from`th line of the transcript.
+fn infos_since(e: &EngineProcess, from: usize) -> Vec<&String> {
+    e.transcript[from..].iter().filter(|l| l.starts_with("info ")).collect()
+}
+
+/// The largest `nodes N` of `lines`.
+fn most_nodes(lines: &[&String]) -> u64 {
+    let nodes = |l: &&String| l.split_whitespace().skip_while(|&w| w != "nodes").nth(1)?.parse().ok();
+    lines.iter().filter_map(nodes).max().unwrap_or(0)
+}
+
+#[test]
+fn skill_level_20_searches_exactly_as_without_it_and_a_low_level_is_node_limited() {
+    let mut e = uci_session_two_plies_in();
+    let plain = nodes_and_move_after(&mut e, "isready");
+    assert_eq!(nodes_and_move_after(&mut e, "setoption name Skill Level value 20"), plain);
+    // Level 3: no more nodes than its limit, and only the line the GUI asked for is shown,
+    // though four are searched.
+    e.send("setoption name Skill Level value 3");
+    let from = e.transcript.len();
+    e.send("go depth 7");
+    e.expect("bestmove");
+    let infos = infos_since(&e, from);
+    let limit = chariot::search::skill::LEVELS[3].nodes;
+    assert!((1..=limit).contains(&most_nodes(&infos)), "{infos:?}");
+    assert!(infos.iter().any(|l| l.contains(" multipv 1 ")), "{infos:?}");
+    assert!(!infos.iter().any(|l| l.contains(" multipv 2 ")), "{infos:?}");
+    // Back to 20, and an Elo without UCI_LimitStrength: full strength, to the node.
+    assert_eq!(nodes_and_move_after(&mut e, "setoption name Skill Level value 20"), plain);
+    let top = chariot::search::skill::MAX_ELO;
+    assert_eq!(nodes_and_move_after(&mut e, &format!("setoption name UCI_Elo value {top}")), plain);
+    e.send("setoption name UCI_LimitStrength value true");
+    assert_eq!(nodes_and_move_after(&mut e, "setoption name UCI_LimitStrength value false"), plain);
+}
+
+#[test]
+fn a_weak_level_ponders_until_ponderhit_and_analysis_is_not_weakened() {
+    let mut e = uci_session_two_plies_in();
+    e.send("setoption name Skill Level value 0");
+    // The level's few hundred nodes are spent in milliseconds; the answer still waits.
+    e.send("go ponder wtime 60000 btime 60000");
+    assert!(
+        e.drain(Duration::from_millis(300)).iter().all(|l| !l.starts_with("bestmove")),
+        "{:?}",
+        e.transcript
+    );
+    e.send("ponderhit");
+    let answer = e.wait_for(|l| l.starts_with("bestmove"), SECOND).0;
+    assert!(legal_in("startpos moves h2e2 h9g7", &best_of(&answer).unwrap()));
+    // Analysis runs at full strength: far past the level's node limit, until stop.
+    let from = e.transcript.len();
+    e.send("go infinite");
+    assert!(e.drain(Duration::from_millis(500)).iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    e.expect("bestmove");
+    let infos = infos_since(&e, from);
+    let limit = chariot::search::skill::LEVELS[0].nodes;
+    assert!(most_nodes(&infos) > 10 * limit, "{infos:?}");
+}
+
+#[test]
+fn the_strength_options_are_announced_in_both_dialects_and_bad_values_refused() {
+    let mut e = EngineProcess::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    for line in [
+        "option skilllevel type spin min 0 max 20 default 20",
+        "option limitstrength type check default false",
+    ] {
+        assert!(e.transcript.iter().any(|l| l == line), "{line}: {:?}", e.transcript);
+    }
+    assert!(e.transcript.iter().any(|l| l.starts_with("option elo type spin min ")));
+    e.send("setoption skilllevel 25");
+    e.expect("info string error: skilllevel must be between 0 and 20, not 25");
+    e.send("setoption elo 0");
+    e.expect("info string error: elo must be between ");
+    e.send("setoption limitstrength maybe");
+    e.expect("info string error: limitstrength wants true or false, not 'maybe'");
+    e.send("quit");
+    e.expect("bye");
+
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.expect("uciok");
+    for line in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+    ] {
+        assert!(e.transcript.iter().any(|l| l == line), "{line}: {:?}", e.transcript);
+    }
+    assert!(e.transcript.iter().any(|l| l.starts_with("option name UCI_Elo type spin default ")));
+    e.send("setoption name Skill Level value -3");
+    e.expect("info string error: Skill Level must be between 0 and 20, not -3");
+    e.send("setoption name UCI_Elo value strong");
+    e.expect("info string error: UCI_Elo wants a whole number from ");
+    e.send("quit");
+}
+
 /// The score of the depth-1 iteration of the search just started, in either dialect (UCI says
 /// `score cp N`, UCCI `score N`), once its `bestmove` has come.
 fn depth_1_score(e: &mut EngineProcess) -> i32 {

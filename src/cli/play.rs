@@ -1,5 +1,5 @@
 //! `chariot play [--fen FEN] [--red human|engine] [--black human|engine] [--movetime MS]
-//! [--evalfile NET | --classic]`: a game against the engine in the terminal. Commands come from
+//! [--level N | --elo E] [--evalfile NET | --classic]`: a game against the engine in the terminal. Commands come from
 //! stdin line by line, so a script can drive a session as well as a person can.
 
 use std::io::{BufRead, Write};
@@ -16,7 +16,8 @@ use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
 use crate::rules::game_result;
 use crate::search::score_scale::ScoreScale;
-use crate::search::{Engine, Limits, SearchControl};
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
+use crate::search::{Engine, Limits, SearchControl, Skill};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -45,6 +46,14 @@ pub struct PlayArgs {
     /// Search this many plies per move instead of by time (repeatable games).
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=127))]
     pub depth: Option<i32>,
+    /// Play weaker: skill level 0 (weakest) to 20 (full strength, the default); docs/levels.md
+    /// gives each level's measured Elo.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64), conflicts_with = "elo")]
+    pub level: Option<u8>,
+    /// Play at about this Elo on the measured scale of docs/levels.md (its range: the weakest to
+    /// the strongest level measured).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(MIN_ELO as i64..=MAX_ELO as i64))]
+    pub elo: Option<i32>,
     /// Hash table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
@@ -57,7 +66,7 @@ const HELP: &str = "\
 moves: ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五)
 undo / redo    take back / replay a move pair
 prev / next    step one move back / forward (to replay a loaded game)
-hint           the engine's suggestion
+hint           the engine's suggestion (at full strength, whatever --level)
 go             the engine plays the side to move now
 flip           turn the board around
 save FILE.pgn  write the game up to the current move
@@ -111,10 +120,17 @@ impl Session {
     }
 
     fn search(&mut self) -> Result<(Move, i32)> {
+        self.search_as(self.engine.options.skill)
+    }
+
+    /// A search at `skill` (the engine's own strength stays as it was).
+    fn search_as(&mut self, skill: Skill) -> Result<(Move, i32)> {
+        let own = std::mem::replace(&mut self.engine.options.skill, skill);
         let pos = self.position();
         let control = SearchControl::new();
         control.start(false);
         let result = self.engine.search(&pos, &self.limits, &control, &mut |_| {});
+        self.engine.options.skill = own;
         let best = result.best.ok_or_else(|| anyhow!("there is no legal move here"))?;
         Ok((best, result.score))
     }
@@ -222,7 +238,8 @@ impl Session {
                 if let Some(result) = game_result(&pos) {
                     bail!("the game is over: {result}");
                 }
-                let (mv, score) = self.search()?;
+                // A hint is worth having only at full strength, whatever level the engine plays.
+                let (mv, score) = self.search_as(Skill::FULL)?;
                 writeln!(
                     out,
                     "hint: {mv} {} (score {})",
@@ -306,6 +323,18 @@ pub fn run(
     engine.options.eval = args.eval.choice()?;
     // A person waits for the engine; the overhead meant for GUIs and pipes is not needed here.
     engine.options.move_overhead_ms = 0;
+    engine.options.skill = match (args.level, args.elo) {
+        (Some(level), _) => Skill::level(level),
+        (None, Some(elo)) => Skill::from_elo(elo),
+        (None, None) => Skill::FULL,
+    };
+    if let (Some(elo), Some(nodes)) = (engine.options.skill.elo(), engine.options.skill.node_limit()) {
+        let level = f64::from(engine.options.skill.centi_level()) / 100.0;
+        writeln!(
+            out,
+            "Chariot plays at level {level:.2}: about {elo} Elo (docs/levels.md), {nodes} nodes a move"
+        )?;
+    }
     let mut session = Session {
         initial: start.clone(),
         start,

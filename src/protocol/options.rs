@@ -12,8 +12,9 @@ use std::sync::Arc;
 use crate::eval::nnue::{embedded, format, Network};
 use crate::eval::{EvalChoice, TermSet};
 use crate::quote::quoted;
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{
-    Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, UnknownName, DEFAULT_HASH_MB,
+    Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, Skill, UnknownName, DEFAULT_HASH_MB,
 };
 
 use super::dialect::Dialect;
@@ -184,13 +185,20 @@ pub struct Options {
     without_terms: TermSet,
     /// `evalfile` / `EvalFile`: the net file loaded (empty: the built-in net).
     eval_file: String,
+    /// `skilllevel` / `Skill Level`: 0 to 19 play weaker (`search::skill`), 20 at full strength.
+    skill_level: u8,
+    /// `limitstrength` / `UCI_LimitStrength`: play at `elo` instead of `skill_level`.
+    limit_strength: bool,
+    /// `elo` / `UCI_Elo`: the strength on the measured scale (docs/levels.md), used while
+    /// `limit_strength` is on.
+    elo: i32,
     /// The net `usennue` switches to: the one `eval_file` holds, loaded when the option was set,
     /// or the built-in one.
     net: Arc<Network>,
     /// What the next search runs with: `threads`, `algorithm`, `moveoverhead`, the features
     /// (`pruning` less `without`), the terms (`knowledge` less `withoutterms`), the parameters
-    /// (`tune`) and the evaluation (`usennue` with the net of `evalfile`). Kept up to date as each
-    /// option arrives.
+    /// (`tune`), the evaluation (`usennue` with the net of `evalfile`) and the playing strength
+    /// (`skilllevel`, or `elo` under `limitstrength`). Kept up to date as each option arrives.
     engine: EngineOptions,
 }
 
@@ -309,6 +317,9 @@ impl Default for Options {
             without: SearchFeatures::ALL,
             without_terms: TermSet::ALL,
             eval_file: String::new(),
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: MIN_ELO,
             net: embedded::network(),
             engine: EngineOptions::default(),
         }
@@ -337,6 +348,9 @@ const HASH_RANGE: SpinRange = SpinRange { min: 1, max: MAX_HASH_MB as i64 };
 const THREADS_RANGE: SpinRange = SpinRange { min: 1, max: MAX_THREADS as i64 };
 const MULTIPV_RANGE: SpinRange = SpinRange { min: 1, max: MAX_MULTIPV as i64 };
 const OVERHEAD_RANGE: SpinRange = SpinRange { min: 0, max: 5_000 };
+const SKILL_RANGE: SpinRange = SpinRange { min: 0, max: MAX_LEVEL as i64 };
+/// The Elo scale's measured range: outside it nothing was measured to stand for the number.
+const ELO_RANGE: SpinRange = SpinRange { min: MIN_ELO as i64, max: MAX_ELO as i64 };
 
 /// What a `setoption` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -378,6 +392,9 @@ enum Key {
     EvalFile,
     UseNnue,
     ShowWdl,
+    SkillLevel,
+    LimitStrength,
+    Elo,
     NewGame,
 }
 
@@ -396,7 +413,9 @@ impl Key {
             Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder | Key::UseBook | Key::Resign => {
                 Kind::Check
             }
-            Key::UseNnue | Key::ShowWdl => Kind::Check,
+            Key::UseNnue | Key::ShowWdl | Key::LimitStrength => Kind::Check,
+            Key::SkillLevel => Kind::Spin(SKILL_RANGE),
+            Key::Elo => Kind::Spin(ELO_RANGE),
             Key::Hash => Kind::Spin(HASH_RANGE),
             Key::Threads => Kind::Spin(THREADS_RANGE),
             Key::MultiPv => Kind::Spin(MULTIPV_RANGE),
@@ -439,6 +458,9 @@ const SPECS: &[Spec] = &[
     Spec { key: Key::EvalFile, ucci: Some("evalfile"), uci: Some("EvalFile") },
     Spec { key: Key::UseNnue, ucci: Some("usennue"), uci: Some("Use NNUE") },
     Spec { key: Key::ShowWdl, ucci: Some("showwdl"), uci: Some("UCI_ShowWDL") },
+    Spec { key: Key::SkillLevel, ucci: Some("skilllevel"), uci: Some("Skill Level") },
+    Spec { key: Key::LimitStrength, ucci: Some("limitstrength"), uci: Some("UCI_LimitStrength") },
+    Spec { key: Key::Elo, ucci: Some("elo"), uci: Some("UCI_Elo") },
     Spec { key: Key::NewGame, ucci: Some("newgame"), uci: Some("Clear Hash") },
 ];
 
@@ -456,6 +478,15 @@ impl Options {
     /// What the next search runs with, as the options set it.
     pub fn engine(&self) -> &EngineOptions {
         &self.engine
+    }
+
+    /// The playing strength the three strength options give: the Elo under `limitstrength` (as
+    /// UCI has it, `UCI_LimitStrength` overrides `Skill Level`), else the skill level.
+    fn skill(&self) -> Skill {
+        match self.limit_strength {
+            true => Skill::from_elo(self.elo),
+            false => Skill::level(self.skill_level),
+        }
     }
 
     /// The value in force, as the announcement writes it.
@@ -496,6 +527,9 @@ impl Options {
             Key::EvalFile => self.eval_file.clone(),
             Key::UseNnue => matches!(self.engine.eval, EvalChoice::Nnue(_)).to_string(),
             Key::ShowWdl => self.show_wdl.to_string(),
+            Key::SkillLevel => self.skill_level.to_string(),
+            Key::LimitStrength => self.limit_strength.to_string(),
+            Key::Elo => self.elo.to_string(),
             Key::NewGame => String::new(),
         }
     }
@@ -520,6 +554,18 @@ impl Options {
             Key::UseBook => self.use_book = parse_check(display, value)?,
             Key::Resign => self.resign = parse_check(display, value)?,
             Key::ShowWdl => self.show_wdl = parse_check(display, value)?,
+            Key::SkillLevel => {
+                self.skill_level = parse_spin(display, SKILL_RANGE, value)? as u8;
+                self.engine.skill = self.skill();
+            }
+            Key::LimitStrength => {
+                self.limit_strength = parse_check(display, value)?;
+                self.engine.skill = self.skill();
+            }
+            Key::Elo => {
+                self.elo = parse_spin(display, ELO_RANGE, value)? as i32;
+                self.engine.skill = self.skill();
+            }
             Key::UseNnue => {
                 self.engine.eval = match parse_check(display, value)? {
                     false => EvalChoice::Classic,
@@ -957,6 +1003,40 @@ mod tests {
     }
 
     #[test]
+    fn the_strength_options_set_a_level_or_an_elo_and_refuse_what_is_out_of_range() {
+        let mut o = Options::default();
+        assert!(o.engine().skill.is_full());
+        assert_eq!(o.set_uci(&["name", "Skill", "Level", "value", "5"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().skill, Skill::level(5));
+        // Out of range, or not a number: refused with the range, and level 5 stays.
+        let err = o.set_uci(&["name", "Skill", "Level", "value", "21"]).unwrap_err().to_string();
+        assert_eq!(err, "Skill Level must be between 0 and 20, not 21");
+        let err = o.set_ucci(&["skilllevel", "-1"]).unwrap_err().to_string();
+        assert_eq!(err, "skilllevel must be between 0 and 20, not -1");
+        let err = o.set_ucci(&["skilllevel", "strong"]).unwrap_err().to_string();
+        assert_eq!(err, "skilllevel wants a whole number from 0 to 20, not 'strong'");
+        assert_eq!(o.engine().skill, Skill::level(5));
+        // The Elo counts only while UCI_LimitStrength is on, and then it overrides the level.
+        let top = MAX_ELO.to_string();
+        assert_eq!(o.set_uci(&["name", "UCI_Elo", "value", &top]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().skill, Skill::level(5));
+        assert_eq!(o.set_uci(&["name", "UCI_LimitStrength", "value", "true"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().skill, Skill::from_elo(MAX_ELO));
+        assert!(o.engine().skill.centi_level() > Skill::level(5).centi_level());
+        assert_eq!(o.set_ucci(&["elo", &MIN_ELO.to_string()]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().skill, Skill::from_elo(MIN_ELO));
+        for (name, value) in [("elo", MIN_ELO - 1), ("elo", MAX_ELO + 1), ("elo", 0)] {
+            let err = o.set_ucci(&[name, &value.to_string()]).unwrap_err().to_string();
+            assert_eq!(err, format!("elo must be between {MIN_ELO} and {MAX_ELO}, not {value}"));
+        }
+        assert_eq!(o.engine().skill, Skill::from_elo(MIN_ELO));
+        assert_eq!(o.set_ucci(&["limitstrength", "false"]), Ok(SetOutcome::Set));
+        assert_eq!(o.engine().skill, Skill::level(5));
+        assert_eq!(o.set_ucci(&["skilllevel", "20"]), Ok(SetOutcome::Set));
+        assert!(o.engine().skill.is_full());
+    }
+
+    #[test]
     fn numbers_too_large_give_the_range_and_junk_is_quoted_short() {
         let mut o = Options::default();
         let err = o.set_uci(&["name", "Hash", "value", "99999999999999999999"]).unwrap_err().to_string();
@@ -974,8 +1054,8 @@ mod tests {
     }
 
     /// A value for each option other than its default (a button has none).
-    fn another_value(key: Key) -> Option<&'static str> {
-        Some(match key {
+    fn another_value(key: Key) -> Option<String> {
+        Some(String::from(match key {
             Key::UseMillisec | Key::Batch | Key::Debug | Key::Ponder | Key::ShowWdl => "true",
             Key::UseBook | Key::Resign => "false",
             Key::BookFiles => "a.cbk",
@@ -988,9 +1068,13 @@ mod tests {
             Key::Without => "lmp",
             Key::WithoutTerms => "pawns",
             Key::Tune => "rfp_margin=70",
+            Key::SkillLevel => "10",
+            Key::LimitStrength => "true",
+            // The scale's top, whatever the measurements made it.
+            Key::Elo => return Some(MAX_ELO.to_string()),
             // Needs a net file: the test above covers it.
             Key::EvalFile | Key::UseNnue | Key::NewGame => return None,
-        })
+        }))
     }
 
     /// Checks that `after` differs from `before` in one line, the one announcing `value`.
@@ -1005,6 +1089,7 @@ mod tests {
         let default = Options::default();
         for spec in SPECS {
             let Some(value) = another_value(spec.key) else { continue };
+            let value = value.as_str();
             if let Some(name) = spec.ucci {
                 let mut o = Options::default();
                 assert_eq!(o.set_ucci(&[name, value]), Ok(SetOutcome::Set), "{name}");
@@ -1024,7 +1109,7 @@ mod tests {
         let mut o = Options::default();
         for spec in SPECS {
             if let (Some(name), Some(value)) = (spec.ucci, another_value(spec.key)) {
-                assert_eq!(o.set_ucci(&[name, value]), Ok(SetOutcome::Set), "{name}");
+                assert_eq!(o.set_ucci(&[name, &value]), Ok(SetOutcome::Set), "{name}");
             }
         }
         assert_eq!(o.set_uci(&["name", "MultiPV", "value", "2"]), Ok(SetOutcome::Set));
@@ -1078,6 +1163,9 @@ mod tests {
                 "option evalfile type string default <empty>",
                 "option usennue type check default true",
                 "option showwdl type check default false",
+                "option skilllevel type spin min 0 max 20 default 20",
+                "option limitstrength type check default false",
+                "option elo type spin min 800 max 2000 default 800",
                 "option newgame type button",
             ]
         );
@@ -1101,6 +1189,9 @@ mod tests {
                 "option name EvalFile type string default <empty>",
                 "option name Use NNUE type check default true",
                 "option name UCI_ShowWDL type check default false",
+                "option name Skill Level type spin default 20 min 0 max 20",
+                "option name UCI_LimitStrength type check default false",
+                "option name UCI_Elo type spin default 800 min 800 max 2000",
                 "option name Clear Hash type button",
             ]
         );

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use crate::board::{movegen, Position};
 
 use super::control::SearchControl;
+use super::driver::Outcome;
 use super::info::{Info, SearchResult};
 use super::limits::Limits;
 use super::options::EngineOptions;
@@ -92,6 +93,9 @@ impl Engine {
     /// Searches `pos` within `limits`. Blocks until done; `control` stops it from another
     /// thread. Reports go to `reporter` from the calling thread's search, the first of them the
     /// time budget (`Info::TimeBudget`).
+    ///
+    /// Below full strength (`EngineOptions::skill`) the move played is chosen among the best lines
+    /// of a node-limited search (see `skill`); the result is then that line's.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -99,21 +103,50 @@ impl Engine {
         control: &SearchControl,
         reporter: Reporter<'_>,
     ) -> SearchResult {
+        let skill = self.options.skill;
+        if !skill.weakens(limits) {
+            let searched = self.search_lines(pos, limits, control, reporter);
+            return searched.result(0, control);
+        }
+        // The GUI sees the lines it asked for; the others are there for the choice alone.
+        let wanted = limits.multipv.max(1);
+        let mut shown = |info: &Info| match info {
+            Info::Iteration(line) if line.multipv > wanted => {}
+            _ => reporter(info),
+        };
+        let searched = self.search_lines(pos, &skill.limits(limits), control, &mut shown);
+        // A search stopped within an iteration keeps the last iteration's lines after the new
+        // ones, so a move may come twice: its first (newest) line stands for it.
+        let lines = searched.outcome.as_ref().map_or(&[][..], |o| &o.lines[..]);
+        let mut firsts: Vec<usize> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            if !firsts.iter().any(|&f| lines[f].pv.first() == line.pv.first()) {
+                firsts.push(i);
+            }
+        }
+        let scores: Vec<i32> = firsts.iter().map(|&i| lines[i].score).collect();
+        let chosen = match scores.is_empty() {
+            true => 0,
+            false => firsts[skill.pick(&scores, pos.key())],
+        };
+        searched.result(chosen, control)
+    }
+
+    /// The search itself: its lines, best first, from the threads started on `pos`.
+    fn search_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        reporter: Reporter<'_>,
+    ) -> Searched {
         let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
         reporter(&Info::TimeBudget(time.budget()));
         let mut root = pos.clone();
         let moves = root_moves(&mut root, limits);
         if moves.is_empty() {
             let score = if movegen::has_legal_move(&mut root) { 0 } else { -MATE };
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score,
-                depth: 0,
-                nodes: 0,
-                time_ms: 0,
-                pv: vec![],
-            };
+            return Searched { outcome: None, score, nodes: 0 };
         }
         self.tt.new_search();
         let threads = usable_threads(self.options.threads);
@@ -155,15 +188,34 @@ impl Engine {
             (outcome, shared.total_nodes(), tables)
         });
         *self.saved_tables() = tables;
-        let best_line = &outcome.lines[0];
+        Searched { score: outcome.lines[0].score, outcome: Some(outcome), nodes }
+    }
+}
+
+/// What `Engine::search_lines` found: the lines (`None` when there was no move to search, with
+/// the score of the position then) and the nodes spent.
+struct Searched {
+    outcome: Option<Outcome>,
+    score: i32,
+    nodes: u64,
+}
+
+impl Searched {
+    /// The search's result with its `line`th line as the answer.
+    fn result(self, line: usize, control: &SearchControl) -> SearchResult {
+        let Some(outcome) = self.outcome else {
+            let (best, ponder, pv) = (None, None, vec![]);
+            return SearchResult { best, ponder, score: self.score, depth: 0, nodes: 0, time_ms: 0, pv };
+        };
+        let line = &outcome.lines[line];
         SearchResult {
-            best: best_line.pv.first().copied(),
-            ponder: best_line.pv.get(1).copied(),
-            score: best_line.score,
+            best: line.pv.first().copied(),
+            ponder: line.pv.get(1).copied(),
+            score: line.score,
             depth: outcome.depth,
-            nodes,
+            nodes: self.nodes,
             time_ms: control.elapsed_ms(),
-            pv: best_line.pv.clone(),
+            pv: line.pv.clone(),
         }
     }
 }

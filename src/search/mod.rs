@@ -14,6 +14,7 @@
 //!   tree search; `shared`: what the threads of one search share; `stack`: per-ply state;
 //! - `ordering`, `see`, `rules_hook`, `score`, `tt`, `memory`: the search's tools;
 //! - `score_scale`: scores as people and programs read them (normalised, win/draw/loss);
+//! - `skill`: playing below full strength (the levels, the choice among lines, the Elo scale);
 //! - `info`: what a search reports; `bench`: the fixed node-count signature.
 
 pub mod bench;
@@ -32,6 +33,7 @@ pub mod score;
 pub mod score_scale;
 pub mod see;
 mod shared;
+pub mod skill;
 mod stack;
 pub mod timeman;
 pub mod tt;
@@ -45,5 +47,6 @@ pub use options::{Algorithm, EngineOptions, SearchFeatures, UnknownName};
 pub use params::{ParamError, SearchParams};
 pub use root::RootMove;
 pub use shared::Reporter;
+pub use skill::Skill;
 pub use timeman::{TimeBudget, TimeManager};
 pub use tt::{HashError, TranspositionTable};

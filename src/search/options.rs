@@ -1,6 +1,6 @@
 //! The settings a search runs with beyond its limits: the root algorithm, which selective
 //! techniques are on, and `EngineOptions`, which gathers them with the thread count, the move
-//! overhead, the evaluation and the numeric parameters.
+//! overhead, the evaluation, the numeric parameters and the playing strength.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,6 +8,7 @@ use std::str::FromStr;
 use crate::eval::{EvalChoice, TermSet};
 
 use super::params::SearchParams;
+use super::skill::Skill;
 
 /// A name that is neither a search algorithm nor a search feature; `Display` lists the names
 /// that are.
@@ -158,6 +159,8 @@ pub struct EngineOptions {
     pub eval: EvalChoice,
     /// Margins, depth limits and the reduction formula.
     pub params: SearchParams,
+    /// Playing strength: full (the default), or a level whose moves are chosen weaker.
+    pub skill: Skill,
 }
 
 impl Default for EngineOptions {
@@ -170,6 +173,7 @@ impl Default for EngineOptions {
             terms: TermSet::ALL,
             eval: EvalChoice::default(),
             params: SearchParams::DEFAULT,
+            skill: Skill::FULL,
         }
     }
 }

@@ -85,6 +85,12 @@ impl<'a> Shared<'a> {
         self.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
+    /// Ends this search's threads (the node limit is reached) without a stop request, which
+    /// would also release an answer that must wait for `ponderhit` or `stop`.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+    }
+
     /// Whether this search's threads must unwind now.
     #[inline]
     pub fn must_stop(&self) -> bool {
@@ -109,7 +115,7 @@ impl<'a> Shared<'a> {
     pub fn poll(&self, elapsed: u64) {
         if let Some(limit) = self.limits.nodes {
             if self.total_nodes() >= limit {
-                self.control.request_stop();
+                self.finish();
             }
         }
         let last = self.last_progress_ms.load(Ordering::Relaxed);

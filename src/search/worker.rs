@@ -90,7 +90,9 @@ impl<'a> Worker<'a> {
         if let Some(limit) = self.shared.node_limit_per_thread() {
             if self.nodes >= limit {
                 self.stopped = true;
-                self.shared.control.request_stop();
+                // Not a stop request: a pondering or infinite search must still hold its answer
+                // until the GUI releases it (a weakened level's node limit ends such searches).
+                self.shared.finish();
             }
         }
         if self.nodes.is_multiple_of(POLL_INTERVAL) {

@@ -51,6 +51,16 @@ impl Session {
             // The time budget line follows from the engine thread: the search tells the budget it
             // computed, rather than this working it out a second time.
             self.debug_line(&format!("evaluation: {}", self.engine.options.eval.describe()))?;
+            let skill = self.engine.options.skill;
+            if let Some(nodes) = skill.node_limit() {
+                let level = f64::from(skill.centi_level()) / 100.0;
+                let weakened = if skill.weakens(&limits) { "" } else { " (not applied to this search)" };
+                let line = format!(
+                    "strength: level {level:.2}, at most {nodes} nodes, weakness {}{weakened}",
+                    skill.weakness()
+                );
+                self.debug_line(&line)?;
+            }
         }
         let ponder = limits.ponder;
         let show_wdl = self.options.show_wdl;

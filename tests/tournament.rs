@@ -415,6 +415,46 @@ fn chariot_self_play_at_fixed_nodes() {
     }
 }
 
+/// An engine's own limit replaces the match's for that engine alone: one side is asked for a
+/// fixed depth, the other keeps the match's clock and is shown its own clock for the opponent.
+#[test]
+fn an_engine_plays_under_its_own_limit() {
+    let dir = scratch("own-limit");
+    let (red_log, black_log) = (dir.join("red.log"), dir.join("black.log"));
+    let pgn = dir.join("games.pgn");
+    let red = format!("name=deep,cmd={},arg={},arg=h2e2,arg=h0g2,depth=3", fake("go_log"), red_log.display());
+    let black = format!("name=timed,cmd={},arg={},arg=h9g7", fake("go_log"), black_log.display());
+    let output = chariot_match(&[
+        "--engine",
+        &red,
+        "--engine",
+        &black,
+        "--games",
+        "1",
+        "--tc",
+        "10+0.1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let red_gos = std::fs::read_to_string(&red_log).unwrap();
+    let black_gos = std::fs::read_to_string(&black_log).unwrap();
+    assert!(red_gos.lines().count() >= 2 && red_gos.lines().all(|l| l == "go depth 3"), "{red_gos}");
+    let first = black_gos.lines().next().unwrap_or_default();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    assert_eq!(words[..2], ["go", "time"], "{black_gos}");
+    // Its untouched clock, and the opponent (who has none) shown the same clock and increment.
+    assert_eq!(
+        words[2..],
+        ["10000", "increment", "100", "opptime", "10000", "oppincrement", "100"],
+        "{first}"
+    );
+    let games = check_pgn(&pgn, 1);
+    assert_eq!(games[0].2, "1-0", "{games:?}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[TimeControl \"10+0.1; deep: depth=3\"]"), "{text}");
+}
+
 /// The start position without Black's a9 rook and b7 cannon: Red is winning from the first move.
 const BLACK_A_ROOK_AND_CANNON_DOWN: &str =
     "1nbakabnr/9/7c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";

@@ -99,6 +99,11 @@ pub fn fingerprint(config: &MatchConfig) -> String {
             fields.text(name);
             fields.text(value);
         }
+        // Hashed only when given, so that matches without own limits keep their fingerprints.
+        if let Some(own) = engine.limit {
+            fields.text("own limit");
+            fields.text(&own.describe());
+        }
     }
     fields.number(u64::from(config.gauntlet));
     fields.number(u64::from(config.games));
@@ -159,7 +164,7 @@ mod tests {
         assert_eq!(base.len(), 16);
         assert!(base.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{base}");
         assert_eq!(fingerprint(&config()), base, "the same settings, the same fingerprint");
-        let changes: [(&str, Change); 20] = [
+        let changes: [(&str, Change); 22] = [
             ("name", |c| c.engines[0].name = "c".into()),
             ("cmd", |c| c.engines[0].cmd = PathBuf::from("/bin/c")),
             ("args", |c| c.engines[0].args.push("y".into())),
@@ -171,6 +176,8 @@ mod tests {
             ("gauntlet", |c| c.gauntlet = true),
             ("games", |c| c.games = 6),
             ("openings", |c| c.openings.push(Opening::startpos())),
+            ("own limit", |c| c.engines[1].limit = Some(Limit::Depth(3))),
+            ("own limit value", |c| c.engines[1].limit = Some(Limit::Depth(4))),
             ("limit", |c| c.settings.limit = Limit::Nodes(1001)),
             ("limit kind", |c| c.settings.limit = Limit::MoveTime(1000)),
             ("tolerance", |c| c.settings.tolerance_ms = 0),

@@ -101,10 +101,14 @@ pub fn play_game(
             }
         }
     }
-    let (mut clocks, inc) = match settings.limit {
-        Limit::Clock { base_ms, inc_ms } => ([base_ms as i64; 2], inc_ms as i64),
-        _ => ([0; 2], 0),
+    // Each side plays under its engine's own limit, or else the match's.
+    let limits = [specs[0].limit_or(settings.limit), specs[1].limit_or(settings.limit)];
+    let clock_of = |limit: Limit| match limit {
+        Limit::Clock { base_ms, inc_ms } => (base_ms as i64, inc_ms as i64),
+        _ => (0, 0),
     };
+    let mut clocks = [clock_of(limits[0]).0, clock_of(limits[1]).0];
+    let increments = [clock_of(limits[0]).1, clock_of(limits[1]).1];
     let mut reports: [Vec<Report>; 2] = [Vec::new(), Vec::new()];
     let mut all_moves: Vec<Move> = opening.moves.clone();
     loop {
@@ -129,12 +133,12 @@ pub fn play_game(
                 position.push_str(&coords::to_engine(mv, ranks));
             }
         }
-        let (go, wait) = go_command(engine.spec().proto, settings, &clocks, me, inc);
+        let (go, wait) = go_command(engine.spec().proto, limits, settings, &clocks, me, &increments);
         let answer = match engine.think(&position, &go, wait) {
             Ok(answer) => answer,
             Err(Failure::Timeout) => {
                 engine.kill();
-                let why = match settings.limit {
+                let why = match limits[me] {
                     Limit::Clock { .. } | Limit::MoveTime(_) => "time forfeit".to_string(),
                     _ => format!("no answer within {} s", settings.move_timeout.as_secs_f64()),
                 };
@@ -150,13 +154,13 @@ pub fn play_game(
             }
         };
         let elapsed_ms = answer.elapsed.as_millis() as i64;
-        if let Limit::Clock { .. } = settings.limit {
+        if let Limit::Clock { .. } = limits[me] {
             clocks[me] -= elapsed_ms;
             if clocks[me] < -(settings.tolerance_ms as i64) {
                 engine.kill();
                 return finish(record, Some(side), None, "time forfeit".to_string());
             }
-            clocks[me] = clocks[me].max(0) + inc;
+            clocks[me] = clocks[me].max(0) + increments[me];
         }
         let Some(text) = answer.best else {
             return finish(
@@ -187,22 +191,32 @@ pub fn play_game(
     }
 }
 
-/// The `go` command for the side in `me` and how long to wait for its answer.
+/// The `go` command for the side in `me` and how long to wait for its answer; `limits` are both
+/// sides' own. An opponent without a clock (at a fixed depth, say) is shown the mover's clock, so
+/// an engine that budgets by both clocks sees an even game rather than a flagged opponent.
 fn go_command(
     proto: Protocol,
+    limits: [Limit; 2],
     settings: &GameSettings,
     clocks: &[i64; 2],
     me: usize,
-    inc: i64,
+    increments: &[i64; 2],
 ) -> (String, Duration) {
     let tolerance = Duration::from_millis(settings.tolerance_ms);
-    match (settings.limit, proto) {
+    match (limits[me], proto) {
         (Limit::Clock { .. }, _) => {
-            let (mine, opp) = (clocks[me].max(0), clocks[1 - me].max(0));
+            let mut shown = [clocks[0].max(0), clocks[1].max(0)];
+            let mut inc = *increments;
+            if !matches!(limits[1 - me], Limit::Clock { .. }) {
+                (shown[1 - me], inc[1 - me]) = (shown[me], inc[me]);
+            }
+            let (mine, opp) = (shown[me], shown[1 - me]);
             let go = match proto {
-                Protocol::Ucci => format!("go time {mine} increment {inc} opptime {opp} oppincrement {inc}"),
+                Protocol::Ucci => {
+                    format!("go time {mine} increment {} opptime {opp} oppincrement {}", inc[me], inc[1 - me])
+                }
                 Protocol::Uci => {
-                    format!("go wtime {} btime {} winc {inc} binc {inc}", clocks[0].max(0), clocks[1].max(0))
+                    format!("go wtime {} btime {} winc {} binc {}", shown[0], shown[1], inc[0], inc[1])
                 }
             };
             (go, Duration::from_millis(mine as u64) + tolerance)

@@ -52,6 +52,20 @@ pub struct MatchConfig {
     pub settings: GameSettings,
 }
 
+impl MatchConfig {
+    /// The limits as the report and the PGN's `TimeControl` tag give them: the match's, then
+    /// each engine's own (`10+0.1; ee: depth=3`).
+    pub fn limits_text(&self) -> String {
+        let mut text = self.settings.limit.describe();
+        for engine in &self.engines {
+            if let Some(own) = engine.limit {
+                text.push_str(&format!("; {}: {}", engine.name, own.describe()));
+            }
+        }
+        text
+    }
+}
+
 /// What a match ended with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSummary {
@@ -349,7 +363,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     red,
                     black,
                     round: job.round,
-                    time_control: config.settings.limit.describe(),
+                    time_control: config.limits_text(),
                     match_tags: &match_tags,
                 };
                 let written = pgn_out::game_text(&record, &tags, config.notation).and_then(|text| {
@@ -391,7 +405,7 @@ fn write_report(
     summary: &MatchSummary,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let limit = config.settings.limit.describe();
+    let limit = config.limits_text();
     let results = Results {
         engines: &match_tags.engines,
         limit: &limit,

@@ -30,6 +30,9 @@ pub struct EngineSpec {
     pub ranks_from_one: bool,
     /// `option.X=Y` pairs, sent with `setoption` in the order given.
     pub options: Vec<(String, String)>,
+    /// This engine's own search limit (`tc=`, `nodes=`, `depth=` or `movetime=`), in place of
+    /// the match's: an engine at a fixed depth against one on a clock, say.
+    pub limit: Option<Limit>,
 }
 
 /// Splits `a=1,b=2` into pairs; the refusal is the first item without `=`.
@@ -122,6 +125,10 @@ pub enum EngineSpecProblem {
     FileNameCannotName(NameProblem),
     /// The name given cannot serve.
     Name(NameProblem),
+    /// An own limit (`tc=`, `nodes=`, `depth=`, `movetime=`) that does not read.
+    Limit(LimitError),
+    /// More than one own limit: the second key.
+    SecondLimit(String),
 }
 
 impl fmt::Display for EngineSpecError {
@@ -142,6 +149,13 @@ impl fmt::Display for EngineSpecError {
                 write!(f, "the program's file name cannot name it ({why}): give name=")
             }
             EngineSpecProblem::Name(why) => write!(f, "{why}"),
+            EngineSpecProblem::Limit(why) => write!(f, "{why}"),
+            EngineSpecProblem::SecondLimit(key) => {
+                write!(
+                    f,
+                    "{key}= is a second limit: an engine takes at most one of tc=, nodes=, depth=, movetime="
+                )
+            }
         }
     }
 }
@@ -149,13 +163,14 @@ impl fmt::Display for EngineSpecError {
 impl std::error::Error for EngineSpecError {}
 
 impl EngineSpec {
-    /// Parses `name=A,cmd=PATH[,proto=ucci|uci][,ranks=0|1][,arg=X…][,option.X=Y…]`.
+    /// Parses `name=A,cmd=PATH[,proto=ucci|uci][,ranks=0|1][,arg=X…][,option.X=Y…]`, with at
+    /// most one own limit: `tc=BASE+INC`, `nodes=N`, `depth=D` or `movetime=MS`.
     /// The name defaults to the program's file name, the protocol to UCCI. Names are checked here
     /// (length, characters) so that every later use of them can trust them.
     pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let bad = |problem| EngineSpecError { spec: text.to_string(), problem };
         let (mut name, mut cmd, mut proto, mut ranks) = (None, None, Protocol::Ucci, false);
-        let (mut args, mut options) = (Vec::new(), Vec::new());
+        let (mut args, mut options, mut limit) = (Vec::new(), Vec::new(), None);
         let items = pairs(text).map_err(|item| bad(EngineSpecProblem::NotKeyValue(item.to_string())))?;
         for (key, value) in items {
             match key {
@@ -176,6 +191,24 @@ impl EngineSpec {
                     }
                 }
                 "arg" => args.push(value.to_string()),
+                "tc" | "nodes" | "depth" | "movetime" => {
+                    if limit.is_some() {
+                        return Err(bad(EngineSpecProblem::SecondLimit(key.to_string())));
+                    }
+                    let parsed = match key {
+                        "tc" => Limit::parse_tc(value),
+                        "nodes" => Limit::parse_nodes(value),
+                        "depth" => Limit::parse_depth(value),
+                        _ => Limit::parse_movetime(value),
+                    };
+                    limit = Some(parsed.map_err(|mut e| {
+                        // Named as the spec names it, not as the match's flag.
+                        if let LimitError::Number(NumberError::WholeNumber { flag, .. }) = &mut e {
+                            *flag = format!("{key}=");
+                        }
+                        bad(EngineSpecProblem::Limit(e))
+                    })?);
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         // A line break would end the `setoption` line and start another command.
@@ -203,7 +236,12 @@ impl EngineSpec {
         if let Some(why) = name_problem(&name) {
             return Err(bad(EngineSpecProblem::Name(why)));
         }
-        Ok(EngineSpec { name, cmd, args, proto, ranks_from_one: ranks, options })
+        Ok(EngineSpec { name, cmd, args, proto, ranks_from_one: ranks, options, limit })
+    }
+
+    /// The limit this engine plays under: its own, or else the match's.
+    pub fn limit_or(&self, match_limit: Limit) -> Limit {
+        self.limit.unwrap_or(match_limit)
     }
 }
 
@@ -742,6 +780,29 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("'ranks' is not key=value"));
+    }
+
+    #[test]
+    fn an_engine_may_carry_its_own_limit() {
+        let own = |text: &str| EngineSpec::parse(&format!("name=e,cmd=/bin/e,{text}")).map(|s| s.limit);
+        assert_eq!(own("depth=3"), Ok(Some(Limit::Depth(3))));
+        assert_eq!(own("nodes=5000"), Ok(Some(Limit::Nodes(5000))));
+        assert_eq!(own("movetime=250"), Ok(Some(Limit::MoveTime(250))));
+        assert_eq!(own("tc=10+0.1"), Ok(Some(Limit::Clock { base_ms: 10_000, inc_ms: 100 })));
+        assert_eq!(EngineSpec::parse("cmd=/bin/e").unwrap().limit, None);
+        let match_limit = Limit::Clock { base_ms: 5000, inc_ms: 50 };
+        assert_eq!(EngineSpec::parse("cmd=/bin/e,depth=2").unwrap().limit_or(match_limit), Limit::Depth(2));
+        assert_eq!(EngineSpec::parse("cmd=/bin/e").unwrap().limit_or(match_limit), match_limit);
+        let refused = |text: &str| own(text).unwrap_err().to_string();
+        assert!(
+            refused("depth=0").contains("depth= '0': expected a whole number from 1 to 1000"),
+            "{}",
+            refused("depth=0")
+        );
+        assert!(refused("nodes=x").contains("nodes= 'x'"), "{}", refused("nodes=x"));
+        assert!(refused("tc=0+1").contains("the base time must be"), "{}", refused("tc=0+1"));
+        let second = refused("depth=3,nodes=10");
+        assert!(second.contains("nodes= is a second limit"), "{second}");
     }
 
     #[test]

@@ -30,6 +30,7 @@ mod prop_net;
 mod prop_notation;
 mod prop_pgn;
 mod prop_serve;
+mod ratings;
 mod resources;
 mod rules;
 mod serve;

@@ -12,7 +12,8 @@ use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 
 use crate::notation::MoveNotation;
-use crate::tournament::report::write_merged;
+use crate::tournament::ratings;
+use crate::tournament::report::{write_merged, write_ratings};
 use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
     merge_files, openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening,
@@ -82,6 +83,23 @@ pub enum MatchCommand {
     /// The results table, then the missing and duplicated games. Exit status 0 when every game is
     /// there, 1 when some are missing, 2 when the files cannot be merged.
     Report(ReportArgs),
+    /// One Elo scale for every engine in the games of any number of PGNs (any matches).
+    ///
+    /// The maximum-likelihood Elo of each engine under the logistic model, the anchor fixed,
+    /// with 95% errors against the anchor: a ladder of matches between neighbours becomes one
+    /// table. Every engine must be linked to the anchor by a chain of games.
+    Ratings(RatingsArgs),
+}
+
+/// Arguments of `chariot match ratings`.
+#[derive(Args, Debug, Clone)]
+pub struct RatingsArgs {
+    /// PGN files of finished games (their `Red`, `Black` and `Result` tags are read).
+    #[arg(required = true, value_name = "FILE.pgn")]
+    pub files: Vec<PathBuf>,
+    /// The engine whose Elo is fixed, and at what: `NAME=ELO` (`NAME` alone: 0).
+    #[arg(long, value_name = "NAME=ELO")]
+    pub anchor: String,
 }
 
 /// Arguments of `chariot match report`.
@@ -201,11 +219,28 @@ impl std::error::Error for Incomplete {}
 /// Runs the match (progress on stderr, the results table on `out`), or with `report` reports on
 /// the PGNs (an `Incomplete` error when games are missing).
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
-    if let Some(MatchCommand::Report(report)) = &args.command {
-        return run_report(report, out);
+    match &args.command {
+        Some(MatchCommand::Report(report)) => return run_report(report, out),
+        Some(MatchCommand::Ratings(ratings)) => return run_ratings(ratings, out),
+        None => {}
     }
     let config = config(args)?;
     run_match(&config, out)?;
+    Ok(())
+}
+
+/// `chariot match ratings`.
+fn run_ratings(args: &RatingsArgs, out: &mut impl Write) -> Result<()> {
+    let (name, elo) = match args.anchor.rsplit_once('=') {
+        Some((name, elo)) => match elo.trim().parse::<f64>() {
+            Ok(elo) if elo.is_finite() && elo.abs() <= 100_000.0 => (name, elo),
+            _ => bail!("--anchor {}: the Elo after = must be a number within ±100000", args.anchor),
+        },
+        None => (args.anchor.as_str(), 0.0),
+    };
+    let games = ratings::read_encounters(&args.files)?;
+    let table = ratings::fit(&games, name, elo)?;
+    write_ratings(out, &table, games.len())?;
     Ok(())
 }
 

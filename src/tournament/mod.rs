@@ -4,7 +4,8 @@
 //! game, `schedule` decides the games and `shard` which of them one process of a sharded match
 //! plays, `runner` plays them (in parallel) and writes the PGN, with the tags of `match_tags`
 //! (the settings `fingerprint` among them), `merge` puts the PGNs of a match's shards back
-//! together, `stats` and `report` turn results into Elo, LOS and SPRT figures.
+//! together, `stats` and `report` turn results into Elo, LOS and SPRT figures, and `ratings` puts
+//! the engines of many matches on one Elo scale.
 
 pub mod coords;
 pub mod engine;
@@ -14,6 +15,7 @@ pub mod match_tags;
 pub mod merge;
 pub mod openings;
 pub mod pgn_out;
+pub mod ratings;
 pub mod report;
 pub mod runner;
 pub mod schedule;

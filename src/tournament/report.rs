@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::merge::Merged;
+use super::ratings::RatingTable;
 use super::shard::Shard;
 use super::spec::SprtSpec;
 use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
@@ -178,6 +179,27 @@ pub fn write_merged(
         )?;
     }
     out.flush()
+}
+
+/// The table of `chariot match ratings`: rank, engine, Elo with its 95% error against the
+/// anchor, games and score, strongest first.
+pub fn write_ratings(out: &mut impl Write, table: &RatingTable, games: usize) -> io::Result<()> {
+    let width = table.ratings.iter().map(|r| r.name.chars().count()).max().unwrap_or(6).max(6);
+    writeln!(out, "{games} games; Elo by maximum likelihood (logistic model), 95% error against the anchor")?;
+    writeln!(out, "rank  {:<width$}      Elo    ± 95%   games   score", "engine")?;
+    for (i, r) in table.ratings.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>7.1}  {:>7.1}  {:>6}  {:>5.1}%",
+            i + 1,
+            r.name,
+            r.elo,
+            r.error95,
+            r.games,
+            100.0 * r.score
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -318,10 +318,12 @@ fn solve(m: &[Vec<f64>], v: &[f64]) -> Vec<f64> {
         if p.abs() < 1e-300 {
             continue;
         }
-        for row in (col + 1)..n {
-            let factor = a[row][col] / p;
-            for k in col..=n {
-                a[row][k] -= factor * a[col][k];
+        let (upper, lower) = a.split_at_mut(col + 1);
+        let pivot_row = &upper[col];
+        for row in lower.iter_mut() {
+            let factor = row[col] / p;
+            for (x, &y) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= factor * y;
             }
         }
     }

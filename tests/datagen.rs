@@ -759,6 +759,23 @@ fn the_scored_and_stats_commands_end_to_end() {
     let out = chariot(&["datagen", "--positions", "5", "--out", d]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("--scored"));
+    let out = chariot(&[
+        "datagen",
+        "--scored",
+        "--games",
+        "1",
+        "--soft-nodes",
+        "600",
+        "--nodes",
+        "500",
+        "--out",
+        d,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--soft-nodes must not be above --nodes"));
+    let out = chariot(&["datagen", "--games", "1", "--soft-nodes", "600", "--out", d]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--scored"));
     let out = chariot(&["datagen", "--stats", "/nonexistent/d.bin"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr)
@@ -787,6 +804,12 @@ fn the_evaluation_searched_with_is_part_of_the_settings() {
     let resign = DatagenConfig { adjudicate_win_per_mille: 990, ..cfg.clone() };
     let draw = DatagenConfig { draw_cp: 10, ..cfg.clone() };
     assert!(scored::fingerprint(&resign) != classic && scored::fingerprint(&draw) != classic);
+    // So is a soft node limit (and its value); without one the fingerprint is the pinned one.
+    let soft = DatagenConfig { soft_nodes: Some(2_000), ..cfg.clone() };
+    let softer = DatagenConfig { soft_nodes: Some(1_500), ..cfg.clone() };
+    assert!(
+        scored::fingerprint(&soft) != classic && scored::fingerprint(&soft) != scored::fingerprint(&softer)
+    );
     cfg.eval = EvalChoice::default();
     let built_in = scored::fingerprint(&cfg);
     let arch = Architecture { width: 16, ..Architecture::DEFAULT };

@@ -48,16 +48,21 @@ pub struct DatagenArgs {
     pub shard: Option<Shard>,
     /// Check a scored data file and print what it holds (records, games, results, scores).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "games", "positions", "scored", "out", "openings", "nodes", "random_plies", "seed", "concurrency", "hash",
+        "games", "positions", "scored", "out", "openings", "nodes", "soft_nodes", "random_plies", "seed", "concurrency", "hash",
         "evalfile", "classic", "shard"
     ])]
     pub stats: Option<PathBuf>,
     /// With --stats: skip the rules' check of every position and best move (faster).
     #[arg(long, requires = "stats")]
     pub quick: bool,
-    /// Nodes searched per move [default: 2000, or 5000 with --scored].
+    /// Nodes searched per move, at most [default: 2000, or 5000 with --scored; with
+    /// --soft-nodes, SOFT_NODES_HARD_FACTOR times that].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
     pub nodes: Option<u64>,
+    /// With --scored: deepen no further once an iteration ends past this many nodes, so that
+    /// every label comes from a whole iteration (--nodes stays the hard limit).
+    #[arg(long, requires = "scored", value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub soft_nodes: Option<u64>,
     /// Random legal plies before the engine takes over (after the book line, if any).
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
@@ -109,6 +114,10 @@ fn parse_shard(text: &str) -> std::result::Result<Shard, String> {
     text.parse::<Shard>().map_err(|e| e.to_string())
 }
 
+/// With --soft-nodes and no --nodes, the hard limit is this many times the soft one: room for
+/// the iteration that crosses the soft limit, a cap on a search that explodes.
+pub const SOFT_NODES_HARD_FACTOR: u64 = 5;
+
 /// Runs the mode the arguments ask for: results on `out`, notes (resuming a file) on stderr.
 pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<()> {
     if let Some(DatagenAction::Merge(merge_args)) = &args.action {
@@ -119,7 +128,18 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
     }
     let path = args.out.as_deref().ok_or_else(|| anyhow!("--out FILE is required"))?;
     let mut cfg = if args.scored {
-        DatagenConfig::scored(args.nodes.unwrap_or(5000), args.random_plies, args.seed)
+        let hard = match args.soft_nodes {
+            Some(soft) => {
+                args.nodes.unwrap_or(soft.saturating_mul(SOFT_NODES_HARD_FACTOR).min(u64::from(u32::MAX)))
+            }
+            None => args.nodes.unwrap_or(5000),
+        };
+        if args.soft_nodes.is_some_and(|soft| soft > hard) {
+            bail!("--soft-nodes must not be above --nodes, the hard limit");
+        }
+        let mut cfg = DatagenConfig::scored(hard, args.random_plies, args.seed);
+        cfg.soft_nodes = args.soft_nodes;
+        cfg
     } else {
         DatagenConfig::new(
             args.games.unwrap_or(0) as usize,

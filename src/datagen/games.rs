@@ -38,8 +38,11 @@ pub const DRAW_CP: i32 = 20;
 pub struct DatagenConfig {
     /// Games to play (the text mode; the scored mode takes its target separately).
     pub games: usize,
-    /// Nodes per move.
+    /// Nodes per move, at most.
     pub nodes: u64,
+    /// Deepen no further once an iteration ends past this many nodes (`None`: search to
+    /// `nodes`, cutting the last iteration off wherever it stands).
+    pub soft_nodes: Option<u64>,
     /// Random legal plies played before the engine takes over (after the book line, if any).
     pub random_plies: usize,
     /// Book lines to start from (one picked at random per game); empty = the start position.
@@ -81,6 +84,7 @@ impl DatagenConfig {
         DatagenConfig {
             games,
             nodes,
+            soft_nodes: None,
             random_plies,
             openings: Vec::new(),
             seed,
@@ -391,7 +395,7 @@ pub fn play<T>(
     engine.clear_hash();
     engine.options.eval = cfg.eval.clone();
     let control = SearchControl::new();
-    let limits = Limits::nodes(cfg.nodes);
+    let limits = Limits { soft_nodes: cfg.soft_nodes, ..Limits::nodes(cfg.nodes) };
     let mut kept = Vec::new();
     let mut streaks = Streaks::default();
     let (winner, end) = loop {

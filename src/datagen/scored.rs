@@ -241,7 +241,9 @@ pub fn fingerprint(cfg: &DatagenConfig) -> u64 {
         EvalChoice::Classic => String::new(),
         EvalChoice::Nnue(net) => format!(";net={:016x}", fnv1a64(&net_file::to_bytes(net))),
     };
-    fnv1a64_parts(&[text.as_bytes(), eval.as_bytes()])
+    // Named only when set, so that files made without a soft limit keep their fingerprints.
+    let soft = cfg.soft_nodes.map(|n| format!(";soft_nodes={n}")).unwrap_or_default();
+    fnv1a64_parts(&[text.as_bytes(), eval.as_bytes(), soft.as_bytes()])
 }
 
 /// The header of a file `cfg` makes.

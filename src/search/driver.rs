@@ -116,6 +116,12 @@ impl Worker<'_> {
                     break;
                 }
             }
+            if let Some(soft) = limits.soft_nodes {
+                self.shared.publish_nodes(self.id, self.nodes);
+                if self.shared.total_nodes() >= soft {
+                    break;
+                }
+            }
             if let Some(time) = &mut self.time {
                 let iteration = Iteration { depth, best: outcome.lines[0].pv[0], score: prev_score };
                 if !time.start_next_iteration(iteration, ClockReading::of(self.shared.control)) {

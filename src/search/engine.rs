@@ -260,6 +260,29 @@ mod tests {
     }
 
     #[test]
+    fn a_soft_node_limit_ends_on_a_whole_iteration() {
+        let pos =
+            Position::from_fen("r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 w - - 0 1")
+                .unwrap();
+        let search = |limits: &Limits| {
+            let control = SearchControl::new();
+            control.start(false);
+            Engine::new(16).search(&pos, limits, &control, &mut |_| {})
+        };
+        let soft = search(&Limits { soft_nodes: Some(3_000), ..Limits::nodes(1_000_000) });
+        assert!(soft.nodes >= 3_000, "stopped at {} nodes", soft.nodes);
+        // Exactly the search to the depth it reached: the iteration that crossed the limit was
+        // finished, and no other begun.
+        let whole = search(&Limits::depth(soft.depth));
+        assert_eq!((soft.best, soft.score, soft.nodes), (whole.best, whole.score, whole.nodes));
+        let shallower = search(&Limits::depth(soft.depth - 1));
+        assert!(shallower.nodes < 3_000, "depth {} already took {}", soft.depth - 1, shallower.nodes);
+        // The hard limit still cuts an iteration off.
+        let hard = search(&Limits { soft_nodes: Some(1_000_000), ..Limits::nodes(3_000) });
+        assert_eq!(hard.nodes, 3_000);
+    }
+
+    #[test]
     fn the_time_budget_is_told_first_even_without_a_move() {
         // Red is mated: no move to search, and still the budget is told.
         let mated = Position::from_fen("3k5/9/9/9/9/9/9/9/3r5/3rK4 w - - 0 1").unwrap();

@@ -9,6 +9,9 @@ pub struct Limits {
     pub depth: Option<i32>,
     /// Search at most this many nodes (summed over threads).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are spent: the answer then comes from a whole
+    /// iteration, where `nodes` cuts one off wherever it stands (data generation uses both).
+    pub soft_nodes: Option<u64>,
     /// Spend exactly this long (milliseconds).
     pub movetime: Option<u64>,
     /// Time left on the mover's clock (milliseconds).

@@ -810,6 +810,7 @@ mod tests {
             let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
             red.send(&lobby, &play(&id, &rt, "h2e2"));
             black.send(&lobby, &play(&id, &bt, "h9g7"));
+            assert!(dir.join("games").join(format!("{id}.jsonl")).exists());
             (id, rt, bt)
         };
         // A new server on the same directory: the game, its seats and its moves are back.
@@ -830,7 +831,7 @@ mod tests {
         let line: Vec<String> = games[0].moves.iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(line, ["h2e2", "h9g7", "b2b4"]);
         assert_eq!(games[0].result, "1-0");
-        assert!(!dir.join("games").join(format!("{id}.json")).exists());
+        assert!(!dir.join("games").join(format!("{id}.jsonl")).exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

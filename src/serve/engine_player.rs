@@ -9,25 +9,21 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use crate::board::{Move, Position};
 use crate::search::score_scale::{ScoreScale, ShownScore};
-use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl};
+use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl, Skill};
 use crate::winrate::WdlPerMille;
 
 /// Nodes an analysis request may spend (a few tenths of a second).
 pub const ANALYSIS_NODES: u64 = 300_000;
 
-/// Nodes per move at each level, 1 to 10. The levels helper's `Skill Level` will replace this
-/// table; `level_limits` is the one place that reads it.
-const LEVEL_NODES: [u64; 10] =
-    [300, 1_000, 3_000, 10_000, 30_000, 60_000, 120_000, 250_000, 500_000, 1_000_000];
+/// The most nodes a move may take: full strength's budget (level 20 has no node limit of its
+/// own), about a second on one thread. Below full strength the level's own limit is smaller.
+pub const MOVE_NODES: u64 = 1_000_000;
 
-/// What the engine may spend on one move at `level` (1 to 10; others are clamped), with
-/// `clock` = (time left, increment) in milliseconds when the game is timed, so it never flags.
-///
-/// For now a level is a node limit per move; this is the one function to point at the
-/// strength levels (`Skill Level`, `UCI_Elo`) once they exist.
-pub fn level_limits(level: u8, clock: Option<(u64, u64)>) -> Limits {
-    let index = usize::from(level.clamp(1, 10)) - 1;
-    let mut limits = Limits::nodes(LEVEL_NODES[index]);
+/// What the engine may spend on one move, with `clock` = (time left, increment) in milliseconds
+/// when the game is timed, so that it never flags: `MOVE_NODES` at most, the clock's share
+/// of the time left, and (below full strength, in the worker) the skill's own node limit.
+pub fn move_limits(clock: Option<(u64, u64)>) -> Limits {
+    let mut limits = Limits::nodes(MOVE_NODES);
     if let Some((left, increment)) = clock {
         limits.time_left = Some(left);
         limits.increment = increment;
@@ -46,6 +42,8 @@ pub struct EngineJob {
     pub position: Position,
     /// What the search may spend.
     pub limits: Limits,
+    /// How strong the move is played: a game's level, or full strength for an analysis.
+    pub skill: Skill,
     /// Stops the search when the game no longer wants its answer.
     pub control: Arc<SearchControl>,
     /// For an analysis (not a move to play): the request's number, and the lines are reported.
@@ -120,6 +118,8 @@ fn work(mut engine: Engine, queue: Receiver<EngineJob>, answers: Sender<EngineAn
             continue;
         }
         job.control.start(false);
+        // One worker serves games at every level: each job brings its own.
+        engine.options.skill = job.skill;
         // The last exact score of each MultiPV line, as the iterations report them.
         let mut lines: Vec<Option<(i32, Vec<Move>)>> = vec![None; job.limits.multipv.max(1)];
         let mut report = |info: &Info| {
@@ -152,13 +152,36 @@ mod tests {
     use crate::board::movegen;
 
     #[test]
-    fn levels_grow_and_keep_the_clock() {
-        let nodes: Vec<u64> = (1..=10).map(|l| level_limits(l, None).nodes.unwrap()).collect();
-        assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
-        assert_eq!(level_limits(0, None), level_limits(1, None));
-        assert_eq!(level_limits(99, None), level_limits(10, None));
-        let timed = level_limits(5, Some((60_000, 2_000)));
-        assert_eq!((timed.time_left, timed.increment), (Some(60_000), 2_000));
+    fn a_move_is_bounded_and_keeps_the_clock() {
+        assert_eq!(move_limits(None), Limits::nodes(MOVE_NODES));
+        let timed = move_limits(Some((60_000, 2_000)));
+        assert_eq!((timed.time_left, timed.increment, timed.nodes), (Some(60_000), 2_000, Some(MOVE_NODES)));
+        // Below full strength the skill's own, smaller, node limit wins.
+        let weak = Skill::level(5).limits(&move_limits(None));
+        assert_eq!(weak.nodes, Skill::level(5).node_limit());
+        assert!(weak.nodes < Some(MOVE_NODES));
+    }
+
+    #[test]
+    fn a_weak_level_on_a_short_clock_answers_in_time() {
+        let (answers, answered) = unbounded();
+        let pool = EnginePool::new(1, 1, answers).unwrap();
+        for (skill, left) in [(Skill::level(3), 300), (Skill::FULL, 300), (Skill::from_elo(1500), 2_000)] {
+            let started = std::time::Instant::now();
+            pool.submit(EngineJob {
+                game: "g".into(),
+                generation: 0,
+                position: Position::startpos(),
+                limits: move_limits(Some((left, 0))),
+                skill,
+                control: Arc::new(SearchControl::new()),
+                analysis: None,
+            });
+            let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
+            assert!(answer.best.is_some());
+            // The time manager keeps well inside the clock (and its 50 ms overhead).
+            assert!(started.elapsed().as_millis() < u128::from(left), "{skill:?}: {:?}", started.elapsed());
+        }
     }
 
     #[test]
@@ -171,7 +194,8 @@ mod tests {
             game: "g".into(),
             generation: 3,
             position: position.clone(),
-            limits: level_limits(1, None),
+            limits: move_limits(None),
+            skill: Skill::level(1),
             control,
             analysis: None,
         });
@@ -195,6 +219,7 @@ mod tests {
             generation: 0,
             position,
             limits,
+            skill: Skill::FULL,
             control,
             analysis: Some(9),
         });

@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::messages::Action;
+use super::strength::Strength;
 use crate::board::{movegen, Color, Move, Position};
 use crate::notation::{format_move, parse_move, MoveNotation, NotationError};
 use crate::rules::{game_result, Termination};
@@ -22,10 +23,10 @@ pub enum Seat {
         /// The secret that proves a message comes from this player.
         token: String,
     },
-    /// Chariot, at this level.
+    /// Chariot, at this strength.
     Engine {
-        /// Strength (see `engine_player::level_limits`).
-        level: u8,
+        /// Its skill level or Elo.
+        strength: Strength,
     },
 }
 
@@ -239,10 +240,10 @@ impl Game {
             .ok_or(GameError::WrongToken)
     }
 
-    /// The engine's level when the engine is to move in a game that goes on.
-    pub fn engine_to_move(&self) -> Option<u8> {
+    /// The engine's strength when the engine is to move in a game that goes on.
+    pub fn engine_to_move(&self) -> Option<Strength> {
         match self.seats[self.position.side_to_move().index()] {
-            Seat::Engine { level } if self.ending.is_none() => Some(level),
+            Seat::Engine { strength } if self.ending.is_none() => Some(strength),
             _ => None,
         }
     }
@@ -469,12 +470,19 @@ impl Game {
             Vec::new()
         };
         let seat = |c: Color| {
-            let (kind, level) = match &self.seats[c.index()] {
-                Seat::Open => ("open", None),
-                Seat::Human { .. } => ("human", None),
-                Seat::Engine { level } => ("engine", Some(*level)),
-            };
-            json!({"kind": kind, "level": level, "online": online[c.index()] || level.is_some()})
+            let mut seat = json!({"kind": "human", "level": null, "elo": null, "online": online[c.index()]});
+            match &self.seats[c.index()] {
+                Seat::Open => seat["kind"] = json!("open"),
+                Seat::Human { .. } => {}
+                Seat::Engine { strength } => {
+                    seat["kind"] = json!("engine");
+                    seat["online"] = json!(true);
+                    if let (Value::Object(seat), Value::Object(fields)) = (&mut seat, strength.fields()) {
+                        seat.extend(fields);
+                    }
+                }
+            }
+            seat
         };
         let clock = self.clock.as_ref().map(|c| {
             json!({
@@ -606,11 +614,15 @@ mod tests {
 
     #[test]
     fn against_the_engine_undo_is_at_once_and_draws_are_declined() {
-        let seats = [human("r"), Seat::Engine { level: 1 }];
+        let seats = [human("r"), Seat::Engine { strength: Strength::Level(1) }];
         let mut g = Game::new("g".into(), Position::startpos(), seats, None, 0);
         let now = Instant::now();
         g.act(Color::Red, &mv("h2e2"), now).unwrap();
-        assert_eq!(g.engine_to_move(), Some(1));
+        assert_eq!(g.engine_to_move(), Some(Strength::Level(1)));
+        let v = g.view(now, [true, false], 0, true);
+        assert_eq!((v["black"]["kind"].as_str(), v["black"]["level"].as_u64()), (Some("engine"), Some(1)));
+        assert_eq!(v["black"]["elo"], json!(Strength::Level(1).elo()));
+        assert_eq!((v["black"]["online"].as_bool(), v["red"]["level"].is_null()), (Some(true), true));
         let answer = Move::parse_iccs("h9g7").unwrap();
         // An answer to a position taken back is dropped.
         assert!(!g.engine_move(answer, 7, now));

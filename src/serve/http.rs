@@ -16,6 +16,7 @@ use tungstenite::{Message, WebSocket};
 use super::assets;
 use super::lobby::{Lobby, Outbox, OUTBOX_CAPACITY};
 use super::messages::{error_message, MAX_MESSAGE_BYTES};
+use super::strength;
 
 /// The largest request head read (request line and headers).
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -171,6 +172,10 @@ fn route(stream: &mut TcpStream, request: &Request, lobby: &Lobby) -> io::Result
     let body = |b: &'static [u8]| if head_only { &b[..0] } else { b };
     if let Some((content_type, bytes)) = assets::asset(&request.path) {
         return respond(stream, 200, content_type, body(bytes), &[]);
+    }
+    if request.path == "/levels.json" {
+        let bytes = if head_only { Vec::new() } else { strength::levels_json().to_string().into_bytes() };
+        return respond(stream, 200, "application/json", &bytes, &[]);
     }
     if let Some(id) = request.path.strip_prefix("/pgn/").and_then(|p| p.strip_suffix(".pgn")) {
         if !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric()) {

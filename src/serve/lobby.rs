@@ -15,7 +15,7 @@ use rand::distributions::Alphanumeric;
 use rand::Rng;
 use serde_json::json;
 
-use super::engine_player::{level_limits, AnalysisLine, EngineAnswer, EngineJob, EnginePool, ANALYSIS_NODES};
+use super::engine_player::{move_limits, AnalysisLine, EngineAnswer, EngineJob, EnginePool, ANALYSIS_NODES};
 use super::game::{Clock, Game, GameError, Seat};
 use super::messages::{
     self, error_message, Action, ClientMessage, NewGame, Opponent, ParseError, SideChoice,
@@ -24,7 +24,7 @@ use super::store::{pgn_text, unix_now, Store, StoreError};
 use crate::board::{Color, FenError, Position};
 use crate::notation::{format_line, MoveNotation};
 use crate::search::score_scale::ShownScore;
-use crate::search::{HashError, Limits, SearchControl};
+use crate::search::{HashError, Limits, SearchControl, Skill};
 
 /// Characters in a game id (in the share link).
 const ID_CHARS: usize = 10;
@@ -322,7 +322,7 @@ impl Lobby {
         };
         let token = random_text(TOKEN_CHARS);
         let other = match settings.opponent {
-            Opponent::Engine { level } => Seat::Engine { level },
+            Opponent::Engine { strength } => Seat::Engine { strength },
             Opponent::Friend => Seat::Open,
         };
         let mut seats = [other.clone(), other];
@@ -396,6 +396,7 @@ impl Lobby {
             generation: 0,
             position,
             limits: Limits { multipv: lines, ..Limits::nodes(ANALYSIS_NODES) },
+            skill: Skill::FULL,
             control: Arc::new(SearchControl::new()),
             analysis: Some(request),
         });
@@ -525,7 +526,7 @@ impl Lobby {
         if state.thinking.is_some() {
             return;
         }
-        let Some(level) = game.engine_to_move() else { return };
+        let Some(strength) = game.engine_to_move() else { return };
         let to_move = game.position().side_to_move();
         let clock =
             game.clock.as_ref().map(|c| (c.left_at(to_move, to_move, Instant::now()), c.increment_ms));
@@ -534,7 +535,8 @@ impl Lobby {
             game: game.id.clone(),
             generation: game.generation,
             position: game.position().clone(),
-            limits: level_limits(level, clock),
+            limits: move_limits(clock),
+            skill: strength.skill(),
             control: control.clone(),
             analysis: None,
         });
@@ -865,6 +867,31 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_game_at_an_elo_shows_it_and_bad_strengths_change_nothing() {
+        use crate::search::skill::{MAX_ELO, MIN_ELO};
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let mut me = Client::new(&lobby);
+        for bad in [
+            format!(r#"{{"type":"create","opponent":"engine","elo":{}}}"#, MAX_ELO + 1),
+            r#"{"type":"create","opponent":"engine","level":21}"#.to_string(),
+            format!(r#"{{"type":"create","opponent":"engine","level":4,"elo":{MIN_ELO}}}"#),
+        ] {
+            me.refused(&lobby, &bad);
+        }
+        assert_eq!(lobby.game_count(), 0);
+        let replies = me.send(
+            &lobby,
+            &format!(r#"{{"type":"create","opponent":"engine","elo":{MIN_ELO},"side":"black"}}"#),
+        );
+        let red = &last_state(&replies)["game"]["red"];
+        assert_eq!(
+            (red["kind"].as_str(), red["elo"].as_i64(), red["asked"].as_str()),
+            (Some("engine"), Some(MIN_ELO.into()), Some("elo"))
+        );
+        assert!(red["level"].is_number());
+    }
+
+    #[test]
     fn the_engine_answers_and_undo_takes_back_to_the_players_turn() {
         let lobby = lobby_with(LobbyLimits::default(), None);
         let mut me = Client::new(&lobby);
@@ -883,6 +910,9 @@ mod tests {
         };
         assert_eq!(answered["game"]["turn"], "red");
         assert_eq!(answered["game"]["thinking"], false);
+        let black = &answered["game"]["black"];
+        assert_eq!((black["kind"].as_str(), black["level"].as_u64()), (Some("engine"), Some(1)));
+        assert_eq!(black["elo"], json!(crate::serve::strength::Strength::Level(1).elo()));
         let state = last_state(&me.send(&lobby, &action_message(&id, &token, &Action::AskUndo)));
         assert_eq!(state["game"]["moves"].as_array().unwrap().len(), 0);
         assert_eq!(state["game"]["turn"], "red");

@@ -6,7 +6,9 @@ use std::fmt;
 
 use serde_json::{json, Map, Value};
 
+use super::strength::Strength;
 use crate::quote::quoted;
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 
 /// The longest message a client may send, in bytes. The longest real one (a `create` with a
 /// start FEN) is under 300 bytes; anything near this is junk or an attack.
@@ -21,9 +23,6 @@ const MAX_MOVE_CHARS: usize = 16;
 /// The longest FEN accepted (a full board with every field is under 100 characters).
 const MAX_FEN_CHARS: usize = 120;
 
-/// The strength levels offered (see `engine_player::level_limits`).
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
-
 /// The longest time control offered, in minutes per side.
 pub const MAX_MINUTES: u32 = 180;
 
@@ -33,10 +32,10 @@ pub const MAX_INCREMENT_S: u32 = 60;
 /// Who plays the other side of a new game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Opponent {
-    /// Chariot, at this level.
+    /// Chariot, at this strength.
     Engine {
-        /// Strength, within `LEVELS`.
-        level: u8,
+        /// A skill level or an Elo.
+        strength: Strength,
     },
     /// A person who joins through the share link.
     Friend,
@@ -173,6 +172,22 @@ pub enum ParseError {
         /// What is expected of it.
         expected: &'static str,
     },
+    /// A number outside the range the field takes.
+    OutOfRange {
+        /// The field's name.
+        field: &'static str,
+        /// The least value taken.
+        min: i64,
+        /// The greatest value taken.
+        max: i64,
+    },
+    /// Two fields that exclude each other were both given.
+    Conflict {
+        /// The first field.
+        field: &'static str,
+        /// The one it excludes.
+        other: &'static str,
+    },
     /// The `type` names no message.
     UnknownType {
         /// The type as sent.
@@ -190,6 +205,10 @@ impl fmt::Display for ParseError {
             ParseError::NotObject => f.write_str("the message is not a JSON object"),
             ParseError::Missing { field } => write!(f, "the message has no '{field}'"),
             ParseError::BadField { field, expected } => write!(f, "'{field}' must be {expected}"),
+            ParseError::OutOfRange { field, min, max } => {
+                write!(f, "'{field}' must be a whole number from {min} to {max}")
+            }
+            ParseError::Conflict { field, other } => write!(f, "give '{field}' or '{other}', not both"),
             ParseError::UnknownType { text } => write!(f, "unknown message type {}", quoted(text)),
         }
     }
@@ -235,10 +254,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
 /// The settings of a `create` message; every field but `opponent` has a default.
 fn new_game(object: &Map<String, Value>) -> Result<NewGame, ParseError> {
     let opponent = match string(object, "opponent", 16)?.as_str() {
-        "engine" => {
-            let level = optional_number(object, "level", 1, *LEVELS.end() as u64, "a level from 1 to 10")?;
-            Opponent::Engine { level: level.unwrap_or(3) as u8 }
-        }
+        "engine" => Opponent::Engine { strength: strength(object)? },
         "friend" => Opponent::Friend,
         _ => return Err(ParseError::BadField { field: "opponent", expected: "'engine' or 'friend'" }),
     };
@@ -269,6 +285,35 @@ fn new_game(object: &Map<String, Value>) -> Result<NewGame, ParseError> {
         increment_s: increment.unwrap_or(0) as u32,
         fen,
     })
+}
+
+/// The engine's strength of a `create`: `level` (0 to 20; the first version's levels 1 to 10 are
+/// read as skill levels too) or `elo` (on the measured scale), the default level when neither.
+fn strength(object: &Map<String, Value>) -> Result<Strength, ParseError> {
+    let level = ranged(object, "level", 0, i64::from(MAX_LEVEL))?;
+    let elo = ranged(object, "elo", i64::from(MIN_ELO), i64::from(MAX_ELO))?;
+    match (level, elo) {
+        (Some(_), Some(_)) => Err(ParseError::Conflict { field: "level", other: "elo" }),
+        (Some(level), None) => Ok(Strength::Level(level as u8)),
+        (None, Some(elo)) => Ok(Strength::Elo(elo as i32)),
+        (None, None) => Ok(Strength::default()),
+    }
+}
+
+/// The whole-number field `field` within `min..=max`, or `None` when absent or null.
+fn ranged(
+    object: &Map<String, Value>,
+    field: &'static str,
+    min: i64,
+    max: i64,
+) -> Result<Option<i64>, ParseError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_i64() {
+            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(ParseError::OutOfRange { field, min, max }),
+        },
+    }
 }
 
 /// The string field `field`, at most `max_chars` characters.
@@ -347,7 +392,7 @@ mod tests {
         assert_eq!(
             create,
             ClientMessage::Create(NewGame {
-                opponent: Opponent::Engine { level: 7 },
+                opponent: Opponent::Engine { strength: Strength::Level(7) },
                 side: SideChoice::Black,
                 minutes: 5,
                 increment_s: 3,
@@ -362,6 +407,17 @@ mod tests {
             parse(r#"{"type":"analyse","game":"g1","lines":6}"#),
             Err(ParseError::BadField { field: "lines", expected: "a number of lines from 1 to 5" })
         );
+        let engine = |text: &str| match parse(text) {
+            Ok(ClientMessage::Create(NewGame { opponent: Opponent::Engine { strength }, .. })) => {
+                Ok(strength)
+            }
+            other => Err(other),
+        };
+        assert_eq!(engine(r#"{"type":"create","opponent":"engine"}"#), Ok(Strength::Level(5)));
+        assert_eq!(engine(r#"{"type":"create","opponent":"engine","level":0}"#), Ok(Strength::Level(0)));
+        assert_eq!(engine(r#"{"type":"create","opponent":"engine","level":20}"#), Ok(Strength::Level(20)));
+        let elo = format!(r#"{{"type":"create","opponent":"engine","elo":{MIN_ELO},"level":null}}"#);
+        assert_eq!(engine(&elo), Ok(Strength::Elo(MIN_ELO)));
         let friend = parse(r#"{"type":"create","opponent":"friend"}"#).unwrap();
         assert_eq!(
             friend,
@@ -392,8 +448,8 @@ mod tests {
                 ParseError::BadField { field: "game", expected: "letters and digits" },
             ),
             (
-                r#"{"type":"create","opponent":"engine","level":11}"#,
-                ParseError::BadField { field: "level", expected: "a level from 1 to 10" },
+                r#"{"type":"create","opponent":"engine","level":21}"#,
+                ParseError::OutOfRange { field: "level", min: 0, max: 20 },
             ),
             (
                 r#"{"type":"create","opponent":"friend","minutes":-1}"#,
@@ -403,6 +459,24 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(parse(text), Err(expected), "{text}");
         }
+        let elo_cases = [
+            (format!(r#"{{"type":"create","opponent":"engine","elo":{}}}"#, MIN_ELO - 1), "elo"),
+            (format!(r#"{{"type":"create","opponent":"engine","elo":{}}}"#, MAX_ELO + 1), "elo"),
+            (r#"{"type":"create","opponent":"engine","elo":"strong"}"#.to_string(), "elo"),
+            (r#"{"type":"create","opponent":"engine","level":2.5}"#.to_string(), "level"),
+            (r#"{"type":"create","opponent":"engine","level":-1}"#.to_string(), "level"),
+        ];
+        for (text, field) in elo_cases {
+            let err = parse(&text).unwrap_err();
+            assert!(matches!(err, ParseError::OutOfRange { field: f, .. } if f == field), "{text}: {err:?}");
+        }
+        let err = parse(&format!(r#"{{"type":"create","opponent":"engine","level":3,"elo":{MIN_ELO}}}"#));
+        assert_eq!(err, Err(ParseError::Conflict { field: "level", other: "elo" }));
+        assert_eq!(err.unwrap_err().to_string(), "give 'level' or 'elo', not both");
+        assert_eq!(
+            ParseError::OutOfRange { field: "elo", min: 800, max: 2000 }.to_string(),
+            "'elo' must be a whole number from 800 to 2000"
+        );
         let long_move = format!(r#"{{"type":"move","game":"g","token":"t","move":"{}"}}"#, "x".repeat(17));
         assert_eq!(
             parse(&long_move),

@@ -4,7 +4,8 @@
 //!
 //! One concern a file: `messages` (the wire format), `game` (one game's rules of play),
 //! `lobby` (all games, their followers and limits), `store` (persistence), `engine_player`
-//! (the engine's threads), `http` (HTTP and WebSocket), `assets` (the embedded page).
+//! (the engine's threads), `strength` (the engine's level or Elo in a game), `http` (HTTP and
+//! WebSocket), `assets` (the embedded page).
 
 pub mod assets;
 pub mod engine_player;
@@ -13,6 +14,7 @@ pub mod http;
 pub mod lobby;
 pub mod messages;
 pub mod store;
+pub mod strength;
 
 use std::fmt;
 use std::net::{SocketAddr, TcpListener};

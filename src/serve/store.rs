@@ -27,10 +27,12 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 
 use super::game::{Clock, Game, Seat};
+use super::strength::Strength;
 use crate::board::{Color, Move, Position};
 use crate::files::write_atomically;
 use crate::input_file::{read, Limit};
 use crate::notation::{write_pgn, MoveNotation, PgnGame, PgnMove};
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 
 /// The largest state log read back: `COMPACT_BYTES` and one more state (a game of a thousand
 /// moves is about 10 KiB), with room to spare.
@@ -119,8 +121,7 @@ impl Store {
             let mut line = to_json(game, now).to_string();
             line.push('\n');
             // One writer per game at a time (the game's lock is held), so the log is its own.
-            let mut file =
-                OpenOptions::new().create(true).append(true).open(&log).map_err(io_error(&log))?;
+            let mut file = OpenOptions::new().create(true).append(true).open(&log).map_err(io_error(&log))?;
             file.write_all(line.as_bytes()).map_err(io_error(&log))?;
             let length = file.metadata().map_err(io_error(&log))?.len();
             drop(file);
@@ -208,7 +209,8 @@ pub fn to_json(game: &Game, now: Instant) -> Value {
         .map(|seat| match seat {
             Seat::Open => json!({"kind": "open"}),
             Seat::Human { token } => json!({"kind": "human", "token": token}),
-            Seat::Engine { level } => json!({"kind": "engine", "level": level}),
+            Seat::Engine { strength: Strength::Level(level) } => json!({"kind": "engine", "level": level}),
+            Seat::Engine { strength: Strength::Elo(elo) } => json!({"kind": "engine", "elo": elo}),
         })
         .collect();
     json!({
@@ -242,9 +244,15 @@ pub fn from_json(value: &Value) -> Result<Game, String> {
                 Some(t) if !t.is_empty() => Ok(Seat::Human { token: t.to_string() }),
                 _ => Err("a human seat without a token".into()),
             },
-            Some("engine") => match v["level"].as_u64() {
-                Some(l @ 1..=10) => Ok(Seat::Engine { level: l as u8 }),
-                _ => Err("an engine seat without a level".into()),
+            // The first version's levels 1 to 10 are read as skill levels.
+            Some("engine") => match (v["level"].as_u64(), v["elo"].as_i64()) {
+                (Some(l), None) if l <= u64::from(MAX_LEVEL) => {
+                    Ok(Seat::Engine { strength: Strength::Level(l as u8) })
+                }
+                (None, Some(e)) if (i64::from(MIN_ELO)..=i64::from(MAX_ELO)).contains(&e) => {
+                    Ok(Seat::Engine { strength: Strength::Elo(e as i32) })
+                }
+                _ => Err("an engine seat without a level or an Elo".into()),
             },
             _ => Err("a seat of no known kind".into()),
         }
@@ -294,7 +302,7 @@ pub fn pgn_text(game: &Game) -> String {
         let who = match &game.seats[color.index()] {
             Seat::Open => "?".to_string(),
             Seat::Human { .. } => "Human".to_string(),
-            Seat::Engine { level } => format!("Chariot level {level}"),
+            Seat::Engine { strength } => strength.player_name(),
         };
         pgn.tags.push((name.into(), who));
     }
@@ -369,10 +377,36 @@ mod tests {
     }
 
     #[test]
+    fn engine_seats_keep_their_level_or_elo() {
+        let now = Instant::now();
+        for strength in [Strength::Level(0), Strength::Level(MAX_LEVEL), Strength::Elo(MIN_ELO + 123)] {
+            let seats = [Seat::Engine { strength }, Seat::Human { token: "tb".into() }];
+            let game = Game::new("e".into(), Position::startpos(), seats, None, 0);
+            assert_eq!(from_json(&to_json(&game, now)).unwrap().seats, game.seats, "{strength:?}");
+        }
+        // The first version's level 3 is skill level 3; out of range, or both, is refused.
+        let state = |seat: &str| {
+            let text = format!(
+                r#"{{"id":"e","start_fen":"{}","moves":[],"seats":[{seat},{{"kind":"open"}}],"clock":null}}"#,
+                Position::startpos().to_fen()
+            );
+            from_json(&serde_json::from_str(&text).unwrap()).map(|g| g.seats[0].clone())
+        };
+        assert_eq!(
+            state(r#"{"kind":"engine","level":3}"#),
+            Ok(Seat::Engine { strength: Strength::Level(3) })
+        );
+        for bad in [r#"{"kind":"engine","level":21}"#, r#"{"kind":"engine"}"#, r#"{"kind":"engine","elo":5}"#]
+        {
+            assert_eq!(state(bad), Err("an engine seat without a level or an Elo".to_string()), "{bad}");
+        }
+    }
+
+    #[test]
     fn a_finished_game_becomes_pgn_and_is_not_loaded() {
         let dir = scratch("finished");
         let store = Store::open(&dir).unwrap();
-        let seats = [Seat::Human { token: "tr".into() }, Seat::Engine { level: 2 }];
+        let seats = [Seat::Human { token: "tr".into() }, Seat::Engine { strength: Strength::Level(2) }];
         let mut game = Game::new("fin".into(), Position::startpos(), seats, None, 0);
         let now = Instant::now();
         game.act(Color::Red, &Action::Move("h2e2".into()), now).unwrap();
@@ -386,7 +420,8 @@ mod tests {
         assert_eq!(read[0].moves.iter().map(|m| m.mv).collect::<Vec<_>>(), game.moves());
         assert_eq!(read[0].result, "0-1");
         assert_eq!(read[0].tag("Termination"), Some("resignation"));
-        assert_eq!(read[0].tag("Black"), Some("Chariot level 2"));
+        assert_eq!(read[0].tag("Black"), Some(Strength::Level(2).player_name().as_str()));
+        assert!(read[0].tag("Black").unwrap().starts_with("Chariot level 2 (about "));
         assert!(store.load().0.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -409,11 +444,14 @@ mod tests {
         assert_eq!(text.lines().count(), 2, "{text}");
         assert!(text.ends_with('\n'));
         // A machine that failed mid-write: half a line at the end. The line before it holds.
-        let torn = &to_json(&{
-            let mut g = game.clone();
-            g.act(Color::Black, &Action::Move("h9g7".into()), now).unwrap();
-            g
-        }, now)
+        let torn = &to_json(
+            &{
+                let mut g = game.clone();
+                g.act(Color::Black, &Action::Move("h9g7".into()), now).unwrap();
+                g
+            },
+            now,
+        )
         .to_string()[..40];
         std::fs::write(store.state_path("log"), format!("{text}{torn}")).unwrap();
         let (games, errors) = store.load();

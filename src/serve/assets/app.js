@@ -151,11 +151,18 @@
     }
   }
 
+  // "Chariot, level 5 (about 1067 Elo)", "Chariot at 1400 Elo (level 9.5)", "Chariot, full strength".
+  function engineName(seat) {
+    if (seat.elo === null) return "Chariot, full strength";
+    if (seat.asked === "elo") return "Chariot at " + seat.elo + " Elo (level " + seat.level + ")";
+    return "Chariot, level " + seat.level + " (about " + seat.elo + " Elo)";
+  }
+
   function playerName(side) {
     const seat = state[side];
     const label = side === "red" ? "Red 红" : "Black 黑";
     let who;
-    if (seat.kind === "engine") who = "Chariot, level " + seat.level;
+    if (seat.kind === "engine") who = engineName(seat);
     else if (seat.kind === "open") who = "waiting for a friend…";
     else if (me && me.color) who = (me.color === side ? "you" : "opponent") + (seat.online ? "" : " (offline)");
     else who = "player" + (seat.online ? "" : " (offline)");
@@ -261,12 +268,21 @@
       $("analysis-title").textContent = "thinking…";
       send({ type: "analyse", game: state.id, ply: shownPly === null ? state.moves.length : shownPly, lines: 3 });
     });
-    for (let level = 1; level <= 10; level++) {
-      const option = document.createElement("option");
-      option.value = level; option.textContent = level;
-      if (level === 3) option.selected = true;
-      $("level").appendChild(option);
-    }
+    // The levels and their measured Elo come from the server (GET /levels.json).
+    fetch("/levels.json").then((r) => r.json()).then((offer) => {
+      for (const { level, elo } of offer.levels) {
+        const option = document.createElement("option");
+        option.value = level;
+        option.textContent = level + (elo === null ? " — full strength" : " — about " + elo + " Elo");
+        if (level === offer.default) option.selected = true;
+        $("level").appendChild(option);
+      }
+      $("elo").min = offer.min_elo; $("elo").max = offer.max_elo;
+    });
+    $("use-elo").addEventListener("change", () => {
+      $("elo").disabled = !$("use-elo").checked;
+      $("level").disabled = $("use-elo").checked;
+    });
     const opponentChanged = () => {
       $("level-row").hidden = document.querySelector("input[name=opponent]:checked").value !== "engine";
     };
@@ -274,8 +290,9 @@
     $("create-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const opponent = document.querySelector("input[name=opponent]:checked").value;
+      const strength = $("use-elo").checked ? { elo: Number($("elo").value) } : { level: Number($("level").value) };
       send({
-        type: "create", opponent, level: Number($("level").value), side: $("side").value,
+        type: "create", opponent, ...strength, side: $("side").value,
         minutes: Number($("minutes").value), increment: Number($("increment").value),
         fen: $("fen").value.trim() || null,
       });

@@ -54,6 +54,8 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
         action_message(&game, &token, &Action::OfferDraw),
         action_message(&game, &token, &Action::DeclineDraw),
         format!(r#"{{"type":"analyse","game":"{game}","ply":0,"lines":5}}"#),
+        format!(r#"{{"type":"evaluate","game":"{game}","ply":0}}"#),
+        format!(r#"{{"type":"curve","game":"{game}"}}"#),
         r#"{"type":"ping"}"#.into(),
     ];
     let (sender, replies) = bounded(4096);
@@ -77,7 +79,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
             }
             for answer in &answers {
                 let kind = answer["type"].as_str().unwrap_or("");
-                prop_assert!(["joined", "state", "error", "pong", "analysis"].contains(&kind), "{}", answer);
+                prop_assert!(["joined", "state", "error", "pong", "analysis", "evaluation", "curve"].contains(&kind), "{}", answer);
                 if kind == "error" {
                     prop_assert!(answer["message"].as_str().unwrap().len() < 300);
                 }

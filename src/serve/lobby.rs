@@ -15,23 +15,22 @@ use rand::distributions::Alphanumeric;
 use rand::Rng;
 use serde_json::json;
 
-use super::engine_player::{move_limits, AnalysisLine, EngineAnswer, EngineJob, EnginePool, ANALYSIS_NODES};
+use super::engine_player::{move_limits, EngineAnswer, EngineJob, EnginePool, Outcome, Task};
+use super::evaluation::evaluation_message;
 use super::game::{Clock, Game, GameError, Seat};
 use super::messages::{
     self, error_message, Action, ClientMessage, NewGame, Opponent, ParseError, SideChoice,
 };
+use super::requests::{Asker, Busy, Requests};
 use super::store::{pgn_text, unix_now, Store, StoreError};
 use crate::board::{Color, FenError, Position};
-use crate::notation::{format_line, MoveNotation};
-use crate::search::score_scale::ShownScore;
-use crate::search::{HashError, Limits, SearchControl, Skill};
+use crate::eval::nnue::{embedded, Network};
+use crate::search::{HashError, SearchControl};
 
 /// Characters in a game id (in the share link).
 const ID_CHARS: usize = 10;
 /// Characters in a player's token: 32 letters and digits, about 190 bits.
 const TOKEN_CHARS: usize = 32;
-/// Analyses queued or running at once, over all connections (each connection has one at most).
-const MAX_ANALYSES: usize = 8;
 /// Messages waiting for a slow connection before it is cut off.
 pub const OUTBOX_CAPACITY: usize = 256;
 
@@ -76,8 +75,8 @@ pub enum LobbyError {
     BadFen(FenError),
     /// The game has fewer moves than the ply asked for.
     NoSuchPly,
-    /// This connection's analysis is still running, or the engine has too many queued.
-    AnalysisBusy,
+    /// This connection's analysis (or curve) is still running, or the engine has too many queued.
+    Busy(Busy),
     /// The game refused the action.
     Game(GameError),
 }
@@ -92,7 +91,7 @@ impl fmt::Display for LobbyError {
             LobbyError::NoFreeSeat => f.write_str("both seats are taken; you can watch"),
             LobbyError::BadFen(e) => write!(f, "{e}"),
             LobbyError::NoSuchPly => f.write_str("the game has not that many moves"),
-            LobbyError::AnalysisBusy => f.write_str("an analysis is still running; try again when it ends"),
+            LobbyError::Busy(e) => write!(f, "{e}"),
             LobbyError::Game(e) => write!(f, "{e}"),
         }
     }
@@ -170,20 +169,11 @@ impl Room {
     }
 }
 
-/// An analysis asked for and not yet answered.
-struct PendingAnalysis {
-    connection: u64,
-    outbox: Outbox,
-    game: String,
-    ply: usize,
-    position: Position,
-}
-
 /// Every game on the server.
 pub struct Lobby {
     rooms: Mutex<HashMap<String, Arc<Room>>>,
-    analyses: Mutex<HashMap<u64, PendingAnalysis>>,
-    next_analysis: AtomicU64,
+    requests: Requests,
+    net: Arc<Network>,
     limits: LobbyLimits,
     store: Option<Store>,
     engines: EnginePool,
@@ -213,8 +203,8 @@ impl Lobby {
             .collect();
         let lobby = Arc::new(Lobby {
             rooms: Mutex::new(rooms),
-            analyses: Mutex::new(HashMap::new()),
-            next_analysis: AtomicU64::new(1),
+            requests: Requests::default(),
+            net: embedded::network(),
             limits,
             store,
             engines,
@@ -243,10 +233,10 @@ impl Lobby {
         Connection { id: self.next_connection.fetch_add(1, Ordering::Relaxed), outbox, following: None }
     }
 
-    /// Forgets a connection that closed (its analysis, if any, is answered to nobody).
+    /// Forgets a connection that closed (its analysis and curve, if any, are stopped).
     pub fn disconnect(&self, connection: &mut Connection) {
         self.unfollow(connection);
-        self.analyses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, a| a.connection != connection.id);
+        self.requests.forget(connection.id);
     }
 
     /// How many games are held.
@@ -282,7 +272,27 @@ impl Lobby {
                 Ok(())
             }
             ClientMessage::Create(settings) => self.create(connection, &settings),
-            ClientMessage::Analyse { game, ply, lines } => self.analyse(connection, &game, ply, lines),
+            ClientMessage::Analyse { game, ply, lines } => {
+                let (ply, position) = self.position_at(&game, ply)?;
+                self.requests
+                    .analyse(&self.engines, asker(connection), &game, ply, position, lines)
+                    .map_err(LobbyError::Busy)
+            }
+            ClientMessage::Evaluate { game, ply } => {
+                let (ply, position) = self.position_at(&game, ply)?;
+                connection.outbox.send(evaluation_message(&game, ply, &position, &self.net));
+                Ok(())
+            }
+            ClientMessage::Curve { game } => {
+                let (start, moves) = {
+                    let room = self.room(&game)?;
+                    let state = room.lock();
+                    (state.game.start.clone(), state.game.moves().to_vec())
+                };
+                self.requests
+                    .curve(&self.engines, asker(connection), &game, start, moves)
+                    .map_err(LobbyError::Busy)
+            }
             ClientMessage::Join { game } => self.join(connection, &game),
             ClientMessage::Watch { game } => {
                 let room = self.room(&game)?;
@@ -353,89 +363,19 @@ impl Lobby {
         Ok(())
     }
 
-    /// Queues an analysis of the game `id` after `ply` moves; the answer goes to `connection`.
-    fn analyse(
-        &self,
-        connection: &Connection,
-        id: &str,
-        ply: Option<usize>,
-        lines: usize,
-    ) -> Result<(), LobbyError> {
-        let position = {
-            let room = self.room(id)?;
-            let state = room.lock();
-            let game = &state.game;
-            let ply = ply.unwrap_or(game.moves().len());
-            let moves = game.moves().get(..ply).ok_or(LobbyError::NoSuchPly)?;
-            let mut position = game.start.clone();
-            for &mv in moves {
-                position.make_move(mv);
-            }
-            position
-        };
-        let request = self.next_analysis.fetch_add(1, Ordering::Relaxed);
-        {
-            let mut analyses = self.analyses.lock().unwrap_or_else(|e| e.into_inner());
-            if analyses.len() >= MAX_ANALYSES || analyses.values().any(|a| a.connection == connection.id) {
-                return Err(LobbyError::AnalysisBusy);
-            }
-            let ply = position.game_ply();
-            analyses.insert(
-                request,
-                PendingAnalysis {
-                    connection: connection.id,
-                    outbox: connection.outbox.clone(),
-                    game: id.to_string(),
-                    ply,
-                    position: position.clone(),
-                },
-            );
+    /// The position of the game `id` after `ply` moves (the current one when `None`), with the
+    /// moves before it in its history, and its ply.
+    fn position_at(&self, id: &str, ply: Option<usize>) -> Result<(usize, Position), LobbyError> {
+        let room = self.room(id)?;
+        let state = room.lock();
+        let game = &state.game;
+        let ply = ply.unwrap_or(game.moves().len());
+        let moves = game.moves().get(..ply).ok_or(LobbyError::NoSuchPly)?;
+        let mut position = game.start.clone();
+        for &mv in moves {
+            position.make_move(mv);
         }
-        self.engines.submit(EngineJob {
-            game: id.to_string(),
-            generation: 0,
-            position,
-            limits: Limits { multipv: lines, ..Limits::nodes(ANALYSIS_NODES) },
-            skill: Skill::FULL,
-            control: Arc::new(SearchControl::new()),
-            analysis: Some(request),
-        });
-        Ok(())
-    }
-
-    /// Sends a finished analysis to the connection that asked for it.
-    fn analysis_answer(&self, request: u64, lines: &[AnalysisLine]) {
-        let Some(pending) = self.analyses.lock().unwrap_or_else(|e| e.into_inner()).remove(&request) else {
-            return;
-        };
-        let lines: Vec<serde_json::Value> = lines
-            .iter()
-            .map(|line| {
-                let (cp, mate) = match line.score {
-                    ShownScore::Cp(cp) => (Some(cp), None),
-                    ShownScore::Mate(moves) => (None, Some(moves)),
-                };
-                json!({
-                    "iccs": format_line(&pending.position, &line.pv, MoveNotation::Iccs),
-                    "wxf": format_line(&pending.position, &line.pv, MoveNotation::Wxf),
-                    "chinese": format_line(&pending.position, &line.pv, MoveNotation::Chinese),
-                    "cp": cp,
-                    "mate": mate,
-                    "wdl": [line.wdl.win, line.wdl.draw, line.wdl.loss],
-                })
-            })
-            .collect();
-        pending.outbox.send(
-            json!({
-                "type": "analysis",
-                "game": pending.game,
-                "ply": pending.ply,
-                "fen": pending.position.to_fen(),
-                "turn": pending.position.side_to_move().name(),
-                "lines": lines,
-            })
-            .to_string(),
-        );
+        Ok((ply, position))
     }
 
     fn join(&self, connection: &mut Connection, id: &str) -> Result<(), LobbyError> {
@@ -533,33 +473,35 @@ impl Lobby {
         let control = Arc::new(SearchControl::new());
         self.engines.submit(EngineJob {
             game: game.id.clone(),
-            generation: game.generation,
-            position: game.position().clone(),
-            limits: move_limits(clock),
-            skill: strength.skill(),
             control: control.clone(),
-            analysis: None,
+            task: Task::Move {
+                generation: game.generation,
+                position: game.position().clone(),
+                limits: move_limits(clock),
+                skill: strength.skill(),
+            },
         });
         state.thinking = Some((game.generation, game.moves().len(), control));
     }
 
     fn engine_answer(&self, answer: EngineAnswer) {
-        if let Some((request, lines)) = &answer.analysis {
-            self.analysis_answer(*request, lines);
+        if self.requests.answered(&self.engines, &answer.outcome) {
             return;
         }
+        let Outcome::Move { generation, best } = answer.outcome else { return };
         let Ok(room) = self.room(&answer.game) else { return };
         let mut state = room.lock();
-        let wanted = state.thinking.as_ref().is_some_and(|(generation, ply, _)| {
-            *generation == answer.generation && *ply == state.game.moves().len()
-        });
+        let wanted = state
+            .thinking
+            .as_ref()
+            .is_some_and(|(asked, ply, _)| *asked == generation && *ply == state.game.moves().len());
         if !wanted {
             return;
         }
         state.thinking = None;
         let now = Instant::now();
-        if let Some(mv) = answer.best {
-            state.game.engine_move(mv, answer.generation, now);
+        if let Some(mv) = best {
+            state.game.engine_move(mv, generation, now);
         }
         state.last_activity = now;
         self.changed(&mut state);
@@ -603,6 +545,11 @@ impl Lobby {
             }
         }
     }
+}
+
+/// Who asks, as the engine requests know them.
+fn asker(connection: &Connection) -> Asker {
+    Asker { connection: connection.id, outbox: connection.outbox.clone() }
 }
 
 /// `chars` random letters and digits.
@@ -845,7 +792,7 @@ mod tests {
         black.drain();
         let ask = format!(r#"{{"type":"analyse","game":"{id}","ply":1,"lines":2}}"#);
         assert!(black.send(&lobby, &ask).is_empty());
-        assert_eq!(black.refused(&lobby, &ask), LobbyError::AnalysisBusy.to_string());
+        assert_eq!(black.refused(&lobby, &ask), "an analysis is still running; try again when it ends");
         let answer: Value =
             serde_json::from_str(&black.inbox.recv_timeout(Duration::from_secs(60)).unwrap()).unwrap();
         assert_eq!(
@@ -889,6 +836,101 @@ mod tests {
             (Some("engine"), Some(MIN_ELO.into()), Some("elo"))
         );
         assert!(red["level"].is_number());
+    }
+
+    #[test]
+    fn an_evaluation_answers_the_asker_at_once_with_each_pieces_share() {
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let (mut red, mut black, id, rt, _) = friend_game(&lobby);
+        red.send(&lobby, &play(&id, &rt, "h2e2"));
+        black.drain();
+        let answers = black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":1}}"#));
+        assert_eq!(answers.len(), 1, "{answers:?}");
+        let v = &answers[0];
+        assert_eq!(
+            (v["type"].as_str(), v["ply"].as_u64(), v["turn"].as_str()),
+            (Some("evaluation"), Some(1), Some("black"))
+        );
+        assert_eq!(v["pieces"].as_array().unwrap().len(), 30);
+        // The cannon moved: its share is on e2, none is on h2.
+        let on = |sq: &str| v["pieces"].as_array().unwrap().iter().any(|p| p["square"] == sq);
+        assert!(on("e2") && !on("h2"));
+        // Without a ply: the position now; the start: 32 pieces less the kings, Red to move.
+        let now = &black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}"}}"#))[0];
+        assert_eq!(now["ply"], 1);
+        let start = &black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":0}}"#))[0];
+        assert_eq!(start["turn"], "red");
+        assert!(red.drain().is_empty(), "only the asker hears the evaluation");
+        // Bad requests: one error each, and the game is as it was.
+        let before = lobby.pgn(&id).unwrap();
+        for (text, error) in [
+            (
+                format!(r#"{{"type":"evaluate","game":"{id}","ply":2}}"#),
+                "the game has not that many moves".to_string(),
+            ),
+            (r#"{"type":"evaluate","game":"nosuchgame"}"#.to_string(), LobbyError::NoSuchGame.to_string()),
+            (
+                format!(r#"{{"type":"evaluate","game":"{id}","ply":-1}}"#),
+                "'ply' must be a ply from 0 to 10000".to_string(),
+            ),
+            (r#"{"type":"evaluate"}"#.to_string(), "the message has no 'game'".to_string()),
+        ] {
+            assert_eq!(black.refused(&lobby, &text), error, "{text}");
+        }
+        assert_eq!(lobby.pgn(&id).unwrap(), before);
+        assert!(red.drain().is_empty());
+    }
+
+    /// Reads `client`'s curve messages until the last piece: the points in order.
+    fn curve_points(client: &mut Client) -> Vec<Value> {
+        let mut points = Vec::new();
+        loop {
+            let text = client.inbox.recv_timeout(Duration::from_secs(120)).expect("a piece of the curve");
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if v["type"] != "curve" {
+                continue;
+            }
+            points.extend(v["points"].as_array().unwrap().iter().cloned());
+            if v["done"] == true {
+                return points;
+            }
+        }
+    }
+
+    #[test]
+    fn a_curve_scores_every_position_for_the_asker_alone() {
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
+        // Red mates at ply 5 (`chariot judge`: 1-0 checkmate); Black hangs its elephant first.
+        for (i, m) in ["b2b4", "d9e8", "b4g4", "c9a7", "g4g9"].iter().enumerate() {
+            let (client, token) = if i % 2 == 0 { (&mut red, &rt) } else { (&mut black, &bt) };
+            client.send(&lobby, &play(&id, token, m));
+        }
+        red.drain();
+        black.drain();
+        let ask = format!(r#"{{"type":"curve","game":"{id}"}}"#);
+        assert!(black.send(&lobby, &ask).is_empty());
+        assert_eq!(black.refused(&lobby, &ask), "a curve is still being drawn; try again when it ends");
+        let points = curve_points(&mut black);
+        let plies: Vec<u64> = points.iter().map(|p| p["ply"].as_u64().unwrap()).collect();
+        assert_eq!(plies, [0, 1, 2, 3, 4, 5]);
+        for p in &points {
+            let e = p["expected"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&e), "{p}");
+        }
+        // The start is near even; the mate is Red's whole point, scored by the rules.
+        assert!((points[0]["expected"].as_f64().unwrap() - 0.5).abs() < 0.2, "{}", points[0]);
+        assert_eq!(points[5], json!({"ply": 5, "expected": 1.0, "cp": null, "mate": null}));
+        assert!(points[4]["expected"].as_f64().unwrap() > 0.9, "mate in one for Red: {}", points[4]);
+        assert!(red.drain().is_empty(), "only the asker hears the curve");
+        // Done: another may be asked; a closed connection's curve is stopped and forgotten.
+        assert!(black.send(&lobby, &ask).is_empty());
+        lobby.disconnect(&mut black.connection);
+        assert!(lobby.requests.is_empty());
+        assert_eq!(
+            red.refused(&lobby, r#"{"type":"curve","game":"nosuchgame"}"#),
+            LobbyError::NoSuchGame.to_string()
+        );
     }
 
     #[test]

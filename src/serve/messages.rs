@@ -144,6 +144,18 @@ pub enum ClientMessage {
         /// How many lines, 1 to 5.
         lines: usize,
     },
+    /// Ask for the static evaluation of a position of a game, with each piece's share of it.
+    Evaluate {
+        /// The game's id.
+        game: String,
+        /// The position after this many moves (the current one when absent).
+        ply: Option<usize>,
+    },
+    /// Ask for the game's curve: Red's expected score at every position, from small searches.
+    Curve {
+        /// The game's id.
+        game: String,
+    },
     /// Keeps an idle connection alive; answered with `pong`.
     Ping,
 }
@@ -246,6 +258,11 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
             lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
                 as usize,
         }),
+        "evaluate" => Ok(ClientMessage::Evaluate {
+            game: game()?,
+            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+        }),
+        "curve" => Ok(ClientMessage::Curve { game: game()? }),
         "ping" => Ok(ClientMessage::Ping),
         _ => Err(ParseError::UnknownType { text: kind }),
     }

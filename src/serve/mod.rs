@@ -4,15 +4,20 @@
 //!
 //! One concern a file: `messages` (the wire format), `game` (one game's rules of play),
 //! `lobby` (all games, their followers and limits), `store` (persistence), `engine_player`
-//! (the engine's threads), `strength` (the engine's level or Elo in a game), `http` (HTTP and
+//! (the engine's threads), `strength` (the engine's level or Elo in a game), `requests` (the
+//! analyses and curves answered to their asker), `evaluation` (a position's static evaluation
+//! piece by piece), `curve` (scoring a game's positions for its curve), `http` (HTTP and
 //! WebSocket), `assets` (the embedded page).
 
 pub mod assets;
+pub mod curve;
 pub mod engine_player;
+pub mod evaluation;
 pub mod game;
 pub mod http;
 pub mod lobby;
 pub mod messages;
+pub mod requests;
 pub mod store;
 pub mod strength;
 

@@ -8,9 +8,10 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::messages::Action;
+use super::review::player_name;
 use super::strength::Strength;
 use crate::board::{movegen, Color, Move, Position};
-use crate::notation::{format_move, parse_move, MoveNotation, NotationError};
+use crate::notation::{format_move, parse_move, MoveNotation, NotationError, PgnGame};
 use crate::rules::{game_result, Termination};
 
 /// Who sits on one side of the board.
@@ -28,6 +29,11 @@ pub enum Seat {
         /// Its skill level or Elo.
         strength: Strength,
     },
+    /// A player of a game loaded from a PGN: nobody plays here.
+    Recorded {
+        /// The name the PGN gives, if any.
+        name: Option<String>,
+    },
 }
 
 /// Why a game ended when the board rules did not end it.
@@ -43,6 +49,8 @@ pub enum EndReason {
     TimeForfeit,
     /// Nobody moved for too long and the server closed the game.
     Abandoned,
+    /// A game loaded from a PGN ended so, by its record (when the rules did not end it).
+    Recorded,
 }
 
 impl fmt::Display for EndReason {
@@ -53,6 +61,7 @@ impl fmt::Display for EndReason {
             EndReason::AgreedDraw => f.write_str("agreed draw"),
             EndReason::TimeForfeit => f.write_str("time forfeit"),
             EndReason::Abandoned => f.write_str("abandoned"),
+            EndReason::Recorded => f.write_str("as recorded"),
         }
     }
 }
@@ -148,6 +157,8 @@ pub enum GameError {
     EngineDeclines,
     /// Still waiting for the second player.
     WaitingForOpponent,
+    /// A game loaded from a PGN: nobody plays in it.
+    Recorded,
 }
 
 impl fmt::Display for GameError {
@@ -164,6 +175,9 @@ impl fmt::Display for GameError {
             GameError::NothingToTakeBack => f.write_str("there is no move of yours to take back"),
             GameError::EngineDeclines => f.write_str("Chariot plays on: it does not take draw offers"),
             GameError::WaitingForOpponent => f.write_str("waiting for the second player to join"),
+            GameError::Recorded => {
+                f.write_str("this is an analysis board of a recorded game: nobody plays in it")
+            }
         }
     }
 }
@@ -193,6 +207,8 @@ pub struct Game {
     pub generation: u64,
     /// When it was created, in seconds since 1970 (for the PGN's date).
     pub created_unix: u64,
+    /// For an analysis board (复盘): the PGN game it was loaded from.
+    pub record: Option<Box<PgnGame>>,
 }
 
 impl Game {
@@ -216,10 +232,38 @@ impl Game {
             ending: None,
             generation: 0,
             created_unix,
+            record: None,
         };
         game.ending = game_result(&game.position)
             .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });
         game
+    }
+
+    /// An analysis board of `record` (its moves legal, as `read_pgn` checked them): nobody plays,
+    /// and it ends as the rules end its last position, else as the record says.
+    pub fn recorded(id: String, record: PgnGame, created_unix: u64) -> Game {
+        let seats = ["Red", "Black"].map(|tag| Seat::Recorded { name: player_name(&record, tag) });
+        let mut game = Game::new(id, record.start.clone(), seats, None, created_unix);
+        for m in &record.moves {
+            game.position.make_move(m.mv);
+            game.moves.push(m.mv);
+        }
+        let by_rules = game_result(&game.position)
+            .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });
+        let recorded = |winner| Some(Ending { winner, reason: EndReason::Recorded });
+        game.ending = by_rules.or(match record.result.as_str() {
+            "1-0" => recorded(Some(Color::Red)),
+            "0-1" => recorded(Some(Color::Black)),
+            "1/2-1/2" => recorded(None),
+            _ => None,
+        });
+        game.record = Some(Box::new(record));
+        game
+    }
+
+    /// Whether this is an analysis board of a recorded game.
+    pub fn is_recorded(&self) -> bool {
+        self.record.is_some()
     }
 
     /// The moves played so far.
@@ -371,6 +415,9 @@ impl Game {
 
     /// Does what the player of `color` asks, or says why not (and changes nothing).
     pub fn act(&mut self, color: Color, action: &Action, now: Instant) -> Result<(), GameError> {
+        if self.is_recorded() {
+            return Err(GameError::Recorded);
+        }
         let opponent = color.opponent();
         // Against the engine a lost game can still be taken back, to try again.
         let undo_after_end = matches!(action, Action::AskUndo)
@@ -464,7 +511,7 @@ impl Game {
             pos.make_move(mv);
         }
         let to_move = self.position.side_to_move();
-        let legal: Vec<String> = if self.ending.is_none() {
+        let legal: Vec<String> = if self.ending.is_none() && !self.is_recorded() {
             movegen::legal_moves(&mut self.position.clone()).iter().map(|m| m.to_string()).collect()
         } else {
             Vec::new()
@@ -473,6 +520,11 @@ impl Game {
             let mut seat = json!({"kind": "human", "level": null, "elo": null, "online": online[c.index()]});
             match &self.seats[c.index()] {
                 Seat::Open => seat["kind"] = json!("open"),
+                Seat::Recorded { name } => {
+                    seat["kind"] = json!("recorded");
+                    seat["name"] = json!(name);
+                    seat["online"] = json!(false);
+                }
                 Seat::Human { .. } => {}
                 Seat::Engine { strength } => {
                     seat["kind"] = json!("engine");
@@ -509,6 +561,11 @@ impl Game {
             "result": self.ending.map(|e| json!({"score": e.pgn_result(), "reason": e.reason.to_string(), "text": e.text()})),
             "thinking": thinking,
             "spectators": spectators,
+            "record": self.record.as_ref().map(|r| json!({
+                "event": r.tag("Event").filter(|e| *e != "?"),
+                "date": r.tag("Date").filter(|d| !d.contains('?')),
+                "result": r.result,
+            })),
         })
     }
 }
@@ -653,6 +710,33 @@ mod tests {
         assert_eq!(g.act(Color::Red, &mv("h2e2"), Instant::now()), Err(GameError::WaitingForOpponent));
         g.act(Color::Red, &Action::Resign, Instant::now()).unwrap();
         assert_eq!(g.ending.unwrap().text(), "black wins: resignation");
+    }
+
+    #[test]
+    fn a_recorded_game_ends_as_recorded_or_by_the_rules_and_nobody_plays() {
+        let read = |text: &str| crate::notation::read_pgn(text).unwrap().remove(0);
+        let drawn = Game::recorded("r".into(), read("[Red \"Xu\"]\n\n1. h2e2 h9g7 1/2-1/2"), 0);
+        assert_eq!(drawn.moves().len(), 2);
+        let ending = drawn.ending.unwrap();
+        assert_eq!((ending.pgn_result(), ending.text()), ("1/2-1/2", "draw: as recorded".to_string()));
+        assert_eq!(drawn.seats[0], Seat::Recorded { name: Some("Xu".into()) });
+        assert_eq!(drawn.seats[1], Seat::Recorded { name: None });
+        // The rules' verdict on the last position stands before the record's.
+        let mated = Game::recorded("m".into(), read("1. b2b4 d9e8 2. b4g4 c9a7 3. g4g9 0-1"), 0);
+        assert_eq!(mated.ending.unwrap().text(), "red wins: checkmate");
+        let open = Game::recorded("o".into(), read("1. h2e2 *"), 0);
+        assert_eq!(open.ending, None);
+        let mut g = open.clone();
+        assert_eq!(g.act(Color::Black, &mv("h9g7"), Instant::now()), Err(GameError::Recorded));
+        assert_eq!(g.act(Color::Red, &Action::Resign, Instant::now()), Err(GameError::Recorded));
+        assert_eq!(g.moves(), open.moves());
+        let v = open.view(Instant::now(), [false, false], 1, false);
+        assert!(v["legal"].as_array().unwrap().is_empty());
+        assert_eq!(
+            (v["red"]["kind"].as_str(), v["record"]["result"].as_str()),
+            (Some("recorded"), Some("*"))
+        );
+        assert!(v["result"].is_null() && g.engine_to_move().is_none());
     }
 
     #[test]

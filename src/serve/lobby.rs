@@ -22,6 +22,7 @@ use super::messages::{
     self, error_message, Action, ClientMessage, NewGame, Opponent, ParseError, SideChoice,
 };
 use super::requests::{Asker, Busy, Requests};
+use super::review::{read_review, ReviewError};
 use super::store::{pgn_text, unix_now, Store, StoreError};
 use crate::board::{Color, FenError, Position};
 use crate::eval::nnue::{embedded, Network};
@@ -77,6 +78,8 @@ pub enum LobbyError {
     NoSuchPly,
     /// This connection's analysis (or curve) is still running, or the engine has too many queued.
     Busy(Busy),
+    /// A PGN to load did not read.
+    Review(ReviewError),
     /// The game refused the action.
     Game(GameError),
 }
@@ -92,6 +95,7 @@ impl fmt::Display for LobbyError {
             LobbyError::BadFen(e) => write!(f, "{e}"),
             LobbyError::NoSuchPly => f.write_str("the game has not that many moves"),
             LobbyError::Busy(e) => write!(f, "{e}"),
+            LobbyError::Review(e) => write!(f, "{e}"),
             LobbyError::Game(e) => write!(f, "{e}"),
         }
     }
@@ -272,6 +276,7 @@ impl Lobby {
                 Ok(())
             }
             ClientMessage::Create(settings) => self.create(connection, &settings),
+            ClientMessage::LoadPgn { pgn } => self.load_pgn(connection, &pgn),
             ClientMessage::Analyse { game, ply, lines } => {
                 let (ply, position) = self.position_at(&game, ply)?;
                 self.requests
@@ -309,6 +314,9 @@ impl Lobby {
                 }
                 let room = self.room(&game)?;
                 let mut state = room.lock();
+                if state.game.is_recorded() {
+                    return Err(GameError::Recorded.into());
+                }
                 let color = state.game.seat_of(&token)?;
                 let now = Instant::now();
                 state.game.act(color, &action, now)?;
@@ -338,29 +346,41 @@ impl Lobby {
         let mut seats = [other.clone(), other];
         seats[side.index()] = Seat::Human { token: token.clone() };
         let clock = (settings.minutes > 0).then(|| Clock::new(settings.minutes, settings.increment_s));
-        let room = {
-            let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
-            if rooms.len() >= self.limits.max_games {
-                return Err(LobbyError::TooManyGames);
-            }
-            let id = loop {
-                let id = random_text(ID_CHARS);
-                if !rooms.contains_key(&id) {
-                    break id;
-                }
-            };
-            let mut game = Game::new(id.clone(), start, seats, clock, unix_now());
+        let room = self.add_room(|id| {
+            let mut game = Game::new(id, start, seats, clock, unix_now());
             game.start_clock(Instant::now());
-            let state =
-                RoomState { game, followers: Vec::new(), thinking: None, last_activity: Instant::now() };
-            let room = Arc::new(Room { state: Mutex::new(state) });
-            rooms.insert(id, room.clone());
-            room
-        };
+            game
+        })?;
         self.follow(connection, &room, Some(side), Some(token))?;
         let mut state = room.lock();
         self.changed(&mut state);
         Ok(())
+    }
+
+    /// Opens an analysis board of the first game of the PGN `text`, followed by `connection`.
+    fn load_pgn(&self, connection: &mut Connection, text: &str) -> Result<(), LobbyError> {
+        let record = read_review(text).map_err(LobbyError::Review)?;
+        let room = self.add_room(|id| Game::recorded(id, record, unix_now()))?;
+        self.follow(connection, &room, None, None)
+    }
+
+    /// A new room for the game `make` builds with a fresh id, when the lobby has room for it.
+    fn add_room(&self, make: impl FnOnce(String) -> Game) -> Result<Arc<Room>, LobbyError> {
+        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
+        if rooms.len() >= self.limits.max_games {
+            return Err(LobbyError::TooManyGames);
+        }
+        let id = loop {
+            let id = random_text(ID_CHARS);
+            if !rooms.contains_key(&id) {
+                break id;
+            }
+        };
+        let game = make(id.clone());
+        let state = RoomState { game, followers: Vec::new(), thinking: None, last_activity: Instant::now() };
+        let room = Arc::new(Room { state: Mutex::new(state) });
+        rooms.insert(id, room.clone());
+        Ok(room)
     }
 
     /// The position of the game `id` after `ply` moves (the current one when `None`), with the
@@ -382,6 +402,9 @@ impl Lobby {
         let room = self.room(id)?;
         let (side, token) = {
             let mut state = room.lock();
+            if state.game.is_recorded() {
+                return Err(GameError::Recorded.into());
+            }
             let side = Color::BOTH
                 .into_iter()
                 .find(|c| state.game.seats[c.index()] == Seat::Open)
@@ -416,6 +439,9 @@ impl Lobby {
             return Err(LobbyError::TooManyFollowers);
         }
         state.followers.push(Follower { connection: connection.id, seat, outbox: connection.outbox.clone() });
+        if state.game.is_recorded() {
+            state.last_activity = Instant::now();
+        }
         let id = state.game.id.clone();
         connection.following = Some((id.clone(), seat));
         connection.outbox.send(
@@ -437,6 +463,9 @@ impl Lobby {
             if let Ok(room) = self.room(&id) {
                 let mut state = room.lock();
                 state.followers.retain(|f| f.connection != connection.id);
+                if state.game.is_recorded() {
+                    state.last_activity = Instant::now();
+                }
                 self.broadcast(&mut state);
             }
         }
@@ -528,7 +557,12 @@ impl Lobby {
         for room in self.all_rooms() {
             let mut state = room.lock();
             let idle = now.saturating_duration_since(state.last_activity);
-            if state.game.check_flag(now) {
+            if state.game.is_recorded() {
+                // An analysis board stays while anyone looks at it, and a while after.
+                if state.followers.is_empty() && idle >= self.limits.finished_linger {
+                    dropped.push(state.game.id.clone());
+                }
+            } else if state.game.check_flag(now) {
                 state.last_activity = now;
                 self.changed(&mut state);
             } else if state.game.ending.is_none() && idle >= self.limits.idle_expiry {
@@ -930,6 +964,79 @@ mod tests {
         assert_eq!(
             red.refused(&lobby, r#"{"type":"curve","game":"nosuchgame"}"#),
             LobbyError::NoSuchGame.to_string()
+        );
+    }
+
+    #[test]
+    fn a_pgn_becomes_an_analysis_board_nobody_plays_on() {
+        let limits = LobbyLimits { finished_linger: Duration::from_secs(30), ..LobbyLimits::default() };
+        let lobby = lobby_with(limits, None);
+        let mut viewer = Client::new(&lobby);
+        let pgn = "[Event \"Club final\"]\n[Red \"Lü Qin\"]\n[Result \"1-0\"]\n\n1. 炮二平五 马8进7 2. 马二进三 1-0\n";
+        let load = json!({"type": "load_pgn", "pgn": pgn}).to_string();
+        let replies = viewer.send(&lobby, &load);
+        assert_eq!(
+            (replies[0]["type"].as_str(), replies[0]["role"].as_str()),
+            (Some("joined"), Some("spectator"))
+        );
+        assert!(replies[0]["token"].is_null());
+        let game = &last_state(&replies)["game"];
+        let id = game["id"].as_str().unwrap().to_string();
+        let moves: Vec<&str> =
+            game["moves"].as_array().unwrap().iter().map(|m| m["iccs"].as_str().unwrap()).collect();
+        assert_eq!(moves, ["h2e2", "h9g7", "h0g2"]);
+        assert_eq!(
+            (game["red"]["kind"].as_str(), game["red"]["name"].as_str()),
+            (Some("recorded"), Some("Lü Qin"))
+        );
+        assert_eq!(game["result"]["text"], "red wins: as recorded");
+        assert_eq!(game["record"]["event"], "Club final");
+        assert!(game["legal"].as_array().unwrap().is_empty());
+        // Its PGN is the one loaded; its positions can be evaluated.
+        assert!(lobby.pgn(&id).unwrap().contains("[Event \"Club final\"]"));
+        let evaluation = viewer.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":2}}"#));
+        assert_eq!(
+            (evaluation[0]["type"].as_str(), evaluation[0]["turn"].as_str()),
+            (Some("evaluation"), Some("red"))
+        );
+        // Nobody plays on it or joins it.
+        let mut other = Client::new(&lobby);
+        let refusal = "this is an analysis board of a recorded game: nobody plays in it";
+        assert_eq!(other.refused(&lobby, &play(&id, "sometoken", "h9g7")), refusal);
+        assert_eq!(other.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}"}}"#)), refusal);
+        assert_eq!(other.refused(&lobby, &action_message(&id, "x", &Action::Resign)), refusal);
+        assert!(viewer.drain().is_empty());
+        // It stays while it is looked at, and goes a while after the last viewer left.
+        let now = Instant::now();
+        lobby.tick(now + Duration::from_secs(3600));
+        assert_eq!(lobby.game_count(), 1);
+        lobby.disconnect(&mut viewer.connection);
+        lobby.tick(Instant::now() + Duration::from_secs(29));
+        assert_eq!(lobby.game_count(), 1);
+        lobby.tick(Instant::now() + Duration::from_secs(31));
+        assert_eq!(lobby.game_count(), 0);
+    }
+
+    #[test]
+    fn a_bad_pgn_gets_one_error_naming_the_fault_and_opens_nothing() {
+        let lobby = lobby_with(LobbyLimits { max_games: 1, ..LobbyLimits::default() }, None);
+        let mut viewer = Client::new(&lobby);
+        for (pgn, error) in [
+            ("1. h2e2 h9g7 2. h2h8 *", "cannot read the PGN: line 1: 'h2h8' is not a legal move"),
+            ("", "the PGN holds no game (no tags and no moves)"),
+            ("[FEN \"rubbish\"]\n*", "cannot read the PGN: line 1: bad FEN tag 'rubbish'"),
+        ] {
+            let message = viewer.refused(&lobby, &json!({"type": "load_pgn", "pgn": pgn}).to_string());
+            assert!(message.starts_with(error), "{pgn}: {message}");
+        }
+        assert_eq!(lobby.game_count(), 0);
+        let big = json!({"type": "load_pgn", "pgn": "1. h2e2 ".repeat(7000)}).to_string();
+        assert!(viewer.refused(&lobby, &big).contains("for a PGN"));
+        // The board counts among the games held.
+        viewer.send(&lobby, &json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string());
+        assert_eq!(
+            viewer.refused(&lobby, &json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string()),
+            LobbyError::TooManyGames.to_string()
         );
     }
 

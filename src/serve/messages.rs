@@ -10,9 +10,14 @@ use super::strength::Strength;
 use crate::quote::quoted;
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 
-/// The longest message a client may send, in bytes. The longest real one (a `create` with a
-/// start FEN) is under 300 bytes; anything near this is junk or an attack.
+/// The longest message a client may send, in bytes, but for a PGN to load. The longest real one
+/// (a `create` with a start FEN) is under 300 bytes; anything near this is junk or an attack.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// The longest `load_pgn` message, in bytes: a game of 300 moves in Chinese with a comment on
+/// each is about 20 KiB. It stays below the WebSocket frame limit (64 KiB), so a longer one is
+/// answered with an error and the connection goes on.
+pub const MAX_PGN_MESSAGE_BYTES: usize = 48 * 1024;
 
 /// The longest game id or token accepted; longer ones name no game, so they are refused unread.
 const MAX_ID_CHARS: usize = 64;
@@ -156,6 +161,11 @@ pub enum ClientMessage {
         /// The game's id.
         game: String,
     },
+    /// Load a game from PGN text as an analysis board (复盘).
+    LoadPgn {
+        /// The PGN text (its first game is taken).
+        pgn: String,
+    },
     /// Keeps an idle connection alive; answered with `pong`.
     Ping,
 }
@@ -163,10 +173,12 @@ pub enum ClientMessage {
 /// Why a message was refused before it reached any game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseError {
-    /// Longer than `MAX_MESSAGE_BYTES`.
+    /// Longer than `MAX_MESSAGE_BYTES` (`MAX_PGN_MESSAGE_BYTES` for a PGN to load).
     TooLong {
         /// Its length in bytes.
         bytes: usize,
+        /// The limit it broke.
+        limit: usize,
     },
     /// Not JSON at all.
     NotJson,
@@ -210,8 +222,11 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::TooLong { bytes } => {
-                write!(f, "message of {bytes} bytes refused (at most {MAX_MESSAGE_BYTES})")
+            ParseError::TooLong { bytes, limit } if *limit == MAX_PGN_MESSAGE_BYTES => {
+                write!(f, "message of {bytes} bytes refused (at most {limit} for a PGN)")
+            }
+            ParseError::TooLong { bytes, limit } => {
+                write!(f, "message of {bytes} bytes refused (at most {limit})")
             }
             ParseError::NotJson => f.write_str("the message is not JSON"),
             ParseError::NotObject => f.write_str("the message is not a JSON object"),
@@ -230,12 +245,29 @@ impl std::error::Error for ParseError {}
 
 /// Reads one message. Every refusal is a `ParseError`; nothing here panics on any input.
 pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
-    if text.len() > MAX_MESSAGE_BYTES {
-        return Err(ParseError::TooLong { bytes: text.len() });
+    let bytes = text.len();
+    if bytes > MAX_PGN_MESSAGE_BYTES {
+        return Err(ParseError::TooLong { bytes, limit: MAX_PGN_MESSAGE_BYTES });
     }
-    let value: Value = serde_json::from_str(text).map_err(|_| ParseError::NotJson)?;
-    let object = value.as_object().ok_or(ParseError::NotObject)?;
-    let kind = string(object, "type", 32)?;
+    let too_long = ParseError::TooLong { bytes, limit: MAX_MESSAGE_BYTES };
+    let value: Value = serde_json::from_str(text).map_err(|_| {
+        if bytes > MAX_MESSAGE_BYTES {
+            too_long.clone()
+        } else {
+            ParseError::NotJson
+        }
+    })?;
+    let object = match value.as_object() {
+        Some(object) => object,
+        None if bytes > MAX_MESSAGE_BYTES => return Err(too_long),
+        None => return Err(ParseError::NotObject),
+    };
+    let kind = string(object, "type", 32);
+    // Only a PGN to load may be longer than the general limit.
+    if bytes > MAX_MESSAGE_BYTES && kind.as_deref() != Ok("load_pgn") {
+        return Err(too_long);
+    }
+    let kind = kind?;
     let game = || id(object, "game");
     let token = || id(object, "token");
     let act = |action: Action| Ok(ClientMessage::Act { game: game()?, token: token()?, action });
@@ -263,6 +295,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
             ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
         }),
         "curve" => Ok(ClientMessage::Curve { game: game()? }),
+        "load_pgn" => Ok(ClientMessage::LoadPgn { pgn: string(object, "pgn", MAX_PGN_MESSAGE_BYTES)? }),
         "ping" => Ok(ClientMessage::Ping),
         _ => Err(ParseError::UnknownType { text: kind }),
     }
@@ -505,12 +538,47 @@ mod tests {
     fn an_oversized_message_is_refused_unread() {
         let huge = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
         let err = parse(&huge).unwrap_err();
-        assert_eq!(err, ParseError::TooLong { bytes: huge.len() });
+        assert_eq!(err, ParseError::TooLong { bytes: huge.len(), limit: MAX_MESSAGE_BYTES });
+        // Not JSON, or JSON of the wrong type: too long all the same.
+        let junk = "z".repeat(MAX_MESSAGE_BYTES + 1);
+        assert_eq!(parse(&junk), Err(ParseError::TooLong { bytes: junk.len(), limit: MAX_MESSAGE_BYTES }));
         assert!(err.to_string().contains("at most 4096"), "{err}");
         let mut just_fits = r#"{"type":"ping","pad":""}"#.to_string();
         just_fits.insert_str(just_fits.len() - 2, &"y".repeat(MAX_MESSAGE_BYTES - just_fits.len()));
         assert_eq!(just_fits.len(), MAX_MESSAGE_BYTES);
         assert_eq!(parse(&just_fits), Ok(ClientMessage::Ping));
+    }
+
+    #[test]
+    fn only_a_pgn_may_be_longer_and_only_up_to_its_own_limit() {
+        let pgn_message = |len: usize| {
+            let mut text = r#"{"type":"load_pgn","pgn":""}"#.to_string();
+            text.insert_str(text.len() - 2, &"1".repeat(len - text.len()));
+            assert_eq!(text.len(), len);
+            text
+        };
+        let longest = pgn_message(MAX_PGN_MESSAGE_BYTES);
+        assert!(
+            matches!(parse(&longest), Ok(ClientMessage::LoadPgn { pgn }) if pgn.len() > MAX_MESSAGE_BYTES)
+        );
+        let past = pgn_message(MAX_PGN_MESSAGE_BYTES + 1);
+        let err = parse(&past).unwrap_err();
+        assert_eq!(err, ParseError::TooLong { bytes: past.len(), limit: MAX_PGN_MESSAGE_BYTES });
+        assert_eq!(
+            err.to_string(),
+            format!("message of {} bytes refused (at most 49152 for a PGN)", past.len())
+        );
+        assert_eq!(parse(r#"{"type":"load_pgn"}"#), Err(ParseError::Missing { field: "pgn" }));
+        assert_eq!(
+            parse(r#"{"type":"load_pgn","pgn":7}"#),
+            Err(ParseError::BadField { field: "pgn", expected: "a string" })
+        );
+        assert_eq!(
+            parse(r#"{"type":"evaluate","game":"g1","ply":2}"#),
+            Ok(ClientMessage::Evaluate { game: "g1".into(), ply: Some(2) })
+        );
+        assert_eq!(parse(r#"{"type":"curve","game":"g1"}"#), Ok(ClientMessage::Curve { game: "g1".into() }));
+        assert_eq!(parse(r#"{"type":"curve"}"#), Err(ParseError::Missing { field: "game" }));
     }
 
     #[test]

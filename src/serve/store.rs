@@ -107,10 +107,13 @@ impl Store {
     }
 
     /// Saves a game's state now: the unfinished game's state appended to its log, or the
-    /// finished one as PGN (and its log removed, so it is not loaded again).
+    /// finished one as PGN (and its log removed, so it is not loaded again). An analysis board
+    /// of a recorded game is not saved: it came from a PGN its viewer has.
     pub fn save(&self, game: &Game, now: Instant) -> Result<(), StoreError> {
         let log = self.state_path(&game.id);
-        if game.ending.is_some() {
+        if game.is_recorded() {
+            Ok(())
+        } else if game.ending.is_some() {
             let path = self.pgn_path(&game.id);
             write_atomically(&path, pgn_text(game)).map_err(io_error(&path))?;
             match std::fs::remove_file(&log) {
@@ -211,6 +214,7 @@ pub fn to_json(game: &Game, now: Instant) -> Value {
             Seat::Human { token } => json!({"kind": "human", "token": token}),
             Seat::Engine { strength: Strength::Level(level) } => json!({"kind": "engine", "level": level}),
             Seat::Engine { strength: Strength::Elo(elo) } => json!({"kind": "engine", "elo": elo}),
+            Seat::Recorded { name } => json!({"kind": "recorded", "name": name}),
         })
         .collect();
     json!({
@@ -290,8 +294,14 @@ pub fn from_json(value: &Value) -> Result<Game, String> {
     Ok(game)
 }
 
-/// The game as PGN in Chinese notation, with who played, the date and why it ended.
+/// The game as PGN in Chinese notation, with who played, the date and why it ended; a recorded
+/// game as it was loaded (its tags, comments and result).
 pub fn pgn_text(game: &Game) -> String {
+    if let Some(record) = &game.record {
+        if let Ok(text) = write_pgn(record, MoveNotation::Chinese) {
+            return text;
+        }
+    }
     let mut pgn = PgnGame::new(game.start.clone());
     pgn.moves = game.moves().iter().map(|&mv| PgnMove::new(mv)).collect();
     pgn.result = game.ending.map_or("*", |e| e.pgn_result()).to_string();
@@ -303,6 +313,7 @@ pub fn pgn_text(game: &Game) -> String {
             Seat::Open => "?".to_string(),
             Seat::Human { .. } => "Human".to_string(),
             Seat::Engine { strength } => strength.player_name(),
+            Seat::Recorded { name } => name.clone().unwrap_or_else(|| "?".to_string()),
         };
         pgn.tags.push((name.into(), who));
     }

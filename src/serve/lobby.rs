@@ -309,13 +309,13 @@ impl Lobby {
                 self.follow(connection, &room, Some(seat), Some(token))
             }
             ClientMessage::Act { game, token, action } => {
-                if connection.following.as_ref().is_some_and(|(id, seat)| *id == game && seat.is_none()) {
-                    return Err(GameError::Spectator.into());
-                }
                 let room = self.room(&game)?;
                 let mut state = room.lock();
                 if state.game.is_recorded() {
                     return Err(GameError::Recorded.into());
+                }
+                if connection.following.as_ref().is_some_and(|(id, seat)| *id == game && seat.is_none()) {
+                    return Err(GameError::Spectator.into());
                 }
                 let color = state.game.seat_of(&token)?;
                 let now = Instant::now();

@@ -7,8 +7,9 @@
 //! no journal entry, so the move answer (which waits for it) does not wait on the disk. The
 //! first version replaced a whole state file per move (a temporary file renamed over it) and the
 //! answer's 95th percentile was 107 ms with 50 games at once on a busy disk (16 ms without
-//! `--data`): on ext4 a rename over an existing file makes the system write the new file's data
-//! out first. With the log it is as fast as in memory (docs/serve.md has the figures).
+//! `--data`), most likely because on ext4 a rename over an existing file makes the system write
+//! the new file's data out at once. With the log it is about as fast as in memory (docs/serve.md
+//! has the figures).
 //!
 //! A line is written with one `write` at the end of the file, so a killed server leaves every
 //! line it wrote whole, and at worst a torn last line when the machine itself fails; the reader

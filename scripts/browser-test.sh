@@ -2,11 +2,14 @@
 # The browser test of `chariot serve`: installs headless Chromium and chromedriver (Debian's
 # packages) and a CJK font when missing, starts `chariot serve` on a free loopback port with a
 # temporary --data directory, and runs scripts/browser_test.py: two browsers play a friend game to
-# mate with an agreed take-back and a reload, a third watches, the saved PGN is replayed by
-# `chariot judge`. Fails loudly (non-zero) on any mismatch.
+# mate with an agreed take-back and a reload, a third watches, steps back, analyses, evaluates
+# positions and draws the curve, the saved PGN is replayed by `chariot judge`, and a PGN file is
+# opened as an analysis board. Fails loudly (non-zero) on any mismatch.
 #
 #   scripts/browser-test.sh                 # uses target/release/chariot (built when missing)
-#   SCREENSHOTS=docs scripts/browser-test.sh   # also writes docs/serve-playing.png, serve-finished.png
+#   SCREENSHOTS=docs scripts/browser-test.sh   # also writes docs/serve-lobby.png, serve-playing.png,
+#                                              # serve-finished.png, serve-analysis.png,
+#                                              # serve-evaluation.png, serve-review.png
 #   CHARIOT_BIN=path/to/chariot scripts/browser-test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -5,7 +5,11 @@ friend game as people do. Red creates it in the lobby form, Black opens the shar
 watches; they play by clicking squares, Black takes a move back with Red's consent, Black reloads
 its page and gets its seat back, and Red mates in three (b2b4 d9e8 b4g4 c9a7 g4g9, which
 `chariot judge` calls `result 1-0 ply 5 reason checkmate`). Then the saved PGN must replay in
-`chariot judge` to the same verdict. Any mismatch fails loudly (exit status 1).
+`chariot judge` to the same verdict. Along the way the lobby offers the 21 skill levels, the
+spectator evaluates positions (局面评估: a share on every piece) and draws the game's curve (a
+click on a point shows that move), and Black opens a PGN file as an analysis board (复盘) after a
+malformed PGN is refused with its reason, curves and evaluates it. Any mismatch fails loudly
+(exit status 1).
 """
 
 import argparse
@@ -23,6 +27,12 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
          "--disable-dev-shm-usage"]
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 MATE = ["b2b4", "d9e8", "b4g4", "c9a7", "g4g9"]
+# A game for the PGN board, 20 legal plies (`chariot judge --moves …`: result none), in GB18030 as
+# Chinese programs often write PGN files.
+REVIEW = ("[Event \"Club match\"]\n[Red \"Hu\"]\n[Black \"Lü\"]\n[Result \"1/2-1/2\"]\n\n"
+          "1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 车一平二 马2进3 4. 兵七进一 卒7进1 5. 车二进六 炮8平9\n"
+          "6. 车二平三 炮9退1 7. 马八进七 士4进5 8. 马七进六 炮9平7 9. 车三平四 马7进8 10. 炮八平七 车1平2 1/2-1/2\n")
+EVALUATION = r"^局面评估 after move (\d+), (Red|Black) to move: [+-]?\d+\.\d\d for \2 \(W \d+% D \d+% L \d+%\)"
 
 
 def fail(message):
@@ -39,7 +49,7 @@ class Browser:
             "binary": "/usr/bin/chromium", "args": FLAGS + [f"--user-data-dir={profile}"]}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, what=None):
         if path != "/session":
             path = f"/session/{self.session}{path}"
         data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
@@ -49,7 +59,7 @@ class Browser:
             with urllib.request.urlopen(request, timeout=60) as answer:
                 return json.loads(answer.read())["value"]
         except urllib.error.HTTPError as e:
-            fail(f"{self.name}: WebDriver {method} {path}: {e.read().decode(errors='replace')[:400]}")
+            fail(f"{self.name}: {what or ''} WebDriver {method} {path}: {e.read().decode(errors='replace')[:400]}")
 
     def open(self, url):
         self.call("POST", "/url", {"url": url})
@@ -58,8 +68,12 @@ class Browser:
         return self.call("POST", "/execute/sync", {"script": script, "args": list(args)})
 
     def click(self, css):
+        element = self.call("POST", "/element", {"using": "css selector", "value": css}, css)[ELEMENT]
+        self.call("POST", f"/element/{element}/click", None, f"clicking {css}:")
+
+    def type_into(self, css, text):
         element = self.call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
-        self.call("POST", f"/element/{element}/click")
+        self.call("POST", f"/element/{element}/value", {"text": text})
 
     def wait(self, what, script, timeout=20):
         deadline = time.time() + timeout
@@ -80,9 +94,16 @@ class Browser:
         self.wait(f"{move[:2]} selected", "return document.querySelectorAll('#board .target').length > 0")
         self.click(f'[data-square="{move[2:]}"]')
 
-    def screenshot(self, path):
+    def screenshot(self, path, height=None):
+        """The page as shown; with `height`, in a window that tall (the board and the curve
+        under it), scrolled to the top."""
+        if height:
+            self.call("POST", "/window/rect", {"width": 1000, "height": height})
+            self.js("window.scrollTo(0, 0)")
         with open(path, "wb") as f:
             f.write(base64.b64decode(self.call("GET", "/screenshot")))
+        if height:
+            self.call("POST", "/window/rect", {"width": 1000, "height": 760})
 
     def close(self):
         self.call("DELETE", "")
@@ -106,6 +127,13 @@ def main():
     red.open(base + "/")
     red.wait("the lobby", "return !document.getElementById('lobby').hidden && "
              "document.getElementById('connection').textContent === 'connected'")
+    # The levels come from the server: 0 to 20, each with its Elo, 5 chosen.
+    red.wait("the levels", "return document.querySelectorAll('#level option').length === 21")
+    level = red.js("const s = document.getElementById('level'); return [s.value, s.options[s.selectedIndex].textContent]")
+    if level[0] != "5" or not re.fullmatch(r"5 — about \d+ Elo", level[1]):
+        fail(f"the lobby's level is {level}")
+    if args.screenshots:
+        red.screenshot(os.path.join(args.screenshots, "serve-lobby.png"))
     red.click('input[name=opponent][value=friend]')
     red.js("document.getElementById('minutes').value = '10'; document.getElementById('increment').value = '5'")
     red.click("#btn-create")
@@ -188,6 +216,40 @@ def main():
         fail(f"the analysis reads {title!r}: {lines}")
     if args.screenshots:
         watcher.screenshot(os.path.join(args.screenshots, "serve-analysis.png"))
+
+    # 局面评估 at move 3: a share on each of the 30 pieces that are not kings, and the score for
+    # Black; one step on, the evaluation follows the position shown.
+    shares = "return document.querySelectorAll('#board .share').length"
+    watcher.click("#btn-evaluate")
+    watcher.wait("the evaluation", f"{shares} === 30", timeout=30)
+    text = watcher.js("return document.getElementById('evaluation-text').textContent")
+    found = re.match(EVALUATION, text)
+    if not found or found.group(1) != "3" or found.group(2) != "Black":
+        fail(f"the evaluation reads {text!r}")
+    labels = watcher.js("return Array.from(document.querySelectorAll('#board .share text')).map(t => t.textContent)")
+    if not all(re.fullmatch(r"[+-]?\d+\.\d", x) for x in labels):
+        fail(f"the pieces' shares read {labels}")
+    watcher.click("#btn-next")
+    watcher.wait("the evaluation of move 4", "return document.getElementById('evaluation-text').textContent"
+                 ".startsWith('局面评估 after move 4, Red to move')", timeout=30)
+    # The curve: a point for each of the 6 positions, the mate at 100%; a click on a point shows it.
+    watcher.click("#btn-curve")
+    watcher.wait("the curve", "const c = window.chariot.curve; return c && c.done && "
+                 "document.querySelectorAll('#curve .point').length === 6 && document.querySelector('#curve polyline')",
+                 timeout=120)
+    last = watcher.js("return window.chariot.curve.points[5]")
+    if last["expected"] != 1 or last["ply"] != 5:
+        fail(f"the curve's last point is {last}")
+    watcher.click('#curve .point[data-ply="2"]')
+    if watcher.js("return document.getElementById('step-text').textContent") != "move 2 of 5":
+        fail("a click on the curve's point 2 does not show move 2")
+    watcher.wait("the evaluation of move 2", f"{shares} === 30 && document.getElementById('evaluation-text')"
+                 ".textContent.startsWith('局面评估 after move 2')", timeout=30)
+    if args.screenshots:
+        watcher.screenshot(os.path.join(args.screenshots, "serve-evaluation.png"), height=1120)
+    watcher.click("#btn-evaluate")
+    if watcher.js(shares) != 0:
+        fail("the shares stay after the evaluation is turned off")
     watcher.click("#btn-last")
     if watcher.js(pieces) != 31 or watcher.js("return document.getElementById('step-text').textContent") != "live, move 5":
         fail("the last step does not show the final position")
@@ -207,9 +269,47 @@ def main():
     judged = subprocess.run([args.chariot, "judge", "--moves", *words], capture_output=True, text=True)
     if judged.returncode != 0 or not judged.stdout.endswith("result 1-0 ply 5 reason checkmate\n"):
         fail(f"chariot judge on the PGN's moves {words}: {judged.stdout}{judged.stderr}")
+    # 复盘 from a PGN: Black goes back to the lobby; a malformed PGN is refused with the reason;
+    # a file picked (GB18030) opens a board of its 20 moves, which can be curved and evaluated.
+    black.click("#btn-new")
+    black.wait("the lobby again", "return !document.getElementById('lobby').hidden")
+    black.js("document.getElementById('pgn-text').value = arguments[0]", "1. h2e2 h9g7\n2. h2h8 *\n")
+    black.click("#btn-load-pgn")
+    error = black.wait("the PGN's error", "return document.getElementById('lobby-error').textContent")
+    if error != "cannot read the PGN: line 2: 'h2h8' is not a legal move":
+        fail(f"a malformed PGN reads {error!r}")
+    path = os.path.join(args.profiles, "review.pgn")
+    with open(path, "wb") as f:
+        f.write(REVIEW.encode("gb18030"))
+    black.type_into("#pgn-file", path)
+    black.wait("the file read", "return document.getElementById('pgn-text').value.includes('炮二平五')")
+    black.click("#btn-load-pgn")
+    black.wait("the PGN board", "const s = window.chariot.state; return s && s.record && s.moves.length === 20")
+    status = black.js("return [document.getElementById('status').textContent, document.getElementById('result').textContent, "
+                      "document.querySelector('#bottom-player .name').textContent]")
+    if status != ["Analysis board 复盘 — Club match", "1/2-1/2 — draw: as recorded", "Red 红: Hu"]:
+        fail(f"the PGN board reads {status}")
+    black.click("#btn-curve")
+    black.wait("the PGN's curve", "const c = window.chariot.curve; return c && c.done && "
+               "document.querySelectorAll('#curve .point').length === 21", timeout=180)
+    black.click('#curve .point[data-ply="9"]')
+    black.click("#btn-evaluate")
+    black.wait("the PGN's evaluation", "return document.querySelectorAll('#board .share').length === 30", timeout=30)
+    text = black.js("return document.getElementById('evaluation-text').textContent")
+    if not re.match(EVALUATION, text) or not text.startswith("局面评估 after move 9, Black to move"):
+        fail(f"the PGN board's evaluation reads {text!r}")
+    if args.screenshots:
+        black.screenshot(os.path.join(args.screenshots, "serve-review.png"), height=1120)
+    # Nobody plays on it: a click on a piece offers nothing.
+    black.click("#btn-last")
+    black.click('[data-square="h0"]')
+    if black.js("return document.querySelectorAll('#board .target').length") != 0:
+        fail("the PGN board offered a move")
+
     for b in (red, black, watcher):
         b.close()
-    print(f"browser test passed: game {game}, {len(words)} moves, judged: {judged.stdout.strip().splitlines()[-1]}")
+    print(f"browser test passed: game {game}, {len(words)} moves, judged: {judged.stdout.strip().splitlines()[-1]}; "
+          f"a PGN board of 20 moves curved and evaluated")
 
 
 if __name__ == "__main__":

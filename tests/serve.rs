@@ -237,3 +237,109 @@ fn hostile_input_is_refused_and_the_server_goes_on() {
     client.until("pong", |_| true);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_pasted_pgn_is_stepped_evaluated_analysed_and_curved() {
+    let dir = common::scratch_dir("serve", "review");
+    let server = Server::start(&dir);
+    let levels: Value = {
+        let answer = server.http("GET /levels.json HTTP/1.1\r\n\r\n");
+        serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap()
+    };
+    assert_eq!(levels["levels"].as_array().unwrap().len(), 21);
+    assert_eq!(levels["default"], 5);
+
+    let mut viewer = server.client();
+    // A malformed PGN: one error naming the move, and no board.
+    let bad = serde_json::json!({"type": "load_pgn", "pgn": "1. h2e2 h9g7\n2. h2h8 *"}).to_string();
+    viewer.send(&bad);
+    assert_eq!(
+        viewer.until("error", |_| true)["message"],
+        "cannot read the PGN: line 2: 'h2h8' is not a legal move"
+    );
+    // Past the PGN's own limit (but within a frame): refused, and the connection goes on.
+    let big = serde_json::json!({"type": "load_pgn", "pgn": "x".repeat(50_000)}).to_string();
+    viewer.send(&big);
+    assert!(viewer.until("error", |_| true)["message"]
+        .as_str()
+        .unwrap()
+        .ends_with("(at most 49152 for a PGN)"));
+    // Red mates at ply 5 (`chariot judge`: result 1-0 ply 5 reason checkmate), with a long
+    // comment so that the message is past the general 4 KiB limit.
+    let comment = "好".repeat(2000);
+    let pgn = format!(
+        "[Event \"Lesson\"]\n[Red \"Teacher\"]\n\n1. b2b4 {{{comment}}} d9e8 2. b4g4 c9a7 3. g4g9 1-0\n"
+    );
+    let load = serde_json::json!({"type": "load_pgn", "pgn": pgn}).to_string();
+    assert!(load.len() > 4096);
+    viewer.send(&load);
+    let joined = viewer.until("joined", |_| true);
+    assert_eq!(joined["role"], "spectator");
+    let id = joined["game"].as_str().unwrap().to_string();
+    let state = viewer.plies(5);
+    assert_eq!(state["game"]["result"]["text"], "red wins: checkmate");
+    assert_eq!(state["game"]["red"]["name"], "Teacher");
+    // A second browser opens the board's link and watches it; nobody may play on it.
+    let mut other = server.client();
+    other.send(&format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    other.plies(5);
+    other.send(&mv(&id, "token", "e9d9"));
+    assert_eq!(
+        other.until("error", |_| true)["message"],
+        "this is an analysis board of a recorded game: nobody plays in it"
+    );
+    // 局面评估 at move 3: Black to move, each piece's share.
+    viewer.send(&format!(r#"{{"type":"evaluate","game":"{id}","ply":3}}"#));
+    let evaluation = viewer.until("evaluation", |_| true);
+    assert_eq!((evaluation["ply"].as_u64(), evaluation["turn"].as_str()), (Some(3), Some("black")));
+    assert_eq!(evaluation["pieces"].as_array().unwrap().len(), 30);
+    // An analysis of the position before the mate finds it.
+    viewer.send(&format!(r#"{{"type":"analyse","game":"{id}","ply":4,"lines":1}}"#));
+    let analysis = viewer.until("analysis", |_| true);
+    assert_eq!(analysis["lines"][0]["iccs"][0], "g4g9");
+    assert_eq!(analysis["lines"][0]["mate"], 1);
+    // The curve: every ply 0 to 5, the mate scored 1-0 by the rules.
+    viewer.send(&format!(r#"{{"type":"curve","game":"{id}"}}"#));
+    let mut points = Vec::new();
+    loop {
+        let piece = viewer.until("curve", |_| true);
+        points.extend(piece["points"].as_array().unwrap().iter().cloned());
+        if piece["done"] == true {
+            break;
+        }
+    }
+    let plies: Vec<u64> = points.iter().map(|p| p["ply"].as_u64().unwrap()).collect();
+    assert_eq!(plies, [0, 1, 2, 3, 4, 5]);
+    assert_eq!(points[5]["expected"], 1.0);
+    assert!(points[4]["expected"].as_f64().unwrap() > 0.9, "{}", points[4]);
+    // Its PGN is the game loaded, and nothing of it was saved in --data.
+    let served = server.http(&format!("GET /pgn/{id}.pgn HTTP/1.1\r\n\r\n"));
+    assert!(served.contains("[Event \"Lesson\"]") && served.contains(&comment), "{served}");
+    assert!(std::fs::read_dir(dir.join("games")).unwrap().next().is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_game_at_a_level_and_its_evaluation() {
+    let dir = common::scratch_dir("serve", "level");
+    let server = Server::start(&dir);
+    let mut me = server.client();
+    me.send(r#"{"type":"create","opponent":"engine","level":21}"#);
+    assert_eq!(me.until("error", |_| true)["message"], "'level' must be a whole number from 0 to 20");
+    me.send(r#"{"type":"create","opponent":"engine","level":2,"side":"black","minutes":1}"#);
+    let joined = me.until("joined", |_| true);
+    assert_eq!(joined["color"], "black");
+    let id = joined["game"].as_str().unwrap().to_string();
+    // Chariot (Red, level 2) moves first, well inside its minute.
+    let state = me.plies(1);
+    let red = &state["game"]["red"];
+    assert_eq!((red["kind"].as_str(), red["level"].as_u64()), (Some("engine"), Some(2)));
+    assert!(red["elo"].is_i64());
+    assert!(state["game"]["clock"]["red_ms"].as_u64().unwrap() > 50_000);
+    me.send(&format!(r#"{{"type":"evaluate","game":"{id}"}}"#));
+    let evaluation = me.until("evaluation", |_| true);
+    assert_eq!((evaluation["ply"].as_u64(), evaluation["turn"].as_str()), (Some(1), Some("black")));
+    let wdl: u64 = evaluation["wdl"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(wdl, 1000);
+    let _ = std::fs::remove_dir_all(&dir);
+}

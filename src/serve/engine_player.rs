@@ -1,33 +1,31 @@
-//! The engine's seats: a few worker threads, each with its own `Engine`, take search jobs from
-//! every engine game in turn and send their answers back on a channel, so the server keeps
-//! answering while they think.
+//! The engine's seats: a few worker threads, each with its own `Engine`, take jobs from every
+//! game in turn (a move for an engine game to play, an analysis, a piece of a game's curve) and
+//! send their answers back on a channel, so the server keeps answering while they think. Moves
+//! to play are taken before the rest.
 
 use std::sync::Arc;
 use std::thread;
 
 use crossbeam_channel::{unbounded, Receiver, Sender};
 
+use super::curve::{curve_point, CurvePoint};
 use crate::board::{Move, Position};
 use crate::search::score_scale::{ScoreScale, ShownScore};
-use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl};
+use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl, Skill};
 use crate::winrate::WdlPerMille;
 
 /// Nodes an analysis request may spend (a few tenths of a second).
 pub const ANALYSIS_NODES: u64 = 300_000;
 
-/// Nodes per move at each level, 1 to 10. The levels helper's `Skill Level` will replace this
-/// table; `level_limits` is the one place that reads it.
-const LEVEL_NODES: [u64; 10] =
-    [300, 1_000, 3_000, 10_000, 30_000, 60_000, 120_000, 250_000, 500_000, 1_000_000];
+/// The most nodes a move may take: full strength's budget (level 20 has no node limit of its
+/// own), about a second on one thread. Below full strength the level's own limit is smaller.
+pub const MOVE_NODES: u64 = 1_000_000;
 
-/// What the engine may spend on one move at `level` (1 to 10; others are clamped), with
-/// `clock` = (time left, increment) in milliseconds when the game is timed, so it never flags.
-///
-/// For now a level is a node limit per move; this is the one function to point at the
-/// strength levels (`Skill Level`, `UCI_Elo`) once they exist.
-pub fn level_limits(level: u8, clock: Option<(u64, u64)>) -> Limits {
-    let index = usize::from(level.clamp(1, 10)) - 1;
-    let mut limits = Limits::nodes(LEVEL_NODES[index]);
+/// What the engine may spend on one move, with `clock` = (time left, increment) in milliseconds
+/// when the game is timed, so that it never flags: `MOVE_NODES` at most, the clock's share
+/// of the time left, and (below full strength, in the worker) the skill's own node limit.
+pub fn move_limits(clock: Option<(u64, u64)>) -> Limits {
+    let mut limits = Limits::nodes(MOVE_NODES);
     if let Some((left, increment)) = clock {
         limits.time_left = Some(left);
         limits.increment = increment;
@@ -35,21 +33,49 @@ pub fn level_limits(level: u8, clock: Option<(u64, u64)>) -> Limits {
     limits
 }
 
-/// One search to run for a game.
+/// What an engine thread is asked to do.
+#[derive(Clone, Debug)]
+pub enum Task {
+    /// A move for the game to play.
+    Move {
+        /// The game's take-back count when asked, so a stale answer can be dropped.
+        generation: u64,
+        /// The position, with the game's moves in its history (repetitions count).
+        position: Position,
+        /// What the search may spend.
+        limits: Limits,
+        /// How strong the move is played: the game's level.
+        skill: Skill,
+    },
+    /// The best lines of a position, at full strength, for the one who asked.
+    Analysis {
+        /// The request's number.
+        request: u64,
+        /// The position, with the moves before it in its history.
+        position: Position,
+        /// How many lines (MultiPV).
+        lines: usize,
+    },
+    /// Red's expected score at each of a run of positions of a game (a piece of its curve).
+    Curve {
+        /// The request's number.
+        request: u64,
+        /// The ply of the first position.
+        first_ply: usize,
+        /// The positions, each with the moves before it in its history.
+        positions: Vec<Position>,
+    },
+}
+
+/// One job for the engine threads.
 #[derive(Clone, Debug)]
 pub struct EngineJob {
     /// The game's id.
     pub game: String,
-    /// The game's take-back count when asked, so a stale answer can be dropped.
-    pub generation: u64,
-    /// The position, with the game's moves in its history (repetitions count).
-    pub position: Position,
-    /// What the search may spend.
-    pub limits: Limits,
-    /// Stops the search when the game no longer wants its answer.
+    /// Stops the job when nobody wants its answer any more.
     pub control: Arc<SearchControl>,
-    /// For an analysis (not a move to play): the request's number, and the lines are reported.
-    pub analysis: Option<u64>,
+    /// What to do.
+    pub task: Task,
 }
 
 /// One line of an analysis, from the side to move's view.
@@ -63,22 +89,47 @@ pub struct AnalysisLine {
     pub wdl: WdlPerMille,
 }
 
-/// A finished search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a finished job found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The move to play, `None` when there was none (or the search was stopped at once).
+    Move {
+        /// The generation the move was asked at.
+        generation: u64,
+        /// The move found.
+        best: Option<Move>,
+    },
+    /// An analysis's lines, best first.
+    Analysis {
+        /// The request's number.
+        request: u64,
+        /// The lines.
+        lines: Vec<AnalysisLine>,
+    },
+    /// A piece of a curve, in ply order.
+    Curve {
+        /// The request's number.
+        request: u64,
+        /// One point per position asked for (fewer when the job was stopped).
+        points: Vec<CurvePoint>,
+    },
+}
+
+/// A finished job.
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineAnswer {
     /// The game's id.
     pub game: String,
-    /// The generation the job was asked at.
-    pub generation: u64,
-    /// The move found, `None` when there was none (or the search was stopped at once).
-    pub best: Option<Move>,
-    /// For an analysis: its request number and the best lines, best first.
-    pub analysis: Option<(u64, Vec<AnalysisLine>)>,
+    /// What it found.
+    pub outcome: Outcome,
 }
 
-/// The workers: jobs in, answers out. Dropping the pool ends the workers after their job.
+/// The workers: jobs in, answers out. Moves to play go first, before analyses and curves, so a
+/// game's clock does not wait behind the requests of people looking on. Dropping the pool ends
+/// the workers after their job.
 pub struct EnginePool {
-    jobs: Sender<EngineJob>,
+    moves: Sender<EngineJob>,
+    requests: Sender<EngineJob>,
 }
 
 impl EnginePool {
@@ -89,7 +140,8 @@ impl EnginePool {
         hash_mb: usize,
         answers: Sender<EngineAnswer>,
     ) -> Result<EnginePool, HashError> {
-        let (jobs, queue) = unbounded::<EngineJob>();
+        let (moves, move_queue) = unbounded::<EngineJob>();
+        let (requests, request_queue) = unbounded::<EngineJob>();
         let mut engines = Vec::new();
         for _ in 0..workers.max(1) {
             let mut engine = Engine::try_new(hash_mb)?;
@@ -98,52 +150,99 @@ impl EnginePool {
             engines.push(engine);
         }
         for (i, engine) in engines.into_iter().enumerate() {
-            let (queue, answers) = (queue.clone(), answers.clone());
+            let queues = (move_queue.clone(), request_queue.clone());
+            let answers = answers.clone();
             // Without a worker the engine games wait; the server itself goes on.
             let _ = thread::Builder::new()
                 .name(format!("serve-engine-{i}"))
-                .spawn(move || work(engine, queue, answers));
+                .spawn(move || work(engine, queues, answers));
         }
-        Ok(EnginePool { jobs })
+        Ok(EnginePool { moves, requests })
     }
 
-    /// Queues a search.
+    /// Queues a job: a move ahead of every analysis and curve.
     pub fn submit(&self, job: EngineJob) {
-        let _ = self.jobs.send(job);
+        let queue = if matches!(job.task, Task::Move { .. }) { &self.moves } else { &self.requests };
+        let _ = queue.send(job);
     }
 }
 
-fn work(mut engine: Engine, queue: Receiver<EngineJob>, answers: Sender<EngineAnswer>) {
-    for job in queue {
+/// The next job: a move when one waits, else whichever comes first; `None` when the pool is gone.
+fn next_job(moves: &Receiver<EngineJob>, requests: &Receiver<EngineJob>) -> Option<EngineJob> {
+    if let Ok(job) = moves.try_recv() {
+        return Some(job);
+    }
+    crossbeam_channel::select_biased! {
+        recv(moves) -> job => job.ok(),
+        recv(requests) -> job => job.ok(),
+    }
+}
+
+fn work(
+    mut engine: Engine,
+    (moves, requests): (Receiver<EngineJob>, Receiver<EngineJob>),
+    answers: Sender<EngineAnswer>,
+) {
+    while let Some(job) = next_job(&moves, &requests) {
         // Cancelled while waiting its turn: nobody wants the answer.
         if job.control.stop_requested() {
             continue;
         }
-        job.control.start(false);
-        // The last exact score of each MultiPV line, as the iterations report them.
-        let mut lines: Vec<Option<(i32, Vec<Move>)>> = vec![None; job.limits.multipv.max(1)];
-        let mut report = |info: &Info| {
-            if let Info::Iteration(it) = info {
-                if it.bound == ScoreBound::Exact && (1..=lines.len()).contains(&it.multipv) {
-                    lines[it.multipv - 1] = Some((it.score, it.pv.clone()));
+        let outcome = match job.task {
+            Task::Move { generation, position, limits, skill } => {
+                // One worker serves games at every level: each job brings its own.
+                engine.options.skill = skill;
+                job.control.start(false);
+                let result = engine.search(&position, &limits, &job.control, &mut |_| {});
+                Outcome::Move { generation, best: result.best }
+            }
+            Task::Analysis { request, position, lines } => {
+                engine.options.skill = Skill::FULL;
+                job.control.start(false);
+                Outcome::Analysis { request, lines: analyse(&mut engine, &position, lines, &job.control) }
+            }
+            Task::Curve { request, first_ply, positions } => {
+                engine.options.skill = Skill::FULL;
+                let mut points = Vec::with_capacity(positions.len());
+                for (i, position) in positions.iter().enumerate() {
+                    if job.control.stop_requested() {
+                        break;
+                    }
+                    points.push(curve_point(&mut engine, position, first_ply + i, &job.control));
                 }
+                Outcome::Curve { request, points }
             }
         };
-        let result = engine.search(&job.position, &job.limits, &job.control, &mut report);
-        let analysis = job.analysis.map(|request| {
-            let scale = ScoreScale::of(&engine.options.eval, &job.position);
-            let lines = lines
-                .into_iter()
-                .flatten()
-                .map(|(score, pv)| AnalysisLine { pv, score: scale.shown(score), wdl: scale.wdl(score) })
-                .collect();
-            (request, lines)
-        });
-        let answer = EngineAnswer { game: job.game, generation: job.generation, best: result.best, analysis };
-        if answers.send(answer).is_err() {
+        if answers.send(EngineAnswer { game: job.game, outcome }).is_err() {
             return;
         }
     }
+}
+
+/// The best `lines` lines of `position` within `ANALYSIS_NODES`, each with the last exact score
+/// the iterations reported for it.
+fn analyse(
+    engine: &mut Engine,
+    position: &Position,
+    lines: usize,
+    control: &SearchControl,
+) -> Vec<AnalysisLine> {
+    let limits = Limits { multipv: lines.max(1), ..Limits::nodes(ANALYSIS_NODES) };
+    let mut found: Vec<Option<(i32, Vec<Move>)>> = vec![None; limits.multipv];
+    let mut report = |info: &Info| {
+        if let Info::Iteration(it) = info {
+            if it.bound == ScoreBound::Exact && (1..=found.len()).contains(&it.multipv) {
+                found[it.multipv - 1] = Some((it.score, it.pv.clone()));
+            }
+        }
+    };
+    engine.search(position, &limits, control, &mut report);
+    let scale = ScoreScale::of(&engine.options.eval, position);
+    found
+        .into_iter()
+        .flatten()
+        .map(|(score, pv)| AnalysisLine { pv, score: scale.shown(score), wdl: scale.wdl(score) })
+        .collect()
 }
 
 #[cfg(test)]
@@ -152,13 +251,37 @@ mod tests {
     use crate::board::movegen;
 
     #[test]
-    fn levels_grow_and_keep_the_clock() {
-        let nodes: Vec<u64> = (1..=10).map(|l| level_limits(l, None).nodes.unwrap()).collect();
-        assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
-        assert_eq!(level_limits(0, None), level_limits(1, None));
-        assert_eq!(level_limits(99, None), level_limits(10, None));
-        let timed = level_limits(5, Some((60_000, 2_000)));
-        assert_eq!((timed.time_left, timed.increment), (Some(60_000), 2_000));
+    fn a_move_is_bounded_and_keeps_the_clock() {
+        assert_eq!(move_limits(None), Limits::nodes(MOVE_NODES));
+        let timed = move_limits(Some((60_000, 2_000)));
+        assert_eq!((timed.time_left, timed.increment, timed.nodes), (Some(60_000), 2_000, Some(MOVE_NODES)));
+        // Below full strength the skill's own, smaller, node limit wins.
+        let weak = Skill::level(5).limits(&move_limits(None));
+        assert_eq!(weak.nodes, Skill::level(5).node_limit());
+        assert!(weak.nodes < Some(MOVE_NODES));
+    }
+
+    #[test]
+    fn a_weak_level_on_a_short_clock_answers_in_time() {
+        let (answers, answered) = unbounded();
+        let pool = EnginePool::new(1, 1, answers).unwrap();
+        for (skill, left) in [(Skill::level(3), 300), (Skill::FULL, 300), (Skill::from_elo(1500), 2_000)] {
+            let started = std::time::Instant::now();
+            pool.submit(EngineJob {
+                game: "g".into(),
+                control: Arc::new(SearchControl::new()),
+                task: Task::Move {
+                    generation: 0,
+                    position: Position::startpos(),
+                    limits: move_limits(Some((left, 0))),
+                    skill,
+                },
+            });
+            let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
+            assert!(matches!(answer.outcome, Outcome::Move { best: Some(_), .. }), "{answer:?}");
+            // The time manager keeps well inside the clock (and its 50 ms overhead).
+            assert!(started.elapsed().as_millis() < u128::from(left), "{skill:?}: {:?}", started.elapsed());
+        }
     }
 
     #[test]
@@ -169,16 +292,71 @@ mod tests {
         let control = Arc::new(SearchControl::new());
         pool.submit(EngineJob {
             game: "g".into(),
-            generation: 3,
-            position: position.clone(),
-            limits: level_limits(1, None),
             control,
-            analysis: None,
+            task: Task::Move {
+                generation: 3,
+                position: position.clone(),
+                limits: move_limits(None),
+                skill: Skill::level(1),
+            },
         });
         let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
-        assert_eq!((answer.game.as_str(), answer.generation), ("g", 3));
-        assert!(movegen::is_legal(&mut position.clone(), answer.best.unwrap()));
-        assert_eq!(answer.analysis, None);
+        let Outcome::Move { generation: 3, best: Some(best) } = answer.outcome else { panic!("{answer:?}") };
+        assert_eq!(answer.game, "g");
+        assert!(movegen::is_legal(&mut position.clone(), best));
+    }
+
+    #[test]
+    fn a_move_to_play_goes_before_the_analyses_queued_earlier() {
+        let (answers, answered) = unbounded();
+        let pool = EnginePool::new(1, 1, answers).unwrap();
+        let position = Position::startpos();
+        let analysis = |request| EngineJob {
+            game: "a".into(),
+            control: Arc::new(SearchControl::new()),
+            task: Task::Analysis { request, position: position.clone(), lines: 1 },
+        };
+        for request in 0..3 {
+            pool.submit(analysis(request));
+        }
+        pool.submit(EngineJob {
+            game: "m".into(),
+            control: Arc::new(SearchControl::new()),
+            task: Task::Move {
+                generation: 0,
+                position: position.clone(),
+                limits: Limits::nodes(1_000),
+                skill: Skill::FULL,
+            },
+        });
+        let order: Vec<String> =
+            (0..4).map(|_| answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap().game).collect();
+        // The first analysis was running (or about to) when the move came; the move is next.
+        assert!(order[..2].contains(&"m".to_string()), "{order:?}");
+    }
+
+    #[test]
+    fn a_curve_piece_scores_its_positions_in_order_and_stops_when_told() {
+        let (answers, answered) = unbounded();
+        let pool = EnginePool::new(1, 1, answers).unwrap();
+        let mut positions = vec![Position::startpos()];
+        let mut next = Position::startpos();
+        next.make_move(Move::parse_iccs("h2e2").unwrap());
+        positions.push(next);
+        let curve = |control: Arc<SearchControl>| EngineJob {
+            game: "g".into(),
+            control,
+            task: Task::Curve { request: 4, first_ply: 10, positions: positions.clone() },
+        };
+        pool.submit(curve(Arc::new(SearchControl::new())));
+        let answer = answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+        let Outcome::Curve { request: 4, points } = answer.outcome else { panic!("{answer:?}") };
+        assert_eq!(points.iter().map(|p| p.ply).collect::<Vec<_>>(), [10, 11]);
+        // Stopped before its turn: no answer at all.
+        let stopped = Arc::new(SearchControl::new());
+        stopped.request_stop();
+        pool.submit(curve(stopped));
+        assert!(answered.recv_timeout(std::time::Duration::from_millis(500)).is_err());
     }
 
     #[test]
@@ -188,19 +366,14 @@ mod tests {
         // Red wins at once: after the pawn's step e7e8 or e7d7 Black has no move, and that loses
         // (`chariot judge --fen … --moves e7e8`, and e7d7: result 1-0 ply 1 reason stalemate).
         let position = Position::from_fen("3k5/9/4P4/9/9/9/9/9/9/4K1R2 w - - 0 1").unwrap();
-        let limits = Limits { multipv: 2, ..Limits::nodes(20_000) };
         let control = Arc::new(SearchControl::new());
         pool.submit(EngineJob {
             game: "g".into(),
-            generation: 0,
-            position,
-            limits,
             control,
-            analysis: Some(9),
+            task: Task::Analysis { request: 9, position, lines: 2 },
         });
         let answer = answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
-        let (request, lines) = answer.analysis.unwrap();
-        assert_eq!(request, 9);
+        let Outcome::Analysis { request: 9, lines } = answer.outcome else { panic!("{answer:?}") };
         assert_eq!(lines.len(), 2);
         assert!(["e7e8", "e7d7"].contains(&lines[0].pv[0].to_string().as_str()), "{lines:?}");
         assert_eq!(lines[0].score, ShownScore::Mate(1));

@@ -8,8 +8,10 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::messages::Action;
+use super::review::player_name;
+use super::strength::Strength;
 use crate::board::{movegen, Color, Move, Position};
-use crate::notation::{format_move, parse_move, MoveNotation, NotationError};
+use crate::notation::{format_move, parse_move, MoveNotation, NotationError, PgnGame};
 use crate::rules::{game_result, Termination};
 
 /// Who sits on one side of the board.
@@ -22,10 +24,15 @@ pub enum Seat {
         /// The secret that proves a message comes from this player.
         token: String,
     },
-    /// Chariot, at this level.
+    /// Chariot, at this strength.
     Engine {
-        /// Strength (see `engine_player::level_limits`).
-        level: u8,
+        /// Its skill level or Elo.
+        strength: Strength,
+    },
+    /// A player of a game loaded from a PGN: nobody plays here.
+    Recorded {
+        /// The name the PGN gives, if any.
+        name: Option<String>,
     },
 }
 
@@ -42,6 +49,8 @@ pub enum EndReason {
     TimeForfeit,
     /// Nobody moved for too long and the server closed the game.
     Abandoned,
+    /// A game loaded from a PGN ended so, by its record (when the rules did not end it).
+    Recorded,
 }
 
 impl fmt::Display for EndReason {
@@ -52,6 +61,7 @@ impl fmt::Display for EndReason {
             EndReason::AgreedDraw => f.write_str("agreed draw"),
             EndReason::TimeForfeit => f.write_str("time forfeit"),
             EndReason::Abandoned => f.write_str("abandoned"),
+            EndReason::Recorded => f.write_str("as recorded"),
         }
     }
 }
@@ -147,6 +157,8 @@ pub enum GameError {
     EngineDeclines,
     /// Still waiting for the second player.
     WaitingForOpponent,
+    /// A game loaded from a PGN: nobody plays in it.
+    Recorded,
 }
 
 impl fmt::Display for GameError {
@@ -163,6 +175,9 @@ impl fmt::Display for GameError {
             GameError::NothingToTakeBack => f.write_str("there is no move of yours to take back"),
             GameError::EngineDeclines => f.write_str("Chariot plays on: it does not take draw offers"),
             GameError::WaitingForOpponent => f.write_str("waiting for the second player to join"),
+            GameError::Recorded => {
+                f.write_str("this is an analysis board of a recorded game: nobody plays in it")
+            }
         }
     }
 }
@@ -192,6 +207,8 @@ pub struct Game {
     pub generation: u64,
     /// When it was created, in seconds since 1970 (for the PGN's date).
     pub created_unix: u64,
+    /// For an analysis board (复盘): the PGN game it was loaded from.
+    pub record: Option<Box<PgnGame>>,
 }
 
 impl Game {
@@ -215,10 +232,38 @@ impl Game {
             ending: None,
             generation: 0,
             created_unix,
+            record: None,
         };
         game.ending = game_result(&game.position)
             .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });
         game
+    }
+
+    /// An analysis board of `record` (its moves legal, as `read_pgn` checked them): nobody plays,
+    /// and it ends as the rules end its last position, else as the record says.
+    pub fn recorded(id: String, record: PgnGame, created_unix: u64) -> Game {
+        let seats = ["Red", "Black"].map(|tag| Seat::Recorded { name: player_name(&record, tag) });
+        let mut game = Game::new(id, record.start.clone(), seats, None, created_unix);
+        for m in &record.moves {
+            game.position.make_move(m.mv);
+            game.moves.push(m.mv);
+        }
+        let by_rules = game_result(&game.position)
+            .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });
+        let recorded = |winner| Some(Ending { winner, reason: EndReason::Recorded });
+        game.ending = by_rules.or(match record.result.as_str() {
+            "1-0" => recorded(Some(Color::Red)),
+            "0-1" => recorded(Some(Color::Black)),
+            "1/2-1/2" => recorded(None),
+            _ => None,
+        });
+        game.record = Some(Box::new(record));
+        game
+    }
+
+    /// Whether this is an analysis board of a recorded game.
+    pub fn is_recorded(&self) -> bool {
+        self.record.is_some()
     }
 
     /// The moves played so far.
@@ -239,10 +284,10 @@ impl Game {
             .ok_or(GameError::WrongToken)
     }
 
-    /// The engine's level when the engine is to move in a game that goes on.
-    pub fn engine_to_move(&self) -> Option<u8> {
+    /// The engine's strength when the engine is to move in a game that goes on.
+    pub fn engine_to_move(&self) -> Option<Strength> {
         match self.seats[self.position.side_to_move().index()] {
-            Seat::Engine { level } if self.ending.is_none() => Some(level),
+            Seat::Engine { strength } if self.ending.is_none() => Some(strength),
             _ => None,
         }
     }
@@ -370,6 +415,9 @@ impl Game {
 
     /// Does what the player of `color` asks, or says why not (and changes nothing).
     pub fn act(&mut self, color: Color, action: &Action, now: Instant) -> Result<(), GameError> {
+        if self.is_recorded() {
+            return Err(GameError::Recorded);
+        }
         let opponent = color.opponent();
         // Against the engine a lost game can still be taken back, to try again.
         let undo_after_end = matches!(action, Action::AskUndo)
@@ -463,18 +511,30 @@ impl Game {
             pos.make_move(mv);
         }
         let to_move = self.position.side_to_move();
-        let legal: Vec<String> = if self.ending.is_none() {
+        let legal: Vec<String> = if self.ending.is_none() && !self.is_recorded() {
             movegen::legal_moves(&mut self.position.clone()).iter().map(|m| m.to_string()).collect()
         } else {
             Vec::new()
         };
         let seat = |c: Color| {
-            let (kind, level) = match &self.seats[c.index()] {
-                Seat::Open => ("open", None),
-                Seat::Human { .. } => ("human", None),
-                Seat::Engine { level } => ("engine", Some(*level)),
-            };
-            json!({"kind": kind, "level": level, "online": online[c.index()] || level.is_some()})
+            let mut seat = json!({"kind": "human", "level": null, "elo": null, "online": online[c.index()]});
+            match &self.seats[c.index()] {
+                Seat::Open => seat["kind"] = json!("open"),
+                Seat::Recorded { name } => {
+                    seat["kind"] = json!("recorded");
+                    seat["name"] = json!(name);
+                    seat["online"] = json!(false);
+                }
+                Seat::Human { .. } => {}
+                Seat::Engine { strength } => {
+                    seat["kind"] = json!("engine");
+                    seat["online"] = json!(true);
+                    if let (Value::Object(seat), Value::Object(fields)) = (&mut seat, strength.fields()) {
+                        seat.extend(fields);
+                    }
+                }
+            }
+            seat
         };
         let clock = self.clock.as_ref().map(|c| {
             json!({
@@ -501,6 +561,11 @@ impl Game {
             "result": self.ending.map(|e| json!({"score": e.pgn_result(), "reason": e.reason.to_string(), "text": e.text()})),
             "thinking": thinking,
             "spectators": spectators,
+            "record": self.record.as_ref().map(|r| json!({
+                "event": r.tag("Event").filter(|e| *e != "?"),
+                "date": r.tag("Date").filter(|d| !d.contains('?')),
+                "result": r.result,
+            })),
         })
     }
 }
@@ -606,11 +671,15 @@ mod tests {
 
     #[test]
     fn against_the_engine_undo_is_at_once_and_draws_are_declined() {
-        let seats = [human("r"), Seat::Engine { level: 1 }];
+        let seats = [human("r"), Seat::Engine { strength: Strength::Level(1) }];
         let mut g = Game::new("g".into(), Position::startpos(), seats, None, 0);
         let now = Instant::now();
         g.act(Color::Red, &mv("h2e2"), now).unwrap();
-        assert_eq!(g.engine_to_move(), Some(1));
+        assert_eq!(g.engine_to_move(), Some(Strength::Level(1)));
+        let v = g.view(now, [true, false], 0, true);
+        assert_eq!((v["black"]["kind"].as_str(), v["black"]["level"].as_u64()), (Some("engine"), Some(1)));
+        assert_eq!(v["black"]["elo"], json!(Strength::Level(1).elo()));
+        assert_eq!((v["black"]["online"].as_bool(), v["red"]["level"].is_null()), (Some(true), true));
         let answer = Move::parse_iccs("h9g7").unwrap();
         // An answer to a position taken back is dropped.
         assert!(!g.engine_move(answer, 7, now));
@@ -641,6 +710,33 @@ mod tests {
         assert_eq!(g.act(Color::Red, &mv("h2e2"), Instant::now()), Err(GameError::WaitingForOpponent));
         g.act(Color::Red, &Action::Resign, Instant::now()).unwrap();
         assert_eq!(g.ending.unwrap().text(), "black wins: resignation");
+    }
+
+    #[test]
+    fn a_recorded_game_ends_as_recorded_or_by_the_rules_and_nobody_plays() {
+        let read = |text: &str| crate::notation::read_pgn(text).unwrap().remove(0);
+        let drawn = Game::recorded("r".into(), read("[Red \"Xu\"]\n\n1. h2e2 h9g7 1/2-1/2"), 0);
+        assert_eq!(drawn.moves().len(), 2);
+        let ending = drawn.ending.unwrap();
+        assert_eq!((ending.pgn_result(), ending.text()), ("1/2-1/2", "draw: as recorded".to_string()));
+        assert_eq!(drawn.seats[0], Seat::Recorded { name: Some("Xu".into()) });
+        assert_eq!(drawn.seats[1], Seat::Recorded { name: None });
+        // The rules' verdict on the last position stands before the record's.
+        let mated = Game::recorded("m".into(), read("1. b2b4 d9e8 2. b4g4 c9a7 3. g4g9 0-1"), 0);
+        assert_eq!(mated.ending.unwrap().text(), "red wins: checkmate");
+        let open = Game::recorded("o".into(), read("1. h2e2 *"), 0);
+        assert_eq!(open.ending, None);
+        let mut g = open.clone();
+        assert_eq!(g.act(Color::Black, &mv("h9g7"), Instant::now()), Err(GameError::Recorded));
+        assert_eq!(g.act(Color::Red, &Action::Resign, Instant::now()), Err(GameError::Recorded));
+        assert_eq!(g.moves(), open.moves());
+        let v = open.view(Instant::now(), [false, false], 1, false);
+        assert!(v["legal"].as_array().unwrap().is_empty());
+        assert_eq!(
+            (v["red"]["kind"].as_str(), v["record"]["result"].as_str()),
+            (Some("recorded"), Some("*"))
+        );
+        assert!(v["result"].is_null() && g.engine_to_move().is_none());
     }
 
     #[test]

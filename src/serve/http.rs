@@ -15,7 +15,8 @@ use tungstenite::{Message, WebSocket};
 
 use super::assets;
 use super::lobby::{Lobby, Outbox, OUTBOX_CAPACITY};
-use super::messages::{error_message, MAX_MESSAGE_BYTES};
+use super::messages::error_message;
+use super::strength;
 
 /// The largest request head read (request line and headers).
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -25,8 +26,8 @@ const MAX_HEADERS: usize = 48;
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// A WebSocket silent this long is closed (browsers ping every 25 seconds).
 const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
-/// Frames larger than this end the connection; messages past `MAX_MESSAGE_BYTES` but within
-/// this get an error reply and the connection goes on.
+/// Frames larger than this end the connection; messages past `messages::MAX_MESSAGE_BYTES` (or
+/// `MAX_PGN_MESSAGE_BYTES`) but within this get an error reply and the connection goes on.
 const MAX_FRAME_BYTES: usize = 64 * 1024;
 
 /// What the network side lets clients hold.
@@ -172,6 +173,10 @@ fn route(stream: &mut TcpStream, request: &Request, lobby: &Lobby) -> io::Result
     if let Some((content_type, bytes)) = assets::asset(&request.path) {
         return respond(stream, 200, content_type, body(bytes), &[]);
     }
+    if request.path == "/levels.json" {
+        let bytes = if head_only { Vec::new() } else { strength::levels_json().to_string().into_bytes() };
+        return respond(stream, 200, "application/json", &bytes, &[]);
+    }
     if let Some(id) = request.path.strip_prefix("/pgn/").and_then(|p| p.strip_suffix(".pgn")) {
         if !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric()) {
             if let Some(pgn) = lobby.pgn(id) {
@@ -307,7 +312,7 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
             Ok(_) => {}
             Err(tungstenite::Error::Capacity(_)) => {
                 connection.outbox.send(error_message(&format!(
-                    "message too large (at most {MAX_MESSAGE_BYTES} bytes); closing the connection"
+                    "message too large (at most {MAX_FRAME_BYTES} bytes in a frame); closing the connection"
                 )));
                 // Give the writer a moment to send the reason before the socket goes.
                 std::thread::sleep(Duration::from_millis(100));

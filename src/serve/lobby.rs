@@ -15,23 +15,23 @@ use rand::distributions::Alphanumeric;
 use rand::Rng;
 use serde_json::json;
 
-use super::engine_player::{level_limits, AnalysisLine, EngineAnswer, EngineJob, EnginePool, ANALYSIS_NODES};
+use super::engine_player::{move_limits, EngineAnswer, EngineJob, EnginePool, Outcome, Task};
+use super::evaluation::evaluation_message;
 use super::game::{Clock, Game, GameError, Seat};
 use super::messages::{
     self, error_message, Action, ClientMessage, NewGame, Opponent, ParseError, SideChoice,
 };
+use super::requests::{Asker, Busy, Requests};
+use super::review::{read_review, ReviewError};
 use super::store::{pgn_text, unix_now, Store, StoreError};
 use crate::board::{Color, FenError, Position};
-use crate::notation::{format_line, MoveNotation};
-use crate::search::score_scale::ShownScore;
-use crate::search::{HashError, Limits, SearchControl};
+use crate::eval::nnue::{embedded, Network};
+use crate::search::{HashError, SearchControl};
 
 /// Characters in a game id (in the share link).
 const ID_CHARS: usize = 10;
 /// Characters in a player's token: 32 letters and digits, about 190 bits.
 const TOKEN_CHARS: usize = 32;
-/// Analyses queued or running at once, over all connections (each connection has one at most).
-const MAX_ANALYSES: usize = 8;
 /// Messages waiting for a slow connection before it is cut off.
 pub const OUTBOX_CAPACITY: usize = 256;
 
@@ -76,8 +76,10 @@ pub enum LobbyError {
     BadFen(FenError),
     /// The game has fewer moves than the ply asked for.
     NoSuchPly,
-    /// This connection's analysis is still running, or the engine has too many queued.
-    AnalysisBusy,
+    /// This connection's analysis (or curve) is still running, or the engine has too many queued.
+    Busy(Busy),
+    /// A PGN to load did not read.
+    Review(ReviewError),
     /// The game refused the action.
     Game(GameError),
 }
@@ -92,7 +94,8 @@ impl fmt::Display for LobbyError {
             LobbyError::NoFreeSeat => f.write_str("both seats are taken; you can watch"),
             LobbyError::BadFen(e) => write!(f, "{e}"),
             LobbyError::NoSuchPly => f.write_str("the game has not that many moves"),
-            LobbyError::AnalysisBusy => f.write_str("an analysis is still running; try again when it ends"),
+            LobbyError::Busy(e) => write!(f, "{e}"),
+            LobbyError::Review(e) => write!(f, "{e}"),
             LobbyError::Game(e) => write!(f, "{e}"),
         }
     }
@@ -170,20 +173,11 @@ impl Room {
     }
 }
 
-/// An analysis asked for and not yet answered.
-struct PendingAnalysis {
-    connection: u64,
-    outbox: Outbox,
-    game: String,
-    ply: usize,
-    position: Position,
-}
-
 /// Every game on the server.
 pub struct Lobby {
     rooms: Mutex<HashMap<String, Arc<Room>>>,
-    analyses: Mutex<HashMap<u64, PendingAnalysis>>,
-    next_analysis: AtomicU64,
+    requests: Requests,
+    net: Arc<Network>,
     limits: LobbyLimits,
     store: Option<Store>,
     engines: EnginePool,
@@ -213,8 +207,8 @@ impl Lobby {
             .collect();
         let lobby = Arc::new(Lobby {
             rooms: Mutex::new(rooms),
-            analyses: Mutex::new(HashMap::new()),
-            next_analysis: AtomicU64::new(1),
+            requests: Requests::default(),
+            net: embedded::network(),
             limits,
             store,
             engines,
@@ -243,10 +237,10 @@ impl Lobby {
         Connection { id: self.next_connection.fetch_add(1, Ordering::Relaxed), outbox, following: None }
     }
 
-    /// Forgets a connection that closed (its analysis, if any, is answered to nobody).
+    /// Forgets a connection that closed (its analysis and curve, if any, are stopped).
     pub fn disconnect(&self, connection: &mut Connection) {
         self.unfollow(connection);
-        self.analyses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, a| a.connection != connection.id);
+        self.requests.forget(connection.id);
     }
 
     /// How many games are held.
@@ -282,7 +276,28 @@ impl Lobby {
                 Ok(())
             }
             ClientMessage::Create(settings) => self.create(connection, &settings),
-            ClientMessage::Analyse { game, ply, lines } => self.analyse(connection, &game, ply, lines),
+            ClientMessage::LoadPgn { pgn } => self.load_pgn(connection, &pgn),
+            ClientMessage::Analyse { game, ply, lines } => {
+                let (ply, position) = self.position_at(&game, ply)?;
+                self.requests
+                    .analyse(&self.engines, asker(connection), &game, ply, position, lines)
+                    .map_err(LobbyError::Busy)
+            }
+            ClientMessage::Evaluate { game, ply } => {
+                let (ply, position) = self.position_at(&game, ply)?;
+                connection.outbox.send(evaluation_message(&game, ply, &position, &self.net));
+                Ok(())
+            }
+            ClientMessage::Curve { game } => {
+                let (start, moves) = {
+                    let room = self.room(&game)?;
+                    let state = room.lock();
+                    (state.game.start.clone(), state.game.moves().to_vec())
+                };
+                self.requests
+                    .curve(&self.engines, asker(connection), &game, start, moves)
+                    .map_err(LobbyError::Busy)
+            }
             ClientMessage::Join { game } => self.join(connection, &game),
             ClientMessage::Watch { game } => {
                 let room = self.room(&game)?;
@@ -294,11 +309,14 @@ impl Lobby {
                 self.follow(connection, &room, Some(seat), Some(token))
             }
             ClientMessage::Act { game, token, action } => {
+                let room = self.room(&game)?;
+                let mut state = room.lock();
+                if state.game.is_recorded() {
+                    return Err(GameError::Recorded.into());
+                }
                 if connection.following.as_ref().is_some_and(|(id, seat)| *id == game && seat.is_none()) {
                     return Err(GameError::Spectator.into());
                 }
-                let room = self.room(&game)?;
-                let mut state = room.lock();
                 let color = state.game.seat_of(&token)?;
                 let now = Instant::now();
                 state.game.act(color, &action, now)?;
@@ -322,125 +340,71 @@ impl Lobby {
         };
         let token = random_text(TOKEN_CHARS);
         let other = match settings.opponent {
-            Opponent::Engine { level } => Seat::Engine { level },
+            Opponent::Engine { strength } => Seat::Engine { strength },
             Opponent::Friend => Seat::Open,
         };
         let mut seats = [other.clone(), other];
         seats[side.index()] = Seat::Human { token: token.clone() };
         let clock = (settings.minutes > 0).then(|| Clock::new(settings.minutes, settings.increment_s));
-        let room = {
-            let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
-            if rooms.len() >= self.limits.max_games {
-                return Err(LobbyError::TooManyGames);
-            }
-            let id = loop {
-                let id = random_text(ID_CHARS);
-                if !rooms.contains_key(&id) {
-                    break id;
-                }
-            };
-            let mut game = Game::new(id.clone(), start, seats, clock, unix_now());
+        let room = self.add_room(|id| {
+            let mut game = Game::new(id, start, seats, clock, unix_now());
             game.start_clock(Instant::now());
-            let state =
-                RoomState { game, followers: Vec::new(), thinking: None, last_activity: Instant::now() };
-            let room = Arc::new(Room { state: Mutex::new(state) });
-            rooms.insert(id, room.clone());
-            room
-        };
+            game
+        })?;
         self.follow(connection, &room, Some(side), Some(token))?;
         let mut state = room.lock();
         self.changed(&mut state);
         Ok(())
     }
 
-    /// Queues an analysis of the game `id` after `ply` moves; the answer goes to `connection`.
-    fn analyse(
-        &self,
-        connection: &Connection,
-        id: &str,
-        ply: Option<usize>,
-        lines: usize,
-    ) -> Result<(), LobbyError> {
-        let position = {
-            let room = self.room(id)?;
-            let state = room.lock();
-            let game = &state.game;
-            let ply = ply.unwrap_or(game.moves().len());
-            let moves = game.moves().get(..ply).ok_or(LobbyError::NoSuchPly)?;
-            let mut position = game.start.clone();
-            for &mv in moves {
-                position.make_move(mv);
-            }
-            position
-        };
-        let request = self.next_analysis.fetch_add(1, Ordering::Relaxed);
-        {
-            let mut analyses = self.analyses.lock().unwrap_or_else(|e| e.into_inner());
-            if analyses.len() >= MAX_ANALYSES || analyses.values().any(|a| a.connection == connection.id) {
-                return Err(LobbyError::AnalysisBusy);
-            }
-            let ply = position.game_ply();
-            analyses.insert(
-                request,
-                PendingAnalysis {
-                    connection: connection.id,
-                    outbox: connection.outbox.clone(),
-                    game: id.to_string(),
-                    ply,
-                    position: position.clone(),
-                },
-            );
-        }
-        self.engines.submit(EngineJob {
-            game: id.to_string(),
-            generation: 0,
-            position,
-            limits: Limits { multipv: lines, ..Limits::nodes(ANALYSIS_NODES) },
-            control: Arc::new(SearchControl::new()),
-            analysis: Some(request),
-        });
-        Ok(())
+    /// Opens an analysis board of the first game of the PGN `text`, followed by `connection`.
+    fn load_pgn(&self, connection: &mut Connection, text: &str) -> Result<(), LobbyError> {
+        let record = read_review(text).map_err(LobbyError::Review)?;
+        let room = self.add_room(|id| Game::recorded(id, record, unix_now()))?;
+        self.follow(connection, &room, None, None)
     }
 
-    /// Sends a finished analysis to the connection that asked for it.
-    fn analysis_answer(&self, request: u64, lines: &[AnalysisLine]) {
-        let Some(pending) = self.analyses.lock().unwrap_or_else(|e| e.into_inner()).remove(&request) else {
-            return;
+    /// A new room for the game `make` builds with a fresh id, when the lobby has room for it.
+    fn add_room(&self, make: impl FnOnce(String) -> Game) -> Result<Arc<Room>, LobbyError> {
+        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
+        if rooms.len() >= self.limits.max_games {
+            return Err(LobbyError::TooManyGames);
+        }
+        let id = loop {
+            let id = random_text(ID_CHARS);
+            if !rooms.contains_key(&id) {
+                break id;
+            }
         };
-        let lines: Vec<serde_json::Value> = lines
-            .iter()
-            .map(|line| {
-                let (cp, mate) = match line.score {
-                    ShownScore::Cp(cp) => (Some(cp), None),
-                    ShownScore::Mate(moves) => (None, Some(moves)),
-                };
-                json!({
-                    "iccs": format_line(&pending.position, &line.pv, MoveNotation::Iccs),
-                    "wxf": format_line(&pending.position, &line.pv, MoveNotation::Wxf),
-                    "chinese": format_line(&pending.position, &line.pv, MoveNotation::Chinese),
-                    "cp": cp,
-                    "mate": mate,
-                    "wdl": [line.wdl.win, line.wdl.draw, line.wdl.loss],
-                })
-            })
-            .collect();
-        pending.outbox.send(
-            json!({
-                "type": "analysis",
-                "game": pending.game,
-                "ply": pending.ply,
-                "fen": pending.position.to_fen(),
-                "turn": pending.position.side_to_move().name(),
-                "lines": lines,
-            })
-            .to_string(),
-        );
+        let game = make(id.clone());
+        let state = RoomState { game, followers: Vec::new(), thinking: None, last_activity: Instant::now() };
+        let room = Arc::new(Room { state: Mutex::new(state) });
+        rooms.insert(id, room.clone());
+        Ok(room)
+    }
+
+    /// The position of the game `id` after `ply` moves (the current one when `None`), with the
+    /// moves before it in its history, and its ply.
+    fn position_at(&self, id: &str, ply: Option<usize>) -> Result<(usize, Position), LobbyError> {
+        let room = self.room(id)?;
+        let state = room.lock();
+        let game = &state.game;
+        let ply = ply.unwrap_or(game.moves().len());
+        let moves = game.moves().get(..ply).ok_or(LobbyError::NoSuchPly)?;
+        let mut position = game.start.clone();
+        for &mv in moves {
+            position.make_move(mv);
+        }
+        Ok((ply, position))
     }
 
     fn join(&self, connection: &mut Connection, id: &str) -> Result<(), LobbyError> {
         let room = self.room(id)?;
         let (side, token) = {
             let mut state = room.lock();
+            if state.game.is_recorded() {
+                return Err(GameError::Recorded.into());
+            }
             let side = Color::BOTH
                 .into_iter()
                 .find(|c| state.game.seats[c.index()] == Seat::Open)
@@ -475,6 +439,9 @@ impl Lobby {
             return Err(LobbyError::TooManyFollowers);
         }
         state.followers.push(Follower { connection: connection.id, seat, outbox: connection.outbox.clone() });
+        if state.game.is_recorded() {
+            state.last_activity = Instant::now();
+        }
         let id = state.game.id.clone();
         connection.following = Some((id.clone(), seat));
         connection.outbox.send(
@@ -496,6 +463,9 @@ impl Lobby {
             if let Ok(room) = self.room(&id) {
                 let mut state = room.lock();
                 state.followers.retain(|f| f.connection != connection.id);
+                if state.game.is_recorded() {
+                    state.last_activity = Instant::now();
+                }
                 self.broadcast(&mut state);
             }
         }
@@ -525,39 +495,42 @@ impl Lobby {
         if state.thinking.is_some() {
             return;
         }
-        let Some(level) = game.engine_to_move() else { return };
+        let Some(strength) = game.engine_to_move() else { return };
         let to_move = game.position().side_to_move();
         let clock =
             game.clock.as_ref().map(|c| (c.left_at(to_move, to_move, Instant::now()), c.increment_ms));
         let control = Arc::new(SearchControl::new());
         self.engines.submit(EngineJob {
             game: game.id.clone(),
-            generation: game.generation,
-            position: game.position().clone(),
-            limits: level_limits(level, clock),
             control: control.clone(),
-            analysis: None,
+            task: Task::Move {
+                generation: game.generation,
+                position: game.position().clone(),
+                limits: move_limits(clock),
+                skill: strength.skill(),
+            },
         });
         state.thinking = Some((game.generation, game.moves().len(), control));
     }
 
     fn engine_answer(&self, answer: EngineAnswer) {
-        if let Some((request, lines)) = &answer.analysis {
-            self.analysis_answer(*request, lines);
+        if self.requests.answered(&self.engines, &answer.outcome) {
             return;
         }
+        let Outcome::Move { generation, best } = answer.outcome else { return };
         let Ok(room) = self.room(&answer.game) else { return };
         let mut state = room.lock();
-        let wanted = state.thinking.as_ref().is_some_and(|(generation, ply, _)| {
-            *generation == answer.generation && *ply == state.game.moves().len()
-        });
+        let wanted = state
+            .thinking
+            .as_ref()
+            .is_some_and(|(asked, ply, _)| *asked == generation && *ply == state.game.moves().len());
         if !wanted {
             return;
         }
         state.thinking = None;
         let now = Instant::now();
-        if let Some(mv) = answer.best {
-            state.game.engine_move(mv, answer.generation, now);
+        if let Some(mv) = best {
+            state.game.engine_move(mv, generation, now);
         }
         state.last_activity = now;
         self.changed(&mut state);
@@ -584,7 +557,12 @@ impl Lobby {
         for room in self.all_rooms() {
             let mut state = room.lock();
             let idle = now.saturating_duration_since(state.last_activity);
-            if state.game.check_flag(now) {
+            if state.game.is_recorded() {
+                // An analysis board stays while anyone looks at it, and a while after.
+                if state.followers.is_empty() && idle >= self.limits.finished_linger {
+                    dropped.push(state.game.id.clone());
+                }
+            } else if state.game.check_flag(now) {
                 state.last_activity = now;
                 self.changed(&mut state);
             } else if state.game.ending.is_none() && idle >= self.limits.idle_expiry {
@@ -601,6 +579,11 @@ impl Lobby {
             }
         }
     }
+}
+
+/// Who asks, as the engine requests know them.
+fn asker(connection: &Connection) -> Asker {
+    Asker { connection: connection.id, outbox: connection.outbox.clone() }
 }
 
 /// `chars` random letters and digits.
@@ -810,6 +793,7 @@ mod tests {
             let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
             red.send(&lobby, &play(&id, &rt, "h2e2"));
             black.send(&lobby, &play(&id, &bt, "h9g7"));
+            assert!(dir.join("games").join(format!("{id}.jsonl")).exists());
             (id, rt, bt)
         };
         // A new server on the same directory: the game, its seats and its moves are back.
@@ -830,7 +814,7 @@ mod tests {
         let line: Vec<String> = games[0].moves.iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(line, ["h2e2", "h9g7", "b2b4"]);
         assert_eq!(games[0].result, "1-0");
-        assert!(!dir.join("games").join(format!("{id}.json")).exists());
+        assert!(!dir.join("games").join(format!("{id}.jsonl")).exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -842,7 +826,7 @@ mod tests {
         black.drain();
         let ask = format!(r#"{{"type":"analyse","game":"{id}","ply":1,"lines":2}}"#);
         assert!(black.send(&lobby, &ask).is_empty());
-        assert_eq!(black.refused(&lobby, &ask), LobbyError::AnalysisBusy.to_string());
+        assert_eq!(black.refused(&lobby, &ask), "an analysis is still running; try again when it ends");
         let answer: Value =
             serde_json::from_str(&black.inbox.recv_timeout(Duration::from_secs(60)).unwrap()).unwrap();
         assert_eq!(
@@ -864,6 +848,199 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_game_at_an_elo_shows_it_and_bad_strengths_change_nothing() {
+        use crate::search::skill::{MAX_ELO, MIN_ELO};
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let mut me = Client::new(&lobby);
+        for bad in [
+            format!(r#"{{"type":"create","opponent":"engine","elo":{}}}"#, MAX_ELO + 1),
+            r#"{"type":"create","opponent":"engine","level":21}"#.to_string(),
+            format!(r#"{{"type":"create","opponent":"engine","level":4,"elo":{MIN_ELO}}}"#),
+        ] {
+            me.refused(&lobby, &bad);
+        }
+        assert_eq!(lobby.game_count(), 0);
+        let replies = me.send(
+            &lobby,
+            &format!(r#"{{"type":"create","opponent":"engine","elo":{MIN_ELO},"side":"black"}}"#),
+        );
+        let red = &last_state(&replies)["game"]["red"];
+        assert_eq!(
+            (red["kind"].as_str(), red["elo"].as_i64(), red["asked"].as_str()),
+            (Some("engine"), Some(MIN_ELO.into()), Some("elo"))
+        );
+        assert!(red["level"].is_number());
+    }
+
+    #[test]
+    fn an_evaluation_answers_the_asker_at_once_with_each_pieces_share() {
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let (mut red, mut black, id, rt, _) = friend_game(&lobby);
+        red.send(&lobby, &play(&id, &rt, "h2e2"));
+        black.drain();
+        let answers = black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":1}}"#));
+        assert_eq!(answers.len(), 1, "{answers:?}");
+        let v = &answers[0];
+        assert_eq!(
+            (v["type"].as_str(), v["ply"].as_u64(), v["turn"].as_str()),
+            (Some("evaluation"), Some(1), Some("black"))
+        );
+        assert_eq!(v["pieces"].as_array().unwrap().len(), 30);
+        // The cannon moved: its share is on e2, none is on h2.
+        let on = |sq: &str| v["pieces"].as_array().unwrap().iter().any(|p| p["square"] == sq);
+        assert!(on("e2") && !on("h2"));
+        // Without a ply: the position now; the start: 32 pieces less the kings, Red to move.
+        let now = &black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}"}}"#))[0];
+        assert_eq!(now["ply"], 1);
+        let start = &black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":0}}"#))[0];
+        assert_eq!(start["turn"], "red");
+        assert!(red.drain().is_empty(), "only the asker hears the evaluation");
+        // Bad requests: one error each, and the game is as it was.
+        let before = lobby.pgn(&id).unwrap();
+        for (text, error) in [
+            (
+                format!(r#"{{"type":"evaluate","game":"{id}","ply":2}}"#),
+                "the game has not that many moves".to_string(),
+            ),
+            (r#"{"type":"evaluate","game":"nosuchgame"}"#.to_string(), LobbyError::NoSuchGame.to_string()),
+            (
+                format!(r#"{{"type":"evaluate","game":"{id}","ply":-1}}"#),
+                "'ply' must be a ply from 0 to 10000".to_string(),
+            ),
+            (r#"{"type":"evaluate"}"#.to_string(), "the message has no 'game'".to_string()),
+        ] {
+            assert_eq!(black.refused(&lobby, &text), error, "{text}");
+        }
+        assert_eq!(lobby.pgn(&id).unwrap(), before);
+        assert!(red.drain().is_empty());
+    }
+
+    /// Reads `client`'s curve messages until the last piece: the points in order.
+    fn curve_points(client: &mut Client) -> Vec<Value> {
+        let mut points = Vec::new();
+        loop {
+            let text = client.inbox.recv_timeout(Duration::from_secs(120)).expect("a piece of the curve");
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if v["type"] != "curve" {
+                continue;
+            }
+            points.extend(v["points"].as_array().unwrap().iter().cloned());
+            if v["done"] == true {
+                return points;
+            }
+        }
+    }
+
+    #[test]
+    fn a_curve_scores_every_position_for_the_asker_alone() {
+        let lobby = lobby_with(LobbyLimits::default(), None);
+        let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
+        // Red mates at ply 5 (`chariot judge`: 1-0 checkmate); Black hangs its elephant first.
+        for (i, m) in ["b2b4", "d9e8", "b4g4", "c9a7", "g4g9"].iter().enumerate() {
+            let (client, token) = if i % 2 == 0 { (&mut red, &rt) } else { (&mut black, &bt) };
+            client.send(&lobby, &play(&id, token, m));
+        }
+        red.drain();
+        black.drain();
+        let ask = format!(r#"{{"type":"curve","game":"{id}"}}"#);
+        assert!(black.send(&lobby, &ask).is_empty());
+        assert_eq!(black.refused(&lobby, &ask), "a curve is still being drawn; try again when it ends");
+        let points = curve_points(&mut black);
+        let plies: Vec<u64> = points.iter().map(|p| p["ply"].as_u64().unwrap()).collect();
+        assert_eq!(plies, [0, 1, 2, 3, 4, 5]);
+        for p in &points {
+            let e = p["expected"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&e), "{p}");
+        }
+        // The start is near even; the mate is Red's whole point, scored by the rules.
+        assert!((points[0]["expected"].as_f64().unwrap() - 0.5).abs() < 0.2, "{}", points[0]);
+        assert_eq!(points[5], json!({"ply": 5, "expected": 1.0, "cp": null, "mate": null}));
+        assert!(points[4]["expected"].as_f64().unwrap() > 0.9, "mate in one for Red: {}", points[4]);
+        assert!(red.drain().is_empty(), "only the asker hears the curve");
+        // Done: another may be asked; a closed connection's curve is stopped and forgotten.
+        assert!(black.send(&lobby, &ask).is_empty());
+        lobby.disconnect(&mut black.connection);
+        assert!(lobby.requests.is_empty());
+        assert_eq!(
+            red.refused(&lobby, r#"{"type":"curve","game":"nosuchgame"}"#),
+            LobbyError::NoSuchGame.to_string()
+        );
+    }
+
+    #[test]
+    fn a_pgn_becomes_an_analysis_board_nobody_plays_on() {
+        let limits = LobbyLimits { finished_linger: Duration::from_secs(30), ..LobbyLimits::default() };
+        let lobby = lobby_with(limits, None);
+        let mut viewer = Client::new(&lobby);
+        let pgn = "[Event \"Club final\"]\n[Red \"Lü Qin\"]\n[Result \"1-0\"]\n\n1. 炮二平五 马8进7 2. 马二进三 1-0\n";
+        let load = json!({"type": "load_pgn", "pgn": pgn}).to_string();
+        let replies = viewer.send(&lobby, &load);
+        assert_eq!(
+            (replies[0]["type"].as_str(), replies[0]["role"].as_str()),
+            (Some("joined"), Some("spectator"))
+        );
+        assert!(replies[0]["token"].is_null());
+        let game = &last_state(&replies)["game"];
+        let id = game["id"].as_str().unwrap().to_string();
+        let moves: Vec<&str> =
+            game["moves"].as_array().unwrap().iter().map(|m| m["iccs"].as_str().unwrap()).collect();
+        assert_eq!(moves, ["h2e2", "h9g7", "h0g2"]);
+        assert_eq!(
+            (game["red"]["kind"].as_str(), game["red"]["name"].as_str()),
+            (Some("recorded"), Some("Lü Qin"))
+        );
+        assert_eq!(game["result"]["text"], "red wins: as recorded");
+        assert_eq!(game["record"]["event"], "Club final");
+        assert!(game["legal"].as_array().unwrap().is_empty());
+        // Its PGN is the one loaded; its positions can be evaluated.
+        assert!(lobby.pgn(&id).unwrap().contains("[Event \"Club final\"]"));
+        let evaluation = viewer.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":2}}"#));
+        assert_eq!(
+            (evaluation[0]["type"].as_str(), evaluation[0]["turn"].as_str()),
+            (Some("evaluation"), Some("red"))
+        );
+        // Nobody plays on it or joins it.
+        let mut other = Client::new(&lobby);
+        let refusal = "this is an analysis board of a recorded game: nobody plays in it";
+        assert_eq!(other.refused(&lobby, &play(&id, "sometoken", "h9g7")), refusal);
+        assert_eq!(other.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}"}}"#)), refusal);
+        assert_eq!(other.refused(&lobby, &action_message(&id, "x", &Action::Resign)), refusal);
+        assert!(viewer.drain().is_empty());
+        // It stays while it is looked at, and goes a while after the last viewer left.
+        let now = Instant::now();
+        lobby.tick(now + Duration::from_secs(3600));
+        assert_eq!(lobby.game_count(), 1);
+        lobby.disconnect(&mut viewer.connection);
+        lobby.tick(Instant::now() + Duration::from_secs(29));
+        assert_eq!(lobby.game_count(), 1);
+        lobby.tick(Instant::now() + Duration::from_secs(31));
+        assert_eq!(lobby.game_count(), 0);
+    }
+
+    #[test]
+    fn a_bad_pgn_gets_one_error_naming_the_fault_and_opens_nothing() {
+        let lobby = lobby_with(LobbyLimits { max_games: 1, ..LobbyLimits::default() }, None);
+        let mut viewer = Client::new(&lobby);
+        for (pgn, error) in [
+            ("1. h2e2 h9g7 2. h2h8 *", "cannot read the PGN: line 1: 'h2h8' is not a legal move"),
+            ("", "the PGN holds no game (no tags and no moves)"),
+            ("[FEN \"rubbish\"]\n*", "cannot read the PGN: line 1: bad FEN tag 'rubbish'"),
+        ] {
+            let message = viewer.refused(&lobby, &json!({"type": "load_pgn", "pgn": pgn}).to_string());
+            assert!(message.starts_with(error), "{pgn}: {message}");
+        }
+        assert_eq!(lobby.game_count(), 0);
+        let big = json!({"type": "load_pgn", "pgn": "1. h2e2 ".repeat(7000)}).to_string();
+        assert!(viewer.refused(&lobby, &big).contains("for a PGN"));
+        // The board counts among the games held.
+        viewer.send(&lobby, &json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string());
+        assert_eq!(
+            viewer.refused(&lobby, &json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string()),
+            LobbyError::TooManyGames.to_string()
+        );
+    }
+
+    #[test]
     fn the_engine_answers_and_undo_takes_back_to_the_players_turn() {
         let lobby = lobby_with(LobbyLimits::default(), None);
         let mut me = Client::new(&lobby);
@@ -882,6 +1059,9 @@ mod tests {
         };
         assert_eq!(answered["game"]["turn"], "red");
         assert_eq!(answered["game"]["thinking"], false);
+        let black = &answered["game"]["black"];
+        assert_eq!((black["kind"].as_str(), black["level"].as_u64()), (Some("engine"), Some(1)));
+        assert_eq!(black["elo"], json!(crate::serve::strength::Strength::Level(1).elo()));
         let state = last_state(&me.send(&lobby, &action_message(&id, &token, &Action::AskUndo)));
         assert_eq!(state["game"]["moves"].as_array().unwrap().len(), 0);
         assert_eq!(state["game"]["turn"], "red");

@@ -6,11 +6,18 @@ use std::fmt;
 
 use serde_json::{json, Map, Value};
 
+use super::strength::Strength;
 use crate::quote::quoted;
+use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 
-/// The longest message a client may send, in bytes. The longest real one (a `create` with a
-/// start FEN) is under 300 bytes; anything near this is junk or an attack.
+/// The longest message a client may send, in bytes, but for a PGN to load. The longest real one
+/// (a `create` with a start FEN) is under 300 bytes; anything near this is junk or an attack.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// The longest `load_pgn` message, in bytes: a game of 300 moves in Chinese with a comment on
+/// each is about 20 KiB. It stays below the WebSocket frame limit (64 KiB), so a longer one is
+/// answered with an error and the connection goes on.
+pub const MAX_PGN_MESSAGE_BYTES: usize = 48 * 1024;
 
 /// The longest game id or token accepted; longer ones name no game, so they are refused unread.
 const MAX_ID_CHARS: usize = 64;
@@ -21,9 +28,6 @@ const MAX_MOVE_CHARS: usize = 16;
 /// The longest FEN accepted (a full board with every field is under 100 characters).
 const MAX_FEN_CHARS: usize = 120;
 
-/// The strength levels offered (see `engine_player::level_limits`).
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
-
 /// The longest time control offered, in minutes per side.
 pub const MAX_MINUTES: u32 = 180;
 
@@ -33,10 +37,10 @@ pub const MAX_INCREMENT_S: u32 = 60;
 /// Who plays the other side of a new game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Opponent {
-    /// Chariot, at this level.
+    /// Chariot, at this strength.
     Engine {
-        /// Strength, within `LEVELS`.
-        level: u8,
+        /// A skill level or an Elo.
+        strength: Strength,
     },
     /// A person who joins through the share link.
     Friend,
@@ -145,6 +149,23 @@ pub enum ClientMessage {
         /// How many lines, 1 to 5.
         lines: usize,
     },
+    /// Ask for the static evaluation of a position of a game, with each piece's share of it.
+    Evaluate {
+        /// The game's id.
+        game: String,
+        /// The position after this many moves (the current one when absent).
+        ply: Option<usize>,
+    },
+    /// Ask for the game's curve: Red's expected score at every position, from small searches.
+    Curve {
+        /// The game's id.
+        game: String,
+    },
+    /// Load a game from PGN text as an analysis board (复盘).
+    LoadPgn {
+        /// The PGN text (its first game is taken).
+        pgn: String,
+    },
     /// Keeps an idle connection alive; answered with `pong`.
     Ping,
 }
@@ -152,10 +173,12 @@ pub enum ClientMessage {
 /// Why a message was refused before it reached any game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseError {
-    /// Longer than `MAX_MESSAGE_BYTES`.
+    /// Longer than `MAX_MESSAGE_BYTES` (`MAX_PGN_MESSAGE_BYTES` for a PGN to load).
     TooLong {
         /// Its length in bytes.
         bytes: usize,
+        /// The limit it broke.
+        limit: usize,
     },
     /// Not JSON at all.
     NotJson,
@@ -173,6 +196,22 @@ pub enum ParseError {
         /// What is expected of it.
         expected: &'static str,
     },
+    /// A number outside the range the field takes.
+    OutOfRange {
+        /// The field's name.
+        field: &'static str,
+        /// The least value taken.
+        min: i64,
+        /// The greatest value taken.
+        max: i64,
+    },
+    /// Two fields that exclude each other were both given.
+    Conflict {
+        /// The first field.
+        field: &'static str,
+        /// The one it excludes.
+        other: &'static str,
+    },
     /// The `type` names no message.
     UnknownType {
         /// The type as sent.
@@ -183,13 +222,20 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::TooLong { bytes } => {
-                write!(f, "message of {bytes} bytes refused (at most {MAX_MESSAGE_BYTES})")
+            ParseError::TooLong { bytes, limit } if *limit == MAX_PGN_MESSAGE_BYTES => {
+                write!(f, "message of {bytes} bytes refused (at most {limit} for a PGN)")
+            }
+            ParseError::TooLong { bytes, limit } => {
+                write!(f, "message of {bytes} bytes refused (at most {limit})")
             }
             ParseError::NotJson => f.write_str("the message is not JSON"),
             ParseError::NotObject => f.write_str("the message is not a JSON object"),
             ParseError::Missing { field } => write!(f, "the message has no '{field}'"),
             ParseError::BadField { field, expected } => write!(f, "'{field}' must be {expected}"),
+            ParseError::OutOfRange { field, min, max } => {
+                write!(f, "'{field}' must be a whole number from {min} to {max}")
+            }
+            ParseError::Conflict { field, other } => write!(f, "give '{field}' or '{other}', not both"),
             ParseError::UnknownType { text } => write!(f, "unknown message type {}", quoted(text)),
         }
     }
@@ -199,12 +245,29 @@ impl std::error::Error for ParseError {}
 
 /// Reads one message. Every refusal is a `ParseError`; nothing here panics on any input.
 pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
-    if text.len() > MAX_MESSAGE_BYTES {
-        return Err(ParseError::TooLong { bytes: text.len() });
+    let bytes = text.len();
+    if bytes > MAX_PGN_MESSAGE_BYTES {
+        return Err(ParseError::TooLong { bytes, limit: MAX_PGN_MESSAGE_BYTES });
     }
-    let value: Value = serde_json::from_str(text).map_err(|_| ParseError::NotJson)?;
-    let object = value.as_object().ok_or(ParseError::NotObject)?;
-    let kind = string(object, "type", 32)?;
+    let too_long = ParseError::TooLong { bytes, limit: MAX_MESSAGE_BYTES };
+    let value: Value = serde_json::from_str(text).map_err(|_| {
+        if bytes > MAX_MESSAGE_BYTES {
+            too_long.clone()
+        } else {
+            ParseError::NotJson
+        }
+    })?;
+    let object = match value.as_object() {
+        Some(object) => object,
+        None if bytes > MAX_MESSAGE_BYTES => return Err(too_long),
+        None => return Err(ParseError::NotObject),
+    };
+    let kind = string(object, "type", 32);
+    // Only a PGN to load may be longer than the general limit.
+    if bytes > MAX_MESSAGE_BYTES && kind.as_deref() != Ok("load_pgn") {
+        return Err(too_long);
+    }
+    let kind = kind?;
     let game = || id(object, "game");
     let token = || id(object, "token");
     let act = |action: Action| Ok(ClientMessage::Act { game: game()?, token: token()?, action });
@@ -227,6 +290,12 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
             lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
                 as usize,
         }),
+        "evaluate" => Ok(ClientMessage::Evaluate {
+            game: game()?,
+            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+        }),
+        "curve" => Ok(ClientMessage::Curve { game: game()? }),
+        "load_pgn" => Ok(ClientMessage::LoadPgn { pgn: string(object, "pgn", MAX_PGN_MESSAGE_BYTES)? }),
         "ping" => Ok(ClientMessage::Ping),
         _ => Err(ParseError::UnknownType { text: kind }),
     }
@@ -235,10 +304,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
 /// The settings of a `create` message; every field but `opponent` has a default.
 fn new_game(object: &Map<String, Value>) -> Result<NewGame, ParseError> {
     let opponent = match string(object, "opponent", 16)?.as_str() {
-        "engine" => {
-            let level = optional_number(object, "level", 1, *LEVELS.end() as u64, "a level from 1 to 10")?;
-            Opponent::Engine { level: level.unwrap_or(3) as u8 }
-        }
+        "engine" => Opponent::Engine { strength: strength(object)? },
         "friend" => Opponent::Friend,
         _ => return Err(ParseError::BadField { field: "opponent", expected: "'engine' or 'friend'" }),
     };
@@ -269,6 +335,35 @@ fn new_game(object: &Map<String, Value>) -> Result<NewGame, ParseError> {
         increment_s: increment.unwrap_or(0) as u32,
         fen,
     })
+}
+
+/// The engine's strength of a `create`: `level` (0 to 20; the first version's levels 1 to 10 are
+/// read as skill levels too) or `elo` (on the measured scale), the default level when neither.
+fn strength(object: &Map<String, Value>) -> Result<Strength, ParseError> {
+    let level = ranged(object, "level", 0, i64::from(MAX_LEVEL))?;
+    let elo = ranged(object, "elo", i64::from(MIN_ELO), i64::from(MAX_ELO))?;
+    match (level, elo) {
+        (Some(_), Some(_)) => Err(ParseError::Conflict { field: "level", other: "elo" }),
+        (Some(level), None) => Ok(Strength::Level(level as u8)),
+        (None, Some(elo)) => Ok(Strength::Elo(elo as i32)),
+        (None, None) => Ok(Strength::default()),
+    }
+}
+
+/// The whole-number field `field` within `min..=max`, or `None` when absent or null.
+fn ranged(
+    object: &Map<String, Value>,
+    field: &'static str,
+    min: i64,
+    max: i64,
+) -> Result<Option<i64>, ParseError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_i64() {
+            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(ParseError::OutOfRange { field, min, max }),
+        },
+    }
 }
 
 /// The string field `field`, at most `max_chars` characters.
@@ -347,7 +442,7 @@ mod tests {
         assert_eq!(
             create,
             ClientMessage::Create(NewGame {
-                opponent: Opponent::Engine { level: 7 },
+                opponent: Opponent::Engine { strength: Strength::Level(7) },
                 side: SideChoice::Black,
                 minutes: 5,
                 increment_s: 3,
@@ -362,6 +457,17 @@ mod tests {
             parse(r#"{"type":"analyse","game":"g1","lines":6}"#),
             Err(ParseError::BadField { field: "lines", expected: "a number of lines from 1 to 5" })
         );
+        let engine = |text: &str| match parse(text) {
+            Ok(ClientMessage::Create(NewGame { opponent: Opponent::Engine { strength }, .. })) => {
+                Ok(strength)
+            }
+            other => Err(other),
+        };
+        assert_eq!(engine(r#"{"type":"create","opponent":"engine"}"#), Ok(Strength::Level(5)));
+        assert_eq!(engine(r#"{"type":"create","opponent":"engine","level":0}"#), Ok(Strength::Level(0)));
+        assert_eq!(engine(r#"{"type":"create","opponent":"engine","level":20}"#), Ok(Strength::Level(20)));
+        let elo = format!(r#"{{"type":"create","opponent":"engine","elo":{MIN_ELO},"level":null}}"#);
+        assert_eq!(engine(&elo), Ok(Strength::Elo(MIN_ELO)));
         let friend = parse(r#"{"type":"create","opponent":"friend"}"#).unwrap();
         assert_eq!(
             friend,
@@ -392,8 +498,8 @@ mod tests {
                 ParseError::BadField { field: "game", expected: "letters and digits" },
             ),
             (
-                r#"{"type":"create","opponent":"engine","level":11}"#,
-                ParseError::BadField { field: "level", expected: "a level from 1 to 10" },
+                r#"{"type":"create","opponent":"engine","level":21}"#,
+                ParseError::OutOfRange { field: "level", min: 0, max: 20 },
             ),
             (
                 r#"{"type":"create","opponent":"friend","minutes":-1}"#,
@@ -403,6 +509,24 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(parse(text), Err(expected), "{text}");
         }
+        let elo_cases = [
+            (format!(r#"{{"type":"create","opponent":"engine","elo":{}}}"#, MIN_ELO - 1), "elo"),
+            (format!(r#"{{"type":"create","opponent":"engine","elo":{}}}"#, MAX_ELO + 1), "elo"),
+            (r#"{"type":"create","opponent":"engine","elo":"strong"}"#.to_string(), "elo"),
+            (r#"{"type":"create","opponent":"engine","level":2.5}"#.to_string(), "level"),
+            (r#"{"type":"create","opponent":"engine","level":-1}"#.to_string(), "level"),
+        ];
+        for (text, field) in elo_cases {
+            let err = parse(&text).unwrap_err();
+            assert!(matches!(err, ParseError::OutOfRange { field: f, .. } if f == field), "{text}: {err:?}");
+        }
+        let err = parse(&format!(r#"{{"type":"create","opponent":"engine","level":3,"elo":{MIN_ELO}}}"#));
+        assert_eq!(err, Err(ParseError::Conflict { field: "level", other: "elo" }));
+        assert_eq!(err.unwrap_err().to_string(), "give 'level' or 'elo', not both");
+        assert_eq!(
+            ParseError::OutOfRange { field: "elo", min: 800, max: 2000 }.to_string(),
+            "'elo' must be a whole number from 800 to 2000"
+        );
         let long_move = format!(r#"{{"type":"move","game":"g","token":"t","move":"{}"}}"#, "x".repeat(17));
         assert_eq!(
             parse(&long_move),
@@ -414,12 +538,47 @@ mod tests {
     fn an_oversized_message_is_refused_unread() {
         let huge = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
         let err = parse(&huge).unwrap_err();
-        assert_eq!(err, ParseError::TooLong { bytes: huge.len() });
+        assert_eq!(err, ParseError::TooLong { bytes: huge.len(), limit: MAX_MESSAGE_BYTES });
+        // Not JSON, or JSON of the wrong type: too long all the same.
+        let junk = "z".repeat(MAX_MESSAGE_BYTES + 1);
+        assert_eq!(parse(&junk), Err(ParseError::TooLong { bytes: junk.len(), limit: MAX_MESSAGE_BYTES }));
         assert!(err.to_string().contains("at most 4096"), "{err}");
         let mut just_fits = r#"{"type":"ping","pad":""}"#.to_string();
         just_fits.insert_str(just_fits.len() - 2, &"y".repeat(MAX_MESSAGE_BYTES - just_fits.len()));
         assert_eq!(just_fits.len(), MAX_MESSAGE_BYTES);
         assert_eq!(parse(&just_fits), Ok(ClientMessage::Ping));
+    }
+
+    #[test]
+    fn only_a_pgn_may_be_longer_and_only_up_to_its_own_limit() {
+        let pgn_message = |len: usize| {
+            let mut text = r#"{"type":"load_pgn","pgn":""}"#.to_string();
+            text.insert_str(text.len() - 2, &"1".repeat(len - text.len()));
+            assert_eq!(text.len(), len);
+            text
+        };
+        let longest = pgn_message(MAX_PGN_MESSAGE_BYTES);
+        assert!(
+            matches!(parse(&longest), Ok(ClientMessage::LoadPgn { pgn }) if pgn.len() > MAX_MESSAGE_BYTES)
+        );
+        let past = pgn_message(MAX_PGN_MESSAGE_BYTES + 1);
+        let err = parse(&past).unwrap_err();
+        assert_eq!(err, ParseError::TooLong { bytes: past.len(), limit: MAX_PGN_MESSAGE_BYTES });
+        assert_eq!(
+            err.to_string(),
+            format!("message of {} bytes refused (at most 49152 for a PGN)", past.len())
+        );
+        assert_eq!(parse(r#"{"type":"load_pgn"}"#), Err(ParseError::Missing { field: "pgn" }));
+        assert_eq!(
+            parse(r#"{"type":"load_pgn","pgn":7}"#),
+            Err(ParseError::BadField { field: "pgn", expected: "a string" })
+        );
+        assert_eq!(
+            parse(r#"{"type":"evaluate","game":"g1","ply":2}"#),
+            Ok(ClientMessage::Evaluate { game: "g1".into(), ply: Some(2) })
+        );
+        assert_eq!(parse(r#"{"type":"curve","game":"g1"}"#), Ok(ClientMessage::Curve { game: "g1".into() }));
+        assert_eq!(parse(r#"{"type":"curve"}"#), Err(ParseError::Missing { field: "game" }));
     }
 
     #[test]

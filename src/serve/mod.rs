@@ -4,15 +4,23 @@
 //!
 //! One concern a file: `messages` (the wire format), `game` (one game's rules of play),
 //! `lobby` (all games, their followers and limits), `store` (persistence), `engine_player`
-//! (the engine's threads), `http` (HTTP and WebSocket), `assets` (the embedded page).
+//! (the engine's threads), `strength` (the engine's level or Elo in a game), `requests` (the
+//! analyses and curves answered to their asker), `evaluation` (a position's static evaluation
+//! piece by piece), `curve` (scoring a game's positions for its curve), `review` (a PGN read
+//! for an analysis board, 复盘), `http` (HTTP and WebSocket), `assets` (the embedded page).
 
 pub mod assets;
+pub mod curve;
 pub mod engine_player;
+pub mod evaluation;
 pub mod game;
 pub mod http;
 pub mod lobby;
 pub mod messages;
+pub mod requests;
+pub mod review;
 pub mod store;
+pub mod strength;
 
 use std::fmt;
 use std::net::{SocketAddr, TcpListener};

@@ -14,8 +14,15 @@
   let retries = 0;
   let shownPly = null;       // the ply shown while stepping through the game, null for the live one
   let notation = localStorage.getItem("chariot-notation") || "chinese";
+  let evaluating = false;    // 局面评估 on: every position shown is evaluated
+  let evaluation = null;     // the last "evaluation" the server sent
+  let evaluationAsked = null; // the ply of the evaluation asked for and not yet answered
+  let curve = null;          // { game, plies, points, done }: the game's curve as it arrives
   // For the browser test and for curious people: what the page knows.
-  window.chariot = { get state() { return state; }, get me() { return me; } };
+  window.chariot = {
+    get state() { return state; }, get me() { return me; },
+    get evaluation() { return evaluation; }, get curve() { return curve; },
+  };
 
   function send(message) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -63,6 +70,8 @@
       else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); }
       else if (message.type === "error") failed(message.message);
       else if (message.type === "analysis") analysed(message);
+      else if (message.type === "evaluation") evaluated(message);
+      else if (message.type === "curve") curved(message);
     };
   }
 
@@ -75,6 +84,8 @@
     $("error").textContent = "";
     $("analysis").replaceChildren();
     $("analysis-title").textContent = "";
+    evaluating = false; evaluation = null; evaluationAsked = null; curve = null;
+    $("lobby-error").textContent = "";
     if (location.hash !== "#g=" + message.game) setHash("g=" + message.game);
     $("lobby").hidden = true;
     $("game").hidden = false;
@@ -89,6 +100,67 @@
       if (!text.startsWith("no such game")) { lastRequest = "watch"; send({ type: "watch", game }); }
     }
     $("error").textContent = text;
+    $("lobby-error").textContent = text;
+    if (evaluationAsked !== null) { evaluationAsked = null; evaluating = false; }
+    if (curve && !curve.done && curve.points.length === 0) curve = null;
+    if (state) render();
+  }
+
+  // 局面评估: the static evaluation of the position after `message.ply` moves.
+  function evaluated(message) {
+    if (!state || message.game !== state.id) return;
+    evaluation = message;
+    evaluationAsked = null;
+    render();
+  }
+
+  // A piece of the game's curve: the first one starts it afresh.
+  function curved(message) {
+    if (!state || message.game !== state.id) return;
+    if (!curve || message.points.length === 0 || message.points[0].ply === 0) {
+      curve = { game: message.game, plies: message.plies, points: [], done: false };
+    }
+    curve.points.push(...message.points);
+    curve.done = message.done;
+    render();
+  }
+
+  function pct(x) { return Math.round(x / 10) + "%"; }
+
+  // The evaluation's labels on the pieces (each piece's share, in pawns, from its owner's view)
+  // and its line under the board, when it is of the position shown.
+  function evaluationView(at) {
+    if (!evaluating) { $("evaluation-text").textContent = ""; return null; }
+    if (!evaluation || evaluation.game !== state.id || evaluation.ply !== at) {
+      if (evaluationAsked !== at) {
+        evaluationAsked = at;
+        send({ type: "evaluate", game: state.id, ply: at });
+      }
+      $("evaluation-text").textContent = "evaluating…";
+      return null;
+    }
+    const labels = {};
+    for (const p of evaluation.pieces) {
+      const tenths = Math.round(p.share / 10);  // in tenths of a pawn, so that -0.04 reads 0.0
+      labels[p.square] = { text: (tenths > 0 ? "+" : "") + (tenths / 10).toFixed(1), fill: tenths < 0 ? "#ffd2cc" : "#ffffff" };
+    }
+    const side = evaluation.turn === "red" ? "Red" : "Black";
+    const [w, d, l] = evaluation.wdl;
+    $("evaluation-text").textContent = "局面评估 after move " + evaluation.ply + ", " + side + " to move: " +
+      (evaluation.cp > 0 ? "+" : "") + (evaluation.cp / 100).toFixed(2) + " for " + side +
+      " (W " + pct(w) + " D " + pct(d) + " L " + pct(l) + "); on each piece its share, in pawns, for its owner";
+    return labels;
+  }
+
+  function drawCurve(at) {
+    const svg = $("curve");
+    svg.toggleAttribute("hidden", !curve);  // an SVG element has no `hidden` property
+    if (!curve) { $("curve-text").textContent = ""; return; }
+    ChariotCurve.draw(svg, curve.points, curve.plies, at, step);
+    let text = curve.done ? "Red's expected score at each move (click a point to see it)"
+      : "scoring the game… " + curve.points.length + " of " + (curve.plies + 1) + " positions";
+    if (curve.done && curve.plies !== state.moves.length) text += "; drawn at move " + curve.plies + ", Curve again for the newer moves";
+    $("curve-text").textContent = text;
   }
 
   // Chariot's lines for the position after `ply` moves, scores and chances for the side to move.
@@ -151,11 +223,19 @@
     }
   }
 
+  // "Chariot, level 5 (about 1067 Elo)", "Chariot at 1400 Elo (level 9.5)", "Chariot, full strength".
+  function engineName(seat) {
+    if (seat.elo === null) return "Chariot, full strength";
+    if (seat.asked === "elo") return "Chariot at " + seat.elo + " Elo (level " + seat.level + ")";
+    return "Chariot, level " + seat.level + " (about " + seat.elo + " Elo)";
+  }
+
   function playerName(side) {
     const seat = state[side];
     const label = side === "red" ? "Red 红" : "Black 黑";
     let who;
-    if (seat.kind === "engine") who = "Chariot, level " + seat.level;
+    if (seat.kind === "engine") who = engineName(seat);
+    else if (seat.kind === "recorded") who = seat.name || "?";
     else if (seat.kind === "open") who = "waiting for a friend…";
     else if (me && me.color) who = (me.color === side ? "you" : "opponent") + (seat.online ? "" : " (offline)");
     else who = "player" + (seat.online ? "" : " (offline)");
@@ -163,6 +243,7 @@
   }
 
   function statusText() {
+    if (state.record) return "Analysis board 复盘" + (state.record.event ? " — " + state.record.event : "");
     if (state.result) return "Game over";
     if (state.red.kind === "open" || state.black.kind === "open") return "Waiting for the second player to join";
     const side = state.turn === "red" ? "Red" : "Black";
@@ -178,18 +259,21 @@
     const engineGame = state.red.kind === "engine" || state.black.kind === "engine";
     const plies = state.moves.length;
     if (shownPly !== null && shownPly >= plies) shownPly = null;
+    const at = shownPly === null ? plies : shownPly;
+    const labels = evaluationView(at);
     if (shownPly === null) {
       const targets = selected ? targetsOf(selected) : [];
       ChariotBoard.draw($("board"), state.fen, {
-        flipped, last: state.last, selected, targets, check: state.check, turn: state.turn, onClick: clicked,
+        flipped, last: state.last, selected, targets, check: state.check, turn: state.turn, labels, onClick: clicked,
       });
     } else {
       const line = state.moves.slice(0, shownPly).map((m) => m.iccs);
       ChariotBoard.draw($("board"), ChariotBoard.fenAfter(state.start_fen, line), {
-        flipped, last: line[line.length - 1], onClick: clicked,
+        flipped, last: line[line.length - 1], labels, onClick: clicked,
       });
     }
-    const at = shownPly === null ? plies : shownPly;
+    drawCurve(at);
+    $("btn-evaluate").classList.toggle("active", evaluating);
     $("step-text").textContent = shownPly === null ? "live, move " + plies : "move " + at + " of " + plies;
     $("btn-first").disabled = $("btn-prev").disabled = at === 0;
     $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
@@ -256,17 +340,56 @@
     $("btn-prev").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) - 1));
     $("btn-next").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) + 1));
     $("btn-last").addEventListener("click", () => step(Infinity));
+    $("btn-evaluate").addEventListener("click", () => {
+      if (!state) return;
+      evaluating = !evaluating;
+      evaluationAsked = null;
+      render();
+    });
+    $("btn-curve").addEventListener("click", () => {
+      if (!state) return;
+      curve = { game: state.id, plies: state.moves.length, points: [], done: false };
+      send({ type: "curve", game: state.id });
+      render();
+    });
+    $("pgn-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const pgn = $("pgn-text").value;
+      if (!pgn.trim()) { $("lobby-error").textContent = "paste a PGN or pick a file first"; return; }
+      $("lobby-error").textContent = "";
+      lastRequest = "load_pgn";
+      send({ type: "load_pgn", pgn });
+    });
+    // A file picked is read here (UTF-8, or GB18030 as Chinese programs often write) into the box.
+    $("pgn-file").addEventListener("change", async () => {
+      const file = $("pgn-file").files[0];
+      if (!file) return;
+      const bytes = await file.arrayBuffer();
+      let text;
+      try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); }
+      catch (e) { text = new TextDecoder("gb18030").decode(bytes); }
+      $("pgn-text").value = text;
+    });
     $("btn-analyse").addEventListener("click", () => {
       if (!state) return;
       $("analysis-title").textContent = "thinking…";
       send({ type: "analyse", game: state.id, ply: shownPly === null ? state.moves.length : shownPly, lines: 3 });
     });
-    for (let level = 1; level <= 10; level++) {
-      const option = document.createElement("option");
-      option.value = level; option.textContent = level;
-      if (level === 3) option.selected = true;
-      $("level").appendChild(option);
-    }
+    // The levels and their measured Elo come from the server (GET /levels.json).
+    fetch("/levels.json").then((r) => r.json()).then((offer) => {
+      for (const { level, elo } of offer.levels) {
+        const option = document.createElement("option");
+        option.value = level;
+        option.textContent = level + (elo === null ? " — full strength" : " — about " + elo + " Elo");
+        if (level === offer.default) option.selected = true;
+        $("level").appendChild(option);
+      }
+      $("elo").min = offer.min_elo; $("elo").max = offer.max_elo;
+    });
+    $("use-elo").addEventListener("change", () => {
+      $("elo").disabled = !$("use-elo").checked;
+      $("level").disabled = $("use-elo").checked;
+    });
     const opponentChanged = () => {
       $("level-row").hidden = document.querySelector("input[name=opponent]:checked").value !== "engine";
     };
@@ -274,8 +397,9 @@
     $("create-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const opponent = document.querySelector("input[name=opponent]:checked").value;
+      const strength = $("use-elo").checked ? { elo: Number($("elo").value) } : { level: Number($("level").value) };
       send({
-        type: "create", opponent, level: Number($("level").value), side: $("side").value,
+        type: "create", opponent, ...strength, side: $("side").value,
         minutes: Number($("minutes").value), increment: Number($("increment").value),
         fen: $("fen").value.trim() || null,
       });

@@ -43,7 +43,8 @@ const ChariotBoard = (() => {
   }
 
   // Draws `fen` into `svg`. opts: flipped, last ("h2e2"), selected square, targets (squares),
-  // check (the side to move is in check: its king is ringed), onClick(square).
+  // check (the side to move is in check: its king is ringed), labels ({square: {text, fill}},
+  // drawn on the pieces), onClick(square).
   function draw(svg, fen, opts) {
     svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
     svg.replaceChildren();
@@ -99,6 +100,16 @@ const ChariotBoard = (() => {
     for (const square of opts.targets || []) {
       const [tx, ty] = centre(square, flipped);
       svg.appendChild(el("circle", { class: "target", cx: tx, cy: ty, r: board[square] ? CELL * 0.2 : CELL * 0.13 }));
+    }
+    // Labels on pieces (each piece's share of the evaluation): a badge at the piece's foot, over
+    // the marks of the last move.
+    for (const [square, label] of Object.entries(opts.labels || {})) {
+      const [x, y] = centre(square, flipped);
+      const g = el("g", { class: "share", "data-square": square });
+      const width = 8 * label.text.length + 8;
+      g.appendChild(el("rect", { x: x - width / 2, y: y + CELL * 0.22, width, height: 17, rx: 5, fill: label.fill || "#ffffff", stroke: "#5b3a1d", "stroke-width": 0.8, opacity: 0.92 }));
+      g.appendChild(el("text", { x, y: y + CELL * 0.22 + 9, "font-size": 13, "text-anchor": "middle", dy: "0.35em", fill: "#1d1d1d" }, label.text));
+      svg.appendChild(g);
     }
     // Click targets on top of everything, one per point, named for tests and people alike.
     for (let file = 0; file < 9; file++) {

@@ -1,0 +1,261 @@
+//! The engine requests answered to the asker alone: analyses (`analysis`) and curves (`curve`).
+//! A connection may have one of each running, the server `MAX_REQUESTS` in all; a closed
+//! connection's requests are stopped. A curve is scored `CURVE_CHUNK` positions at a time: each
+//! piece is sent as it comes and the next one queued behind whatever came meanwhile, so a long
+//! game's curve never holds an engine thread for long.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::json;
+
+use super::curve::{curve_message, CurvePoint, CURVE_CHUNK};
+use super::engine_player::{AnalysisLine, EngineJob, EnginePool, Outcome, Task};
+use super::lobby::Outbox;
+use crate::board::{Move, Position};
+use crate::notation::{format_line, MoveNotation};
+use crate::search::score_scale::ShownScore;
+use crate::search::SearchControl;
+
+/// Requests queued or running at once, over all connections.
+pub const MAX_REQUESTS: usize = 8;
+
+/// What kind of request.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RequestKind {
+    /// The best lines of one position.
+    Analysis,
+    /// Red's expected score at every position of a game.
+    Curve,
+}
+
+/// Why a request was refused: one of its kind from the same connection still runs, or the
+/// server has `MAX_REQUESTS` running.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Busy(pub RequestKind);
+
+impl fmt::Display for Busy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            RequestKind::Analysis => f.write_str("an analysis is still running; try again when it ends"),
+            RequestKind::Curve => f.write_str("a curve is still being drawn; try again when it ends"),
+        }
+    }
+}
+
+impl std::error::Error for Busy {}
+
+/// Who asked, and where the answer goes.
+#[derive(Clone, Debug)]
+pub struct Asker {
+    /// The connection's number.
+    pub connection: u64,
+    /// Its outbox.
+    pub outbox: Outbox,
+}
+
+enum Detail {
+    Analysis {
+        ply: usize,
+        position: Position,
+    },
+    Curve {
+        /// The position to score next (after `next` moves), with the moves before it in its history.
+        position: Position,
+        /// The game's moves.
+        moves: Vec<Move>,
+        /// The ply of `position`.
+        next: usize,
+    },
+}
+
+struct Pending {
+    asker: Asker,
+    game: String,
+    control: Arc<SearchControl>,
+    detail: Detail,
+}
+
+impl Pending {
+    fn kind(&self) -> RequestKind {
+        match self.detail {
+            Detail::Analysis { .. } => RequestKind::Analysis,
+            Detail::Curve { .. } => RequestKind::Curve,
+        }
+    }
+}
+
+/// The requests queued or running.
+#[derive(Default)]
+pub struct Requests {
+    pending: Mutex<HashMap<u64, Pending>>,
+    next: AtomicU64,
+}
+
+impl Requests {
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, Pending>> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Files a request, or says why not.
+    fn open(&self, asker: Asker, game: &str, detail: Detail) -> Result<(u64, Arc<SearchControl>), Busy> {
+        let mut pending = self.lock();
+        let kind = match detail {
+            Detail::Analysis { .. } => RequestKind::Analysis,
+            Detail::Curve { .. } => RequestKind::Curve,
+        };
+        let mine = pending.values().any(|p| p.asker.connection == asker.connection && p.kind() == kind);
+        if mine || pending.len() >= MAX_REQUESTS {
+            return Err(Busy(kind));
+        }
+        let request = self.next.fetch_add(1, Ordering::Relaxed);
+        let control = Arc::new(SearchControl::new());
+        pending.insert(request, Pending { asker, game: game.to_string(), control: control.clone(), detail });
+        Ok((request, control))
+    }
+
+    /// Queues an analysis of `position` (after `ply` moves of `game`) in `lines` lines.
+    pub fn analyse(
+        &self,
+        engines: &EnginePool,
+        asker: Asker,
+        game: &str,
+        ply: usize,
+        position: Position,
+        lines: usize,
+    ) -> Result<(), Busy> {
+        let detail = Detail::Analysis { ply, position: position.clone() };
+        let (request, control) = self.open(asker, game, detail)?;
+        engines.submit(EngineJob {
+            game: game.to_string(),
+            control,
+            task: Task::Analysis { request, position, lines },
+        });
+        Ok(())
+    }
+
+    /// Queues the curve of the game `game`: its positions from `start` through `moves`.
+    pub fn curve(
+        &self,
+        engines: &EnginePool,
+        asker: Asker,
+        game: &str,
+        start: Position,
+        moves: Vec<Move>,
+    ) -> Result<(), Busy> {
+        let detail = Detail::Curve { position: start, moves, next: 0 };
+        let (request, _) = self.open(asker, game, detail)?;
+        self.queue_chunk(engines, request);
+        Ok(())
+    }
+
+    /// Queues the next piece of the curve `request`.
+    fn queue_chunk(&self, engines: &EnginePool, request: u64) {
+        let mut pending = self.lock();
+        let Some(p) = pending.get_mut(&request) else { return };
+        let Detail::Curve { position, moves, next } = &mut p.detail else { return };
+        let first_ply = *next;
+        let mut positions = Vec::with_capacity(CURVE_CHUNK);
+        while positions.len() < CURVE_CHUNK && *next <= moves.len() {
+            positions.push(position.clone());
+            if let Some(&mv) = moves.get(*next) {
+                position.make_move(mv);
+            }
+            *next += 1;
+        }
+        let job = EngineJob {
+            game: p.game.clone(),
+            control: p.control.clone(),
+            task: Task::Curve { request, first_ply, positions },
+        };
+        drop(pending);
+        engines.submit(job);
+    }
+
+    /// Sends an analysis's or a curve's answer to its asker (queueing a curve's next piece);
+    /// false for a move, which is the lobby's to play.
+    pub fn answered(&self, engines: &EnginePool, outcome: &Outcome) -> bool {
+        match outcome {
+            Outcome::Move { .. } => false,
+            Outcome::Analysis { request, lines } => {
+                if let Some(p) = self.lock().remove(request) {
+                    if let Detail::Analysis { ply, position } = &p.detail {
+                        p.asker.outbox.send(analysis_message(&p.game, *ply, position, lines));
+                    }
+                }
+                true
+            }
+            Outcome::Curve { request, points } => {
+                self.curve_answered(engines, *request, points);
+                true
+            }
+        }
+    }
+
+    fn curve_answered(&self, engines: &EnginePool, request: u64, points: &[CurvePoint]) {
+        let mut pending = self.lock();
+        let Some(p) = pending.get(&request) else { return };
+        let Detail::Curve { moves, next, .. } = &p.detail else { return };
+        let done = *next > moves.len();
+        let delivered = p.asker.outbox.send(curve_message(&p.game, moves.len(), points, done));
+        if done || !delivered {
+            pending.remove(&request);
+            return;
+        }
+        drop(pending);
+        self.queue_chunk(engines, request);
+    }
+
+    /// Stops and forgets the requests of a connection that closed.
+    pub fn forget(&self, connection: u64) {
+        self.lock().retain(|_, p| {
+            let mine = p.asker.connection == connection;
+            if mine {
+                p.control.request_stop();
+            }
+            !mine
+        });
+    }
+
+    /// How many requests are queued or running.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A finished analysis as the asker gets it: `{type: "analysis", game, ply, fen, turn, lines}`.
+fn analysis_message(game: &str, ply: usize, position: &Position, lines: &[AnalysisLine]) -> String {
+    let lines: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|line| {
+            let (cp, mate) = match line.score {
+                ShownScore::Cp(cp) => (Some(cp), None),
+                ShownScore::Mate(moves) => (None, Some(moves)),
+            };
+            json!({
+                "iccs": format_line(position, &line.pv, MoveNotation::Iccs),
+                "wxf": format_line(position, &line.pv, MoveNotation::Wxf),
+                "chinese": format_line(position, &line.pv, MoveNotation::Chinese),
+                "cp": cp,
+                "mate": mate,
+                "wdl": [line.wdl.win, line.wdl.draw, line.wdl.loss],
+            })
+        })
+        .collect();
+    json!({
+        "type": "analysis",
+        "game": game,
+        "ply": ply,
+        "fen": position.to_fen(),
+        "turn": position.side_to_move().name(),
+        "lines": lines,
+    })
+    .to_string()
+}

@@ -4,6 +4,7 @@
 
 use crate::board::{Move, MoveList, Position};
 
+use super::cont_history::ContinuationHistory;
 use super::see::{see_non_negative, value_on};
 
 /// Plies the search can go deep (stacks are sized by it).
@@ -22,14 +23,7 @@ pub const HISTORY_MAX: i32 = 1 << 20;
 // A quiet move's score adds three history entries (its own and two continuations).
 const _: () = assert!(3 * HISTORY_MAX < REFUTATION && REFUTATION + 2 < GOOD_CAPTURE - (1 << 20));
 
-/// Piece types (both colours) times squares: the size of a continuation-history row.
-const PIECE_SQUARES: usize = 14 * 90;
-
-/// A row of the continuation history: the piece type and destination of an earlier move.
-pub type ContRow = usize;
-
-/// The row for "no such move" (the root, a null move): read as zeros, never updated.
-pub const NO_CONTINUATION: ContRow = PIECE_SQUARES;
+pub use super::cont_history::{ContRow, NO_CONTINUATION};
 
 /// The moving piece's type and the destination of `mv`, which `pos` is about to play: the
 /// index into a continuation row, and the row that this move opens for the replies to it.
@@ -46,9 +40,9 @@ pub struct OrderingTables {
     pub history: Box<[[i32; 256]; 14]>,
     /// The reply that refuted a move, by (piece type index, destination) of that move.
     pub counter: Box<[[Move; 256]; 14]>,
-    /// Quiet-move success after a given earlier move: `cont[row][piece_square]`, where the row
-    /// is the move one or two plies before (both read the same table).
-    pub cont: Box<[[i32; PIECE_SQUARES]]>,
+    /// Quiet-move success after a given earlier move: by the row of the move one or two plies
+    /// before (both read the same table) and the reply's `piece_square`.
+    pub cont: ContinuationHistory,
 }
 
 impl Default for OrderingTables {
@@ -56,7 +50,7 @@ impl Default for OrderingTables {
         OrderingTables {
             history: Box::new([[0; 256]; 14]),
             counter: Box::new([[Move::NONE; 256]; 14]),
-            cont: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
+            cont: ContinuationHistory::default(),
         }
     }
 }
@@ -96,7 +90,7 @@ impl OrderingTables {
         let at = piece_square(pos, mv);
         for row in conts {
             if row != NO_CONTINUATION {
-                update_history(&mut self.cont[row][at], bonus);
+                update_history(self.cont.entry(row, at), bonus);
             }
         }
     }
@@ -106,8 +100,8 @@ impl OrderingTables {
     pub fn quiet_score(&self, pos: &Position, mv: Move, conts: [ContRow; 2]) -> i32 {
         let at = piece_square(pos, mv);
         self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()]
-            + self.cont[conts[0]][at]
-            + self.cont[conts[1]][at]
+            + self.cont.get(conts[0], at)
+            + self.cont.get(conts[1], at)
     }
 
     /// Scales history down between searches so old lessons fade.
@@ -117,11 +111,7 @@ impl OrderingTables {
                 *h /= 4;
             }
         }
-        for row in self.cont.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 4;
-            }
-        }
+        self.cont.fade();
     }
 }
 
@@ -290,6 +280,6 @@ mod tests {
             tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
         );
         // The row for "no earlier move" is never written.
-        assert!(tables.cont[NO_CONTINUATION].iter().all(|&v| v == 0));
+        assert!(tables.cont.row_is_zero(NO_CONTINUATION));
     }
 }

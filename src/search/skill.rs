@@ -60,7 +60,7 @@ pub struct LevelSpec {
 /// random), so it falls fast from level 0 and ever more slowly towards level 19.
 pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     LevelSpec { nodes: 400, weakness: 320 },
-    LevelSpec { nodes: 540, weakness: 110 },
+    LevelSpec { nodes: 540, weakness: 130 },
     LevelSpec { nodes: 730, weakness: 94 },
     LevelSpec { nodes: 1_000, weakness: 80 },
     LevelSpec { nodes: 1_350, weakness: 68 },

@@ -63,12 +63,12 @@ for l in $(seq 0 18); do
 done
 # ElephantEye at depth d beside the levels it plays most evenly (measured in a pilot of 20 games
 # a match: docs/levels.md).
-for pair in 1:0 1:1 1:2 2:3 2:4 2:5 3:6 3:7 3:8 4:9 4:10 4:11 5:12 5:13 5:14 6:14 6:15 6:16; do
+for pair in 1:0 1:1 1:2 2:3 2:4 2:5 3:6 3:7 3:8 4:9 4:10 4:11 5:11 5:12 5:13 6:13 6:14 6:15; do
     d=${pair%%:*} l=${pair##*:}
     match "EE$d-L$l" "$anchor_games" "$concurrency" "$node_tc" "$(eleeye_at "$d")" "$(level "$l")"
 done
 # Full strength under node limits beside the top levels.
-for pair in 60000:16 60000:17 60000:18 250000:18 250000:19; do
+for pair in 20000:15 20000:16 60000:17 60000:18 250000:19; do
     n=${pair%%:*} l=${pair##*:}
     match "F$n-L$l" "$anchor_games" "$concurrency" "$node_tc" "$(full_at "$n")" "$(level "$l")"
 done

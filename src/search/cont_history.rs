@@ -4,9 +4,10 @@
 //! Between searches every entry fades to a quarter, so old lessons weigh less. The table holds
 //! 1,261 rows of 1,260 entries (6.4 MB), and fading all of it at once cost about a millisecond per
 //! search: a fifth of a 5,000-node search's time in data generation. So the fading is lazy and
-//! exact: each row remembers how many fades it has taken; a read divides by the fades it missed,
-//! and a write first brings its row up to date. What a search sees is what fading every entry at
-//! once gave (integer division by 4, k times, truncates as one division by 4^k does).
+//! exact: each row remembers how many fades it has taken, and a node brings the two rows it reads
+//! up to date (`prepare`) before reading them; a write does the same. What a search sees is what
+//! fading every entry at once gave (integer division by 4, k times, truncates as one division by
+//! 4^k does).
 
 use super::ordering::HISTORY_MAX;
 
@@ -48,15 +49,22 @@ impl ContinuationHistory {
         self.fades = self.fades.wrapping_add(1);
     }
 
-    /// The entry for reply `column` after the move of `row`.
+    /// Brings `rows` up to date, so that `get` may read them: a node calls it once for the
+    /// rows of the moves one and two plies before.
+    #[inline]
+    pub fn prepare(&mut self, rows: [ContRow; 2]) {
+        for row in rows {
+            if self.row_fades[row] != self.fades {
+                self.catch_up(row);
+            }
+        }
+    }
+
+    /// The entry for reply `column` after the move of `row`, which `prepare` brought up to date.
     #[inline]
     pub fn get(&self, row: ContRow, column: usize) -> i32 {
-        let value = self.rows[row][column];
-        match self.fades.wrapping_sub(self.row_fades[row]) {
-            0 => value,
-            missed if missed >= FADES_TO_ZERO => 0,
-            missed => value / 4i32.pow(missed),
-        }
+        debug_assert_eq!(self.row_fades[row], self.fades, "row {row} read before it was prepared");
+        self.rows[row][column]
     }
 
     /// The entry for reply `column` after the move of `row`, to update.
@@ -77,15 +85,25 @@ impl ContinuationHistory {
         if missed >= FADES_TO_ZERO {
             entries.fill(0);
         } else {
-            let divisor = 4i32.pow(missed);
-            entries.iter_mut().for_each(|v| *v /= divisor);
+            let shift = 2 * missed;
+            entries.iter_mut().for_each(|v| *v = divide_by_power_of_two(*v, shift));
         }
     }
 
-    /// Whether every entry of `row` reads 0.
-    pub fn row_is_zero(&self, row: ContRow) -> bool {
-        (0..PIECE_SQUARES).all(|column| self.get(row, column) == 0)
+    /// Whether every entry of `row` is 0 (once brought up to date).
+    pub fn row_is_zero(&mut self, row: ContRow) -> bool {
+        self.prepare([row, row]);
+        self.rows[row].iter().all(|&v| v == 0)
     }
+}
+
+/// `v / 2^shift` truncated towards zero, as `/` does, with shifts that vectorise (an integer
+/// division by a value known only at run time does not): a negative `v` is raised by
+/// `2^shift − 1` first so that the arithmetic shift's rounding down becomes rounding up.
+#[inline]
+fn divide_by_power_of_two(v: i32, shift: u32) -> i32 {
+    let bias = (v >> 31) & ((1 << shift) - 1);
+    (v + bias) >> shift
 }
 
 #[cfg(test)]
@@ -114,6 +132,7 @@ mod tests {
                 }
             }
             for (i, &row) in rows.iter().enumerate() {
+                lazy.prepare([row, row]);
                 for column in (0..PIECE_SQUARES).step_by(7) {
                     assert_eq!(lazy.get(row, column), eager.0[i][column], "search {search}");
                 }
@@ -125,5 +144,14 @@ mod tests {
             }
         }
         assert!(lazy.row_is_zero(NO_CONTINUATION));
+    }
+
+    #[test]
+    fn shifts_divide_as_division_does() {
+        for v in [-HISTORY_MAX, -1_000_003, -17, -4, -3, -1, 0, 1, 3, 4, 17, 999_999, HISTORY_MAX] {
+            for k in 1..FADES_TO_ZERO {
+                assert_eq!(divide_by_power_of_two(v, 2 * k), v / 4i32.pow(k), "{v} / 4^{k}");
+            }
+        }
     }
 }

@@ -95,7 +95,8 @@ impl OrderingTables {
         }
     }
 
-    /// The history score of a quiet move: its own history and its two continuation histories.
+    /// The history score of a quiet move: its own history and its two continuation histories
+    /// (whose rows `ContinuationHistory::prepare` brought up to date).
     #[inline]
     pub fn quiet_score(&self, pos: &Position, mv: Move, conts: [ContRow; 2]) -> i32 {
         let at = piece_square(pos, mv);
@@ -134,10 +135,11 @@ impl ScoredMoves {
         pos: &mut Position,
         moves: MoveList,
         hash_move: Move,
-        tables: &OrderingTables,
+        tables: &mut OrderingTables,
         killers: [Move; 2],
         conts: [ContRow; 2],
     ) -> Self {
+        tables.cont.prepare(conts);
         let mut scores = [0; crate::board::moves::MAX_MOVES];
         let counter = pos
             .last_move()
@@ -244,7 +246,8 @@ mod tests {
         tables.reward_quiet(&pos, counter, &[], 1, conts);
         let moves = movegen::legal_moves(&mut pos);
         let scored: Vec<(Move, i32)> =
-            ScoredMoves::new(&mut pos, moves, Move::NONE, &tables, [killer, second_killer], conts).collect();
+            ScoredMoves::new(&mut pos, moves, Move::NONE, &mut tables, [killer, second_killer], conts)
+                .collect();
         let rank = |mv: Move| scored.iter().position(|&(m, _)| m == mv).unwrap();
         let score = |mv: Move| scored[rank(mv)].1;
         assert!(rank(killer) < rank(second_killer));

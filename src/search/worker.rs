@@ -274,7 +274,7 @@ impl<'a> Worker<'a> {
         movegen::pseudo_moves(&self.pos, &mut list);
         let conts = self.stack.conts(ply);
         let killers = self.stack[ply].killers;
-        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &self.tables, killers, conts);
+        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &mut self.tables, killers, conts);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -426,7 +426,7 @@ impl<'a> Worker<'a> {
         }
         let moves = if in_check {
             let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 2]);
-            ScoredMoves::new(&mut self.pos, list, Move::NONE, &self.tables, killers, no_conts)
+            ScoredMoves::new(&mut self.pos, list, Move::NONE, &mut self.tables, killers, no_conts)
         } else {
             ScoredMoves::captures(&self.pos, list)
         };

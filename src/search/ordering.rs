@@ -218,7 +218,7 @@ mod tests {
             &mut pos,
             moves,
             hash,
-            &OrderingTables::default(),
+            &mut OrderingTables::default(),
             [Move::NONE; 2],
             [NO_CONTINUATION; 2],
         )

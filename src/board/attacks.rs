@@ -274,6 +274,25 @@ pub fn king_attacked(board: &Mailbox, king: Square, attacker: Color) -> bool {
     false
 }
 
+/// Whether a move of a `kind` piece from `from` to `to` may attack the king on `king` (false
+/// means it surely does not; true asks for the full test). A move gives check by attacking from
+/// `to` or by uncovering an attack: rook, cannon, pawn and king attacks run along the king's
+/// rank or file (a pawn's from a square beside it), a new cannon screen stands on them, and an
+/// uncovered rook or cannon line, or a new cannon screen gone, starts from them; a horse attacks
+/// from a horse's step away, and an uncovered horse attack needs its leg, diagonal to the king,
+/// vacated.
+#[inline]
+pub fn may_give_check(kind: PieceKind, from: Square, to: Square, king: Square) -> bool {
+    let on_lines = |s: Square| s.file() == king.file() || s.rank() == king.rank();
+    if on_lines(from) || on_lines(to) || is_horse_leg_toward(king, from) {
+        return true;
+    }
+    kind == PieceKind::Horse && {
+        let (df, dr) = (to.file().abs_diff(king.file()), to.rank().abs_diff(king.rank()));
+        (df, dr) == (1, 2) || (df, dr) == (2, 1)
+    }
+}
+
 /// Whether `sq` is the leg of a horse's attack on `target` (one of its four diagonal neighbours):
 /// a piece leaving it may uncover that attack.
 #[inline]
@@ -590,6 +609,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_move_the_check_filter_passes_over_never_gives_check() {
+        use crate::board::{movegen, MoveList, Position};
+        let mut rng = StdRng::seed_from_u64(11);
+        let (mut passed_over, mut checks) = (0, 0);
+        // Random games from the start: every pseudo-legal move of every position they reach.
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                let mut pseudo = MoveList::new();
+                movegen::pseudo_moves(&pos, &mut pseudo);
+                let king = pos.king_square(pos.side_to_move().opponent());
+                for &mv in pseudo.iter() {
+                    let kind = pos.piece_at(mv.from()).kind();
+                    let mover = pos.side_to_move();
+                    let check = pos.with_board_move(mv, |p| p.king_attacked(mover.opponent()));
+                    checks += usize::from(check);
+                    if !may_give_check(kind, mv.from(), mv.to(), king) {
+                        assert!(!check, "{mv} gives check in {}", pos.to_fen());
+                        passed_over += 1;
+                    }
+                }
+                let legal = movegen::legal_moves(&mut pos);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.make_move(legal.as_slice()[rng.gen_range(0..legal.len())]);
+            }
+        }
+        assert!(passed_over > 100_000 && checks > 1_000, "{passed_over} passed over, {checks} checks");
     }
 
     #[test]

@@ -266,7 +266,7 @@ impl Position {
     /// Moves the piece on the board only (no key or history), runs `f`, and restores.
     /// The cheap way to ask "what if" about attacks.
     #[inline]
-    fn with_board_move<R>(&mut self, mv: Move, f: impl FnOnce(&Self) -> R) -> R {
+    pub(crate) fn with_board_move<R>(&mut self, mv: Move, f: impl FnOnce(&Self) -> R) -> R {
         let (from, to) = (mv.from(), mv.to());
         let piece = self.board[from];
         let captured = self.board[to];
@@ -294,11 +294,17 @@ impl Position {
         self.with_board_move(mv, |p| !p.king_attacked(mover))
     }
 
-    /// Whether the pseudo-legal `mv` attacks the opponent's king.
+    /// Whether the pseudo-legal `mv` attacks the opponent's king. Most moves cannot (they
+    /// neither attack from where they land nor uncover an attack: `attacks::may_give_check`),
+    /// and are answered without trying them.
     #[inline]
     pub fn gives_check(&mut self, mv: Move) -> bool {
-        let mover = self.board[mv.from()].color();
-        self.with_board_move(mv, |p| p.king_attacked(mover.opponent()))
+        let piece = self.board[mv.from()];
+        let king = self.king_square(piece.color().opponent());
+        if king != Square::NONE && !attacks::may_give_check(piece.kind(), mv.from(), mv.to(), king) {
+            return false;
+        }
+        self.with_board_move(mv, |p| p.king_attacked(piece.color().opponent()))
     }
 
     /// Recomputes the key from scratch (for tests of the incremental update).

@@ -422,8 +422,9 @@ fn an_engine_plays_under_its_own_limit() {
     let dir = scratch("own-limit");
     let (red_log, black_log) = (dir.join("red.log"), dir.join("black.log"));
     let pgn = dir.join("games.pgn");
-    let red = format!("name=deep,cmd={},arg={},arg=h2e2,arg=h0g2,depth=3", fake("go_log"), red_log.display());
-    let black = format!("name=timed,cmd={},arg={},arg=h9g7", fake("go_log"), black_log.display());
+    let red =
+        format!("name=deep,cmd={},arg=log={},arg=h2e2,arg=h0g2,depth=3", fake("scripted"), red_log.display());
+    let black = format!("name=timed,cmd={},arg=log={},arg=h9g7", fake("scripted"), black_log.display());
     let output = chariot_match(&[
         "--engine",
         &red,

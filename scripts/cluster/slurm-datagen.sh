@@ -24,45 +24,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-: "${SHARDS:?set SHARDS, the number of shards}"
-if ! [[ "$SHARDS" =~ ^[1-9][0-9]*$ ]]; then
-    echo "error: SHARDS=$SHARDS is not a positive whole number" >&2
-    exit 2
-fi
-for arg in "$@"; do
-    case "$arg" in
-    --shard | --shard=* | --out | --out=* | --concurrency | --concurrency=*)
-        echo "error: $arg is set by the array (see $0)" >&2
-        exit 2
-        ;;
-    esac
-done
-CHARIOT=${CHARIOT:-$(command -v chariot || echo "$root/target/release/chariot")}
-if [ ! -x "$CHARIOT" ]; then
-    echo "error: $CHARIOT is not an executable file (set CHARIOT)" >&2
-    exit 2
-fi
-CHARIOT=$(realpath "$CHARIOT")
-DIR=$(realpath -m "${DIR:-chariot-data}")
-mkdir -p "$DIR/logs"
+# shellcheck source=scripts/cluster/submit.sh
+. "$here/submit.sh"
+check_common --shard --out --concurrency -- "$@"
+find_chariot chariot-data
 export CHARIOT SHARDS DIR OUT
-
-# Options common to both jobs: split on spaces on purpose.
-# shellcheck disable=SC2206
-extra=(${EXTRA_SBATCH:-})
-array=$(sbatch --parsable "${extra[@]}" --array="1-$SHARDS" \
-    --output="$DIR/logs/datagen-%A_%a.out" "$here/datagen-shard.sbatch" "$@")
-array=${array%%;*}
-echo "shards: job array $array (1-$SHARDS), logs in $DIR/logs"
-wait=()
-if [ "${WAIT:-0}" = 1 ]; then
-    wait=(--wait)
-fi
-set +e
-merge=$(sbatch --parsable "${extra[@]}" "${wait[@]}" --dependency="afterany:$array" \
-    --output="$DIR/logs/datagen-merge-%j.out" "$here/datagen-merge.sbatch")
-status=$?
-set -e
-merge=${merge%%;*}
-echo "merge: job $merge, after $array, into ${OUT:-$DIR/merged.bin}"
-exit "$status"
+submit datagen datagen-shard.sbatch datagen-merge.sbatch merge "${OUT:-$DIR/merged.bin}" "$@"

@@ -15,7 +15,7 @@
 #   ANCHOR_GAMES games of each anchor match [60]
 #   CONCURRENCY  games at once in the node-limited matches [2]; the match with full strength
 #                on a clock plays one game at a time
-#   FULL_TC      full strength's clock (level 20) [10+0.1]
+#   FULL_TC      full strength's clock (level 20) [5+0.05, the project's gate]
 #
 # Every match resumes from its PGN in OUT_DIR: run the same line again after an interruption.
 # Node-limited games do not depend on the machine's load; the level-20 match does, so run the
@@ -29,7 +29,7 @@ eleeye=$(command -v "${ELEEYE:-eleeye}" || true)
 games=${GAMES:-120}
 anchor_games=${ANCHOR_GAMES:-60}
 concurrency=${CONCURRENCY:-2}
-full_tc=${FULL_TC:-10+0.1}
+full_tc=${FULL_TC:-5+0.05}
 openings=tests/data/openings.txt
 
 [ -x "$chariot" ] || { echo "levels.sh: no engine at $chariot (cargo build --release)" >&2; exit 2; }

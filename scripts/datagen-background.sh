@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs the project's current training-data generation in the background at the lowest priority,
+# and pauses or resumes it around timing-sensitive work (matches, CI-like test runs):
+#
+#   scripts/datagen-background.sh start     # build a pinned copy of the engine if needed, start
+#   scripts/datagen-background.sh pause     # SIGSTOP: before a match or a timed test run
+#   scripts/datagen-background.sh resume    # SIGCONT
+#   scripts/datagen-background.sh stop      # end it; `start` resumes the file where it ends
+#   scripts/datagen-background.sh status    # running or not, and what the file holds
+#
+# The run is the one docs/data.md names as current (RUN below); a file that is already there is
+# resumed, so a session that was stopped loses at most the games in progress. The engine is
+# copied to $DATA/chariot-<commit> once, so that rebuilding the checkout does not change the
+# program mid-run (the file's settings fingerprint would refuse another net anyway).
+#
+# Environment: DATA (the folder for data files) [/work/data], CONCURRENCY [2].
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+data=${DATA:-/work/data}
+concurrency=${CONCURRENCY:-2}
+# The current run (docs/data.md): the built-in net's own games, soft node limit 2,000, seed 7.
+name=s7
+run=(datagen --scored --positions 50000000 --soft-nodes 2000 --concurrency "$concurrency"
+    --openings tests/data/openings.txt --random-plies 8 --seed 7 --out "$data/$name.bin")
+
+pids() { pgrep -f -- "datagen --scored .*--out $data/$name.bin" || true; }
+
+case "${1:-}" in
+start)
+    if [ -n "$(pids)" ]; then
+        echo "already running: $(pids | tr '\n' ' ')"
+        exit 0
+    fi
+    mkdir -p "$data"
+    commit=$(git rev-parse --short HEAD)
+    engine="$data/chariot-$commit"
+    if [ ! -x "$engine" ]; then
+        cargo build --release
+        cp target/release/chariot "$engine"
+    fi
+    nohup nice -n 19 "$engine" "${run[@]}" >> "$data/$name.log" 2>&1 &
+    echo "started $name with $engine (pid $!), log $data/$name.log"
+    ;;
+pause | resume | stop)
+    signal=$([ "$1" = pause ] && echo STOP || { [ "$1" = resume ] && echo CONT || echo TERM; })
+    found=$(pids)
+    if [ -z "$found" ]; then
+        echo "$name is not running"
+        exit 1
+    fi
+    # A stopped process must be continued to act on TERM.
+    [ "$1" = stop ] && kill -CONT $found
+    kill -"$signal" $found
+    echo "$1: $name ($found)"
+    ;;
+status)
+    found=$(pids)
+    if [ -n "$found" ]; then
+        state=$(ps -o stat= -p "$(echo "$found" | head -n 1)" | tr -d ' ')
+        echo "$name: running (pid $(echo "$found" | tr '\n' ' ')state $state; T = paused)"
+    else
+        echo "$name: not running"
+    fi
+    if [ -f "$data/$name.bin" ]; then
+        target/release/chariot datagen --stats "$data/$name.bin" --quick | head -n 2
+    fi
+    ;;
+*)
+    echo "usage: $0 start|pause|resume|stop|status" >&2
+    exit 2
+    ;;
+esac

@@ -5,12 +5,14 @@
 //! back to the nearest ply whose accumulator is computed and replays the changes forward (one
 //! column added and one or two taken away per move), unless one of those moves changed that
 //! perspective's frame (its king moved to another bucket or across the centre file with
-//! mirroring): then it is rebuilt from the current board. Taking a move back is just a pop.
+//! mirroring): then it is rebuilt from the current board, starting from the last accumulator
+//! rebuilt in the same frame (`refresh_cache`). Taking a move back is just a pop.
 
 use std::sync::Arc;
 
-use super::features::{self, Frame, MAX_ACTIVE};
+use super::features::{self, Frame};
 use super::network::Network;
+use super::refresh_cache::RefreshCache;
 use super::simd;
 use crate::board::{Color, Move, PieceKind, Position, Square};
 
@@ -52,8 +54,8 @@ pub struct AccumulatorStack {
     values: Vec<i16>,
     plies: Vec<Ply>,
     top: usize,
-    /// Scratch list of active features for refreshes.
-    active: Vec<usize>,
+    /// Each frame's last refreshed accumulator, so that a refresh costs a difference.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -68,13 +70,14 @@ impl AccumulatorStack {
             computed: [false; 2],
             non_kings: features::non_king_pieces(pos) as u8,
         };
+        let cache = RefreshCache::new(net.arch().features, width);
         let mut stack = AccumulatorStack {
             net,
             width,
             values: vec![0; INITIAL_PLIES * 2 * width],
             plies: vec![root; INITIAL_PLIES],
             top: 0,
-            active: Vec::with_capacity(MAX_ACTIVE),
+            cache,
         };
         for color in Color::BOTH {
             stack.refresh(color, pos);
@@ -188,10 +191,9 @@ impl AccumulatorStack {
 
     /// Rebuilds `color`'s accumulator at the top ply from the board.
     fn refresh(&mut self, color: Color, pos: &Position) {
-        self.active.clear();
-        self.net.arch().features.active_features(pos, color, &mut self.active);
         let at = (2 * self.top + color.index()) * self.width;
-        self.net.refresh(&self.active, &mut self.values[at..at + self.width]);
+        let frame = self.plies[self.top].frames[color.index()];
+        self.cache.refresh(&self.net, color, frame, pos, &mut self.values[at..at + self.width]);
         self.plies[self.top].computed[color.index()] = true;
     }
 

@@ -110,6 +110,12 @@ impl FeatureSet {
         }
     }
 
+    /// How many distinct frames one perspective can be in (a bucket, mirrored or not): the
+    /// bound of `Frame::slot`.
+    pub const fn frames_per_perspective(self) -> usize {
+        2 * self.bucket_count()
+    }
+
     /// The number of network inputs.
     pub const fn inputs(self) -> usize {
         self.bucket_count() * FEATURES_PER_BUCKET
@@ -199,6 +205,13 @@ impl Frame {
     /// The first input index of this frame's king bucket.
     pub fn bucket_offset(self) -> usize {
         self.offset
+    }
+
+    /// This frame's number among its perspective's, below `FeatureSet::frames_per_perspective`:
+    /// two frames of one perspective share every feature index exactly when their slots are equal.
+    #[inline]
+    pub fn slot(self) -> usize {
+        2 * (self.offset / FEATURES_PER_BUCKET) + self.mirror as usize
     }
 }
 
@@ -368,6 +381,27 @@ mod tests {
         // Black's view flips the ranks only (as the colour flip does): f9 is f0 there, and mirrors.
         assert!(set.frame(Color::Black, Square::parse("f9").unwrap()).mirror);
         assert!(!set.frame(Color::Black, Square::parse("d9").unwrap()).mirror);
+    }
+
+    #[test]
+    fn frame_slots_tell_frames_apart_within_their_bound() {
+        for set in ALL_SETS {
+            for perspective in Color::BOTH {
+                let palace: Vec<Square> = (0..90u8)
+                    .map(|i| Square::new(i % 9, i / 9))
+                    .filter(|sq| sq.in_palace(perspective))
+                    .collect();
+                assert_eq!(palace.len(), 9);
+                for &a in &palace {
+                    let fa = set.frame(perspective, a);
+                    assert!(fa.slot() < set.frames_per_perspective(), "{set} {a:?}");
+                    for &b in &palace {
+                        let fb = set.frame(perspective, b);
+                        assert_eq!(fa.slot() == fb.slot(), fa == fb, "{set}: {a:?} and {b:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

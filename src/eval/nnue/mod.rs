@@ -5,6 +5,7 @@
 //! * `network`: the architecture and the quantised network;
 //! * `format`: the versioned, checksummed net file;
 //! * `accumulator`: the per-ply accumulator stack the search updates incrementally;
+//! * `refresh_cache`: each frame's last rebuilt accumulator, so a king move costs a difference;
 //! * `simd`: the vectorised inner loops;
 //! * `embedded`: the net built into the binary, the default evaluation.
 //!
@@ -15,6 +16,7 @@ pub mod embedded;
 pub mod features;
 pub mod format;
 pub mod network;
+pub mod refresh_cache;
 pub mod simd;
 
 pub use accumulator::{AccumulatorStack, SCORE_LIMIT};

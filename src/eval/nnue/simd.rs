@@ -39,6 +39,17 @@ pub fn add_assign(acc: &mut [i16], column: &[i16]) {
     portable::add_assign(acc, column)
 }
 
+/// `acc -= column`, element by element.
+#[inline]
+pub fn sub_assign(acc: &mut [i16], column: &[i16]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the AVX2 variant's only requirement is a CPU with AVX2, checked just above.
+        return unsafe { avx2::sub_assign(acc, column) };
+    }
+    portable::sub_assign(acc, column)
+}
+
 /// `Σ clamp(acc[i], 0, qa) · w[i]`: the clipped-ReLU layer times the output weights.
 #[inline]
 pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
@@ -108,6 +119,15 @@ mod portable {
     }
 
     #[inline(always)]
+    pub fn sub_assign(acc: &mut [i16], column: &[i16]) {
+        let n = acc.len();
+        let column = &column[..n];
+        for i in 0..n {
+            acc[i] = acc[i].wrapping_sub(column[i]);
+        }
+    }
+
+    #[inline(always)]
     pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
         let n = acc.len();
         let w = &w[..n];
@@ -153,6 +173,11 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub fn add_assign(acc: &mut [i16], column: &[i16]) {
         super::portable::add_assign(acc, column)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn sub_assign(acc: &mut [i16], column: &[i16]) {
+        super::portable::sub_assign(acc, column)
     }
 
     // The dot products are written with intrinsics: the compiler's own vectorisation of the
@@ -262,6 +287,14 @@ mod tests {
                 portable::add_assign(&mut portable_dst, &a);
                 assert_eq!(portable_dst, expected);
 
+                let expected: Vec<i16> = (0..n).map(|i| (src[i] as i32 - a[i] as i32) as i16).collect();
+                dst.copy_from_slice(&src);
+                sub_assign(&mut dst, &a);
+                assert_eq!(dst, expected);
+                portable_dst.copy_from_slice(&src);
+                portable::sub_assign(&mut portable_dst, &a);
+                assert_eq!(portable_dst, expected);
+
                 for qa in [1i16, 127, 255] {
                     let m = ((65536 + qa as u32 / 2) / qa as u32).min(u16::MAX as u32) as u16;
                     let w = random_vec(&mut rng, n, if big { -32768..=32767 } else { -127..=127 });
@@ -297,6 +330,10 @@ mod tests {
             // SAFETY: as above.
             unsafe { avx2::add_assign(&mut fast, &c) };
             portable::add_assign(&mut slow, &c);
+            assert_eq!(fast, slow);
+            // SAFETY: as above.
+            unsafe { avx2::sub_assign(&mut fast, &b) };
+            portable::sub_assign(&mut slow, &b);
             assert_eq!(fast, slow);
             // SAFETY: as above.
             let (fc, fs) = unsafe { (avx2::crelu_dot(&src, &a, 255), avx2::screlu_dot(&src, &a, 255, 257)) };

@@ -1165,7 +1165,7 @@ mod tests {
                 "option showwdl type check default false",
                 "option skilllevel type spin min 0 max 20 default 20",
                 "option limitstrength type check default false",
-                "option elo type spin min 800 max 2000 default 800",
+                "option elo type spin min 899 max 3050 default 899",
                 "option newgame type button",
             ]
         );
@@ -1191,7 +1191,7 @@ mod tests {
                 "option name UCI_ShowWDL type check default false",
                 "option name Skill Level type spin default 20 min 0 max 20",
                 "option name UCI_LimitStrength type check default false",
-                "option name UCI_Elo type spin default 800 min 800 max 2000",
+                "option name UCI_Elo type spin default 899 min 899 max 3050",
                 "option name Clear Hash type button",
             ]
         );

@@ -54,8 +54,8 @@ pub struct LevelSpec {
 
 /// Levels 0 to 19; level 20 is full strength. The node limit grows by about a third a level
 /// (400 to 125,000: a thousandth of a second to a third of one on the project's machines). The
-/// weakness is set so that each level gains about as much from it as from the nodes: the first
-/// two rounds of matches (docs/levels.md) showed that a weakness costs about 450·ln((w + 6) / 6)
+/// weakness is set so that each level gains about as much from it as from the nodes: the pilot
+/// matches (docs/levels.md) showed that a weakness costs about 450·ln((w + 6) / 6)
 /// Elo, all it can once it is above about 130 (the four lines are then chosen among almost at
 /// random), so it falls fast from level 0 and ever more slowly towards level 19.
 pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
@@ -81,10 +81,33 @@ pub const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
     LevelSpec { nodes: 125_000, weakness: 2 },
 ];
 
-/// The measured Elo of some levels, level and Elo both rising (docs/levels.md has the matches
-/// and the error bars). The scale's anchor is ElephantEye 3.3 searching to depth 1, set at 1000.
-/// Levels between two measured ones are interpolated.
-pub const ELO_SCALE: [(u8, i32); 4] = [(0, 800), (6, 1200), (12, 1600), (19, 2000)];
+/// The measured Elo of the levels, level and Elo both rising: `scripts/levels.sh` on 2026-11-26,
+/// 3,840 games fitted together (docs/levels.md has the matches and the error bars). The scale's
+/// anchor is ElephantEye 3.3 searching to depth 1, set at 1000. Level 20 (full strength, 3242 at
+/// 5 s + 0.05 s) depends on the clock, so an Elo above level 19's is level 19's; between two
+/// levels the level is interpolated.
+pub const ELO_SCALE: [(u8, i32); 20] = [
+    (0, 899),
+    (1, 1028),
+    (2, 1114),
+    (3, 1169),
+    (4, 1226),
+    (5, 1282),
+    (6, 1421),
+    (7, 1484),
+    (8, 1651),
+    (9, 1800),
+    (10, 1918),
+    (11, 2025),
+    (12, 2148),
+    (13, 2264),
+    (14, 2426),
+    (15, 2568),
+    (16, 2668),
+    (17, 2775),
+    (18, 2914),
+    (19, 3050),
+];
 
 /// The least Elo `Skill::from_elo` maps: the lowest measured level's.
 pub const MIN_ELO: i32 = ELO_SCALE[0].1;

@@ -524,8 +524,8 @@ mod tests {
         assert_eq!(err, Err(ParseError::Conflict { field: "level", other: "elo" }));
         assert_eq!(err.unwrap_err().to_string(), "give 'level' or 'elo', not both");
         assert_eq!(
-            ParseError::OutOfRange { field: "elo", min: 800, max: 2000 }.to_string(),
-            "'elo' must be a whole number from 800 to 2000"
+            ParseError::OutOfRange { field: "elo", min: 899, max: 3050 }.to_string(),
+            "'elo' must be a whole number from 899 to 3050"
         );
         let long_move = format!(r#"{{"type":"move","game":"g","token":"t","move":"{}"}}"#, "x".repeat(17));
         assert_eq!(

@@ -63,7 +63,7 @@ status)
         echo "$name: not running"
     fi
     if [ -f "$data/$name.bin" ]; then
-        target/release/chariot datagen --stats "$data/$name.bin" --quick | head -n 2
+        target/release/chariot datagen --stats "$data/$name.bin" --quick | sed -n 1,2p
     fi
     ;;
 *)

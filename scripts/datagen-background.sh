@@ -58,7 +58,8 @@ status)
     found=$(pids)
     if [ -n "$found" ]; then
         state=$(ps -o stat= -p "$(echo "$found" | head -n 1)" | tr -d ' ')
-        echo "$name: running (pid $(echo "$found" | tr '\n' ' ')state $state; T = paused)"
+        case "$state" in T*) what=paused ;; *) what=running ;; esac
+        echo "$name: $what (pid $(echo "$found" | tr '\n' ' ' | sed 's/ $//'))"
     else
         echo "$name: not running"
     fi

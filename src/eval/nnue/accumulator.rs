@@ -70,7 +70,7 @@ impl AccumulatorStack {
             computed: [false; 2],
             non_kings: features::non_king_pieces(pos) as u8,
         };
-        let cache = RefreshCache::new(net.arch().features, width);
+        let cache = RefreshCache::new(&net);
         let mut stack = AccumulatorStack {
             net,
             width,

@@ -196,7 +196,7 @@ impl Frame {
             sq = sq.mirror_files();
         }
         let relative = if color == self.perspective { 0 } else { 7 } + kind.index();
-        let slot = SLOTS[relative][SQUARE_90[sq.index()] as usize];
+        let slot = SLOTS[relative][square_90(sq)];
         debug_assert!(slot != UNREACHABLE, "{} {} on {sq:?}", color.name(), kind.name());
         let slot = if slot == UNREACHABLE { FIRST_SLOT[relative] } else { slot };
         self.offset + slot as usize
@@ -213,6 +213,13 @@ impl Frame {
     pub fn slot(self) -> usize {
         2 * (self.offset / FEATURES_PER_BUCKET) + self.mirror as usize
     }
+}
+
+/// `sq`'s number among the 90 playing squares, `file + 9 * rank`: the order feature slots and
+/// the refresh cache's boards use.
+#[inline]
+pub(super) fn square_90(sq: Square) -> usize {
+    SQUARE_90[sq.index()] as usize
 }
 
 /// The output bucket of a position with `non_king_pieces` pieces besides the kings, for a net

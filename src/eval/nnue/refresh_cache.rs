@@ -1,5 +1,5 @@
 //! The refresh cache (a "Finny table"): for each perspective and each of its frames, the
-//! accumulator of the last position refreshed in that frame, and that position's features.
+//! accumulator of the last position refreshed in that frame, and that position's board.
 //!
 //! A king move into another bucket (or across the centre file of a mirrored net) changes every
 //! feature index of its side, so that side's accumulator cannot be updated from the ply below. A
@@ -7,28 +7,20 @@
 //! frame usually differs from this one by a few pieces, though, so starting from its accumulator
 //! costs only those few columns. The cache belongs to one accumulator stack (one search thread).
 
-use super::features::{FeatureSet, Frame};
+use super::features::{self, Frame};
 use super::network::Network;
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
 
-/// The playing squares, rank by rank: a cached board's order.
-const SQUARES: [Square; 90] = {
-    let mut squares = [Square::NONE; 90];
-    let mut i = 0;
-    while i < 90 {
-        squares[i] = Square::new((i % 9) as u8, (i / 9) as u8);
-        i += 1;
-    }
-    squares
-};
-
 /// A board's bytes: the 90 playing squares and padding to whole 64-bit words.
 const BOARD_BYTES: usize = 96;
 
-/// A cached board: per playing square, rank by rank, 0 for empty or 1 + the piece's
-/// colour-and-kind index.
+/// A cached board: per playing square (`features::square_90` order), 0 for empty or 1 + the
+/// piece's colour-and-kind index.
 type Board = [u8; BOARD_BYTES];
+
+/// The board with no piece: the one an entry's bias-only accumulator stands for.
+const EMPTY: Board = [0; BOARD_BYTES];
 
 /// The squares (indices into a `Board`) where `old` and `new` differ, and how many there are.
 /// Compared a word at a time: most words of two nearby positions are equal.
@@ -59,27 +51,28 @@ pub enum Refreshed {
     Difference(usize),
 }
 
-/// The cached accumulator and board of every frame of both perspectives.
+/// The cached accumulator and board of every frame of both perspectives. An entry not yet
+/// used holds the bias and the empty board, so its first refresh adds every piece.
 pub struct RefreshCache {
     width: usize,
     frames_per_perspective: usize,
     /// Entry `e`: `values[e * width..][..width]`.
     values: Vec<i16>,
-    /// Entry `e`'s board; `None` until the frame is first refreshed.
-    boards: Vec<Option<Board>>,
+    /// Entry `e`'s board.
+    boards: Vec<Board>,
 }
 
 impl RefreshCache {
-    /// An empty cache for accumulators `width` wide over `set`'s frames.
-    pub fn new(set: FeatureSet, width: usize) -> RefreshCache {
-        let frames_per_perspective = set.frames_per_perspective();
+    /// An empty cache for `net`'s accumulators.
+    pub fn new(net: &Network) -> RefreshCache {
+        let (width, frames_per_perspective) =
+            (net.arch().width, net.arch().features.frames_per_perspective());
         let entries = 2 * frames_per_perspective;
-        RefreshCache {
-            width,
-            frames_per_perspective,
-            values: vec![0; entries * width],
-            boards: vec![None; entries],
+        let mut values = vec![0; entries * width];
+        for entry in values.chunks_exact_mut(width) {
+            net.refresh(&[], entry);
         }
+        RefreshCache { width, frames_per_perspective, values, boards: vec![EMPTY; entries] }
     }
 
     /// Writes to `acc` the accumulator `perspective` has in `pos`, whose own king puts it in
@@ -96,42 +89,32 @@ impl RefreshCache {
     ) -> Refreshed {
         let entry = perspective.index() * self.frames_per_perspective + frame.slot();
         let values = &mut self.values[entry * self.width..][..self.width];
-        let mut now: Board = [0; BOARD_BYTES];
+        let board = &mut self.boards[entry];
+        let mut now = EMPTY;
         let mut pieces = 0;
         let mut code = 0;
         for color in Color::BOTH {
             for kind in PieceKind::ALL {
                 code += 1;
                 for sq in pos.pieces(color, kind) {
-                    now[9 * sq.rank() as usize + sq.file() as usize] = code;
+                    now[features::square_90(sq)] = code;
                     pieces += 1;
                 }
             }
         }
-        let mut how = Refreshed::Full;
-        let board = match &mut self.boards[entry] {
-            Some(board) => {
-                let (changed, count) = changed_squares(board, &now);
-                let columns: usize = changed[..count]
-                    .iter()
-                    .map(|&i| (board[i as usize] != 0) as usize + (now[i as usize] != 0) as usize)
-                    .sum();
-                if columns <= pieces {
-                    how = Refreshed::Difference(columns);
-                } else {
-                    *board = [0; BOARD_BYTES];
-                    net.refresh(&[], values);
-                }
-                board
-            }
-            slot => {
-                net.refresh(&[], values);
-                slot.insert([0; BOARD_BYTES])
-            }
-        };
-        let (changed, count) = changed_squares(board, &now);
+        let (mut changed, mut count) = changed_squares(board, &now);
+        let columns: usize = changed[..count]
+            .iter()
+            .map(|&i| (board[i as usize] != 0) as usize + (now[i as usize] != 0) as usize)
+            .sum();
+        if columns > pieces {
+            *board = EMPTY;
+            net.refresh(&[], values);
+            (changed, count) = changed_squares(board, &now);
+        }
+        let how = if *board == EMPTY { Refreshed::Full } else { Refreshed::Difference(columns) };
         for &i in &changed[..count] {
-            let (old, new, sq) = (board[i as usize], now[i as usize], SQUARES[i as usize]);
+            let (old, new, sq) = (board[i as usize], now[i as usize], Square::new(i % 9, i / 9));
             if old != 0 {
                 let (color, kind) = decode(old);
                 simd::sub_assign(values, net.column(frame.index(color, kind, sq)));
@@ -158,7 +141,7 @@ fn decode(code: u8) -> (Color, PieceKind) {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::eval::nnue::features::KingBuckets;
+    use crate::eval::nnue::features::{FeatureSet, KingBuckets};
     use crate::eval::nnue::network::Architecture;
     use crate::train::FloatNetwork;
 
@@ -194,7 +177,7 @@ mod tests {
     #[test]
     fn a_frame_seen_before_costs_only_the_difference() {
         let net = palace_net();
-        let mut cache = RefreshCache::new(net.arch().features, net.arch().width);
+        let mut cache = RefreshCache::new(&net);
         let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         assert_eq!(both_ways(&mut cache, &net, start, Color::Red).1, Refreshed::Full);
         // Black's perspective has its own entries.
@@ -215,7 +198,7 @@ mod tests {
     #[test]
     fn a_position_far_from_the_cached_one_is_rebuilt() {
         let net = palace_net();
-        let mut cache = RefreshCache::new(net.arch().features, net.arch().width);
+        let mut cache = RefreshCache::new(&net);
         let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         both_ways(&mut cache, &net, start, Color::Red);
         // Three pieces left: 29 pieces to take away and a king to add cost more than three.

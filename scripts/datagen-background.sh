@@ -63,8 +63,10 @@ status)
     else
         echo "$name: not running"
     fi
-    if [ -f "$data/$name.bin" ]; then
-        target/release/chariot datagen --stats "$data/$name.bin" --quick | sed -n 1,2p
+    # Any build reads the file; the newest pinned copy is there even without a checkout build.
+    reader=$(ls -t "$data"/chariot-* target/release/chariot 2>/dev/null | head -n 1 || true)
+    if [ -f "$data/$name.bin" ] && [ -n "$reader" ]; then
+        "$reader" datagen --stats "$data/$name.bin" --quick | sed -n 1,2p
     fi
     ;;
 *)

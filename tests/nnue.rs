@@ -109,9 +109,13 @@ fn nnue_check_without_a_file_checks_the_built_in_net() {
     assert!(checked.status.success(), "{}", text(&checked.stderr));
     let out = text(&checked.stdout);
     let net = embedded::network();
+    // The checksum stored in the file, just before the weights.
+    let bytes = std::fs::read("nets/default.nnue").unwrap();
+    let at = bytes.len() - format::payload_len(net.arch()) as usize - 8;
+    let stored = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     for line in [
         "File: the built-in net".to_owned(),
-        "checksum ok".to_owned(),
+        format!("checksum {stored:016x} ok"),
         format!("Accumulator: {} per perspective", net.arch().width),
         format!("Description: {}", net.description()),
     ] {

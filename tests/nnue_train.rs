@@ -105,7 +105,7 @@ fn the_trainer_fits_a_small_set_it_can_memorise() {
     let arch = settings.arch;
     let samples = Samples::from_records(&records, arch.features, arch.output_buckets, 1);
     let identity = DataIdentity { fingerprint: 0, training: 200, validation: 0 };
-    let mut state = trainer::fresh_state(settings, identity, &samples);
+    let mut state = trainer::fresh_state(settings, identity, &samples, None);
     let blend = trainer::blend(&state);
     let before = trainer::mean_loss(&state.net, &samples, blend, 1);
     let mut work = Workspace::new(&state);
@@ -230,7 +230,7 @@ fn training_repeats_itself_and_a_resumed_run_is_the_uninterrupted_one() {
     // The exported net passes `nnue check`, which shows how it was made.
     let check = succeeded(&chariot(&["nnue", "check", s(&a)]));
     for words in [
-        "checksum ok",
+        " ok\n",
         "32 per perspective, screlu",
         "Output buckets: 2",
         "seed 7",
@@ -481,5 +481,79 @@ fn a_resumed_run_keeps_its_settings_and_data_and_a_fresh_one_keeps_off_a_checkpo
         let err = refused(&chariot(&["nnue", "train", "--data", s(&data), "--out", s(&out), option, value]));
         assert!(err.contains(words), "{option} {value}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The payload of a net file: its weights, without the header, description or checksum.
+fn weights_of(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    let net = format::load(path).unwrap();
+    bytes[bytes.len() - format::payload_len(net.arch()) as usize..].to_vec()
+}
+
+#[test]
+fn a_run_with_init_starts_from_that_nets_weights_and_keeps_its_shape() {
+    let dir = scratch("init");
+    let data = selfplay_data(&dir, 30, 3);
+    let (base, tuned, random) = (dir.join("base.nnue"), dir.join("tuned.nnue"), dir.join("random.nnue"));
+    succeeded(&train(&data, &base, "7", &[]));
+    let base_sum = format::checksum(&format::load(&base).unwrap());
+    // A step of 1e-9 moves no weight across a rounding boundary: the tuned net is the base net.
+    let tiny = |out: &Path, extra: &[&str]| {
+        let mut args =
+            vec!["nnue", "train", "--data", s(&data), "--out", s(out), "--epochs", "1", "--lr", "1e-9"];
+        args.extend_from_slice(&["--threads", "2", "--validation", "0.2"]);
+        args.extend_from_slice(extra);
+        chariot(&args)
+    };
+    let log = succeeded(&tiny(&tuned, &["--init", s(&base)]));
+    assert!(
+        log.contains(&format!("init: the weights start from the net with checksum {base_sum:016x}")),
+        "{log}"
+    );
+    assert_eq!(weights_of(&tuned), weights_of(&base), "the run starts where the base net left off");
+    let check = succeeded(&chariot(&["nnue", "check", s(&tuned)]));
+    assert!(check.contains(&format!("started from the net with checksum {base_sum:016x}")), "{check}");
+    assert!(check.contains("32 per perspective") && check.contains("Output buckets: 2"), "{check}");
+    // The same run from random weights is another net.
+    succeeded(&tiny(&random, &["--width", "32", "--output-buckets", "2"]));
+    assert_ne!(weights_of(&random), weights_of(&base));
+
+    // Options that contradict the net's shape are refused, naming each; nothing is written.
+    let refused_shape = dir.join("refused.nnue");
+    let err =
+        refused(&tiny(&refused_shape, &["--init", s(&base), "--width", "64", "--king-buckets", "single"]));
+    assert!(
+        err.contains("--width 64 (the net's: 32)")
+            && err.contains("--king-buckets single (the net's: palace)"),
+        "{err}"
+    );
+    assert!(!refused_shape.exists() && !dir.join("refused.nnue.ckpt").exists());
+    // A damaged or missing init net is refused with its name.
+    let mut bytes = std::fs::read(&base).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = dir.join("damaged.nnue");
+    std::fs::write(&damaged, bytes).unwrap();
+    for init in [&damaged, &dir.join("missing.nnue")] {
+        let err = refused(&tiny(&refused_shape, &["--init", s(init)]));
+        assert!(err.contains("--init") && err.contains(s(init)), "{err}");
+        assert!(!refused_shape.exists());
+    }
+    // A resumed run keeps its starting net: another one is refused, the same one or none accepted.
+    let resumed = dir.join("resumed.nnue");
+    let two_epochs = |extra: &[&str]| {
+        let mut args = vec!["nnue", "train", "--data", s(&data), "--out", s(&resumed), "--epochs", "2"];
+        args.extend_from_slice(&["--threads", "2", "--validation", "0.2", "--stop-after", "1"]);
+        args.extend_from_slice(extra);
+        chariot(&args)
+    };
+    succeeded(&two_epochs(&["--init", s(&base)]));
+    let err = refused(&two_epochs(&["--resume", "--init", s(&tuned)]));
+    assert!(
+        err.contains("--init the net with checksum") && err.contains(&format!("{base_sum:016x}")),
+        "{err}"
+    );
+    succeeded(&two_epochs(&["--resume", "--init", s(&base)]));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -61,6 +61,9 @@ pub struct TrainArgs {
     /// The epoch to export: best (lowest validation loss) or last.
     #[arg(long, default_value = "best", value_parser = Export::parse)]
     pub export: Export,
+    /// Start from this net's weights instead of random ones (fine-tuning); the net's shape is kept.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
     /// Accumulator width per perspective (a multiple of 16) [default: 256].
     #[arg(long)]
     pub width: Option<usize>,
@@ -120,6 +123,7 @@ impl TrainArgs {
             resume: self.resume,
             stop_after: self.stop_after,
             export: self.export,
+            init: self.init.clone(),
             request: SettingsRequest {
                 width: self.width,
                 king_buckets: self.king_buckets,
@@ -135,6 +139,7 @@ impl TrainArgs {
                 validation: self.validation,
                 seed: self.seed,
                 threads: self.threads,
+                init: None,
             },
         }
     }
@@ -217,7 +222,7 @@ impl EvalSource {
 pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     let arch = net.arch();
     let q = arch.quantisation;
-    writeln!(out, "Format: version {}, checksum ok", format::VERSION)?;
+    writeln!(out, "Format: version {}, checksum {:016x} ok", format::VERSION, format::checksum(net))?;
     writeln!(out, "Inputs: {}", arch.features)?;
     writeln!(out, "Accumulator: {} per perspective, {}", arch.width, arch.activation.name())?;
     writeln!(

@@ -7,8 +7,8 @@
 //! one), and read back with every field checked: a damaged file is refused with the byte offset
 //! and what is wrong there, or, for damage only the checksum sees, with the checksum mismatch.
 //!
-//! Layout (version 1, little-endian): magic `CHARCKPT`, version u16, the settings, the data's
-//! identity, the state's scalars, the loss history, then four networks' worth of tensors (the
+//! Layout (version 2, little-endian): magic `CHARCKPT`, version u16, the settings (version 2
+//! ends them with the `--init` net: a flag byte and its checksum, u64), the data's identity, the state's scalars, the loss history, then four networks' worth of tensors (the
 //! weights, Adam's first and second moments, the best epoch's weights), each tensor a u64 length
 //! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
 
@@ -27,8 +27,9 @@ use super::settings::{Schedule, TrainSettings};
 
 /// The first eight bytes of a checkpoint.
 pub const MAGIC: [u8; 8] = *b"CHARCKPT";
-/// The checkpoint format this build writes and reads.
-pub const VERSION: u16 = 1;
+/// The checkpoint format this build writes. It reads this one and `VERSION - 1` (whose
+/// settings have no `--init` net).
+pub const VERSION: u16 = 2;
 /// What messages call a checkpoint file.
 const NOUN: &str = "checkpoint";
 /// The checkpoint's file name in the checkpoint directory.
@@ -124,6 +125,8 @@ impl TrainState {
         out.f64(s.validation);
         out.u64(s.seed);
         out.u32(s.threads);
+        out.u8(s.init.is_some() as u8);
+        out.u64(s.init.unwrap_or(0));
         out.u64(self.data.fingerprint);
         out.u64(self.data.training);
         out.u64(self.data.validation);
@@ -171,10 +174,13 @@ impl TrainState {
             );
         }
         let version = r.u16("version")?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION - 1 {
             return fail(
                 8,
-                format!("checkpoint format version {version}: this build reads version {VERSION}"),
+                format!(
+                    "checkpoint format version {version}: this build reads versions {} and {VERSION}",
+                    VERSION - 1
+                ),
             );
         }
         let at = r.at;
@@ -227,8 +233,29 @@ impl TrainState {
         let validation = r.f64("validation share")?;
         let seed = r.u64("seed")?;
         let threads = r.u32("threads")?;
-        let settings =
-            TrainSettings { arch, epochs, batch_size, lr, schedule, lambda, k, validation, seed, threads };
+        let init = if version == 1 {
+            None
+        } else {
+            let at = r.at;
+            match (r.u8("init flag")?, r.u64("init net checksum")?) {
+                (0, _) => None,
+                (1, sum) => Some(sum),
+                (flag, _) => return fail(at, format!("init flag {flag} (0 or 1)")),
+            }
+        };
+        let settings = TrainSettings {
+            arch,
+            epochs,
+            batch_size,
+            lr,
+            schedule,
+            lambda,
+            k,
+            validation,
+            seed,
+            threads,
+            init,
+        };
         if let Err(e) = settings.validate() {
             return fail(10, format!("the settings are invalid: {e}"));
         }
@@ -361,6 +388,7 @@ mod tests {
         let settings = TrainSettings {
             schedule: Schedule::Step { every: 3, gamma: 0.5 },
             k: Some(123.0),
+            init: Some(0x0123_4567_89ab_cdef),
             ..request.fresh()
         };
         let arch: Architecture = settings.arch;
@@ -419,13 +447,16 @@ mod tests {
             b
         };
         // The first feature weight sits after the fixed fields, the history and the tensor's length.
-        // Magic and version 10, architecture 14, settings 70, data 24, state 44, history 4 + 2·24.
-        let history_end = 10 + 14 + 70 + 24 + 44 + 4 + 2 * 24;
+        // Magic and version 10, architecture 14, settings 70 + init 9, data 24, state 44, history
+        // 4 + 2·24.
+        let init_flag = 10 + 14 + 70;
+        let history_end = init_flag + 9 + 24 + 44 + 4 + 2 * 24;
         let first_weight = history_end + 8;
         let end = good.len() - 8;
         let cases: Vec<(Vec<u8>, u64, &str)> = vec![
             (with(&|b| b[0] = b'X'), 0, "not a Chariot training checkpoint"),
             (with(&|b| b[8] = 7), 8, "version 7"),
+            (with(&|b| b[init_flag] = 2), init_flag as u64, "init flag 2"),
             (with(&|b| b[10] = 5), 10, "king-bucket layout 5"),
             (with(&|b| b[11] = 2), 11, "mirroring flag 2"),
             (with(&|b| b[12] = 17), 10, "settings are invalid"),
@@ -445,6 +476,23 @@ mod tests {
             assert!(err.message.contains(words), "wanted '{words}', got: {err}");
             assert_eq!(err.offset, offset, "{err}");
         }
+    }
+
+    /// A version 1 checkpoint (settings without the init net) is still read, as a run from
+    /// random weights.
+    #[test]
+    fn a_version_1_checkpoint_is_read_as_a_run_without_init() {
+        let mut original = state();
+        original.settings.init = None;
+        let mut bytes = original.to_bytes();
+        let init_flag = 10 + 14 + 70;
+        bytes.drain(init_flag..init_flag + 9);
+        bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let end = bytes.len() - 8;
+        let sum = fnv1a64(&bytes[..end]);
+        bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        let back = TrainState::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), original.to_bytes());
     }
 
     #[test]

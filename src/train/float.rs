@@ -62,6 +62,26 @@ impl FloatNetwork {
         net
     }
 
+    /// The float net a quantised `net` stands for: each weight divided by its scale, so that
+    /// `quantise` gives `net`'s weights back exactly. A run started from it (`--init`) trains
+    /// on from where `net` left off.
+    pub fn from_quantised(net: &Network) -> FloatNetwork {
+        let q = net.arch.quantisation;
+        let (qa, qb) = (q.qa as f32, q.qb as f32);
+        let scaled = |values: &[i16], scale: f32| values.iter().map(|&v| v as f32 / scale).collect();
+        FloatNetwork {
+            arch: net.arch,
+            feature_weights: scaled(&net.feature_weights, qa),
+            feature_bias: scaled(&net.feature_bias, qa),
+            output_weights: scaled(&net.output_weights, qb),
+            output_bias: net
+                .output_bias
+                .iter()
+                .map(|&v| (v as f64 / (qa as f64 * qb as f64)) as f32)
+                .collect(),
+        }
+    }
+
     /// The accumulator (before the activation) of the features `active`.
     pub fn accumulate(&self, active: &[usize]) -> Vec<f32> {
         let n = self.arch.width;
@@ -274,6 +294,24 @@ mod tests {
             }
         }
         eprintln!("worst excess over 1%: {worst} cp");
+    }
+
+    /// Dequantising and quantising again gives the same integers, and the float net scores as
+    /// the quantised one does (within the rounding of the output).
+    #[test]
+    fn a_quantised_net_round_trips_through_floats() {
+        for activation in Activation::ALL {
+            let arch = small(activation, KingBuckets::Palace, true);
+            let net = FloatNetwork::random(arch, 17).quantise().unwrap();
+            let float = FloatNetwork::from_quantised(&net);
+            assert_ne!(float, FloatNetwork::random(arch, 17), "the weights are the rounded ones");
+            let again = float.quantise().unwrap();
+            assert!(again == net, "{activation:?}: the integers change on the way back");
+            for pos in random_positions(3, 100) {
+                let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+                assert!((exact - quantised).abs() <= 2.0, "{activation:?} {pos:?}: {exact} vs {quantised}");
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::data::{self, DataSet, LoadError};
 use super::float::{FloatNetwork, QuantiseError};
 use super::loss::Blend;
 use super::samples::Samples;
-use super::settings::{SettingsError, SettingsRequest, TrainSettings};
+use super::settings::{self, SettingsError, SettingsRequest, TrainSettings};
 use super::trainer::{self, Workspace};
 
 /// Which epoch's weights become the net.
@@ -56,6 +56,8 @@ pub struct TrainJob {
     pub stop_after: Option<u32>,
     /// Which epoch to export.
     pub export: Export,
+    /// A net whose weights the run starts from instead of random ones (`--init`).
+    pub init: Option<PathBuf>,
     /// The settings asked for.
     pub request: SettingsRequest,
 }
@@ -117,6 +119,15 @@ pub enum TrainError {
     Quantise(QuantiseError),
     /// `--stop-after 0` on a run with no epoch done.
     NothingTrained,
+    /// The `--init` net could not be read or was refused.
+    Init(FileError),
+    /// Architecture options that contradict the `--init` net's.
+    InitArchitecture {
+        /// The net.
+        path: PathBuf,
+        /// Each option that differs.
+        differences: Vec<String>,
+    },
 }
 
 impl fmt::Display for TrainError {
@@ -156,6 +167,14 @@ impl fmt::Display for TrainError {
             }
             TrainError::Quantise(e) => write!(f, "the trained net cannot be quantised: {e}"),
             TrainError::NothingTrained => write!(f, "no epoch trained (--stop-after 0): nothing to export"),
+            TrainError::Init(e) => write!(f, "--init: {e}"),
+            TrainError::InitArchitecture { path, differences } => write!(
+                f,
+                "--init starts from the weights of '{}', so the net keeps its shape; these options \
+                 contradict it: {}",
+                path.display(),
+                differences.join(", ")
+            ),
         }
     }
 }
@@ -208,9 +227,14 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
     } else {
         check_writable(&job.checkpoint_dir)?;
     }
+    let init = match &job.init {
+        Some(path) => Some(format::load(path).map_err(TrainError::Init)?),
+        None => None,
+    };
+    let request = SettingsRequest { init: init.as_ref().map(format::checksum), ..job.request.clone() };
     let resumed = if job.resume {
         let state = TrainState::load(&checkpoint_path).map_err(TrainError::Checkpoint)?;
-        let conflicts = job.request.conflicts(&state.settings);
+        let conflicts = request.conflicts(&state.settings);
         if !conflicts.is_empty() {
             return Err(TrainError::Conflicts(conflicts));
         }
@@ -221,7 +245,19 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
         }
         None
     };
-    let settings = resumed.as_ref().map_or_else(|| job.request.fresh(), |s| s.settings);
+    let settings = match (&resumed, &init) {
+        (Some(state), _) => state.settings,
+        (None, Some(net)) => {
+            let settings = request.fresh_from(*net.arch());
+            let differences = settings::architecture_differences(&settings.arch, net.arch(), "the net's");
+            if !differences.is_empty() {
+                let path = job.init.clone().unwrap_or_default();
+                return Err(TrainError::InitArchitecture { path, differences });
+            }
+            settings
+        }
+        (None, None) => request.fresh(),
+    };
     settings.validate().map_err(TrainError::Settings)?;
     let threads = settings.threads as usize;
 
@@ -274,9 +310,17 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
     )?;
     let state = match resumed {
         Some(state) => state,
-        None => trainer::fresh_state(settings, data_identity(&training, &validation, fingerprint), &training),
+        None => trainer::fresh_state(
+            settings,
+            data_identity(&training, &validation, fingerprint),
+            &training,
+            init.as_ref().map(FloatNetwork::from_quantised),
+        ),
     };
     writeln!(log, "net: {}; {} weights", arch, group(parameter_count(&state.net) as u64))?;
+    if let Some(sum) = settings.init {
+        writeln!(log, "init: the weights start from the net with checksum {sum:016x}")?;
+    }
     let blend = trainer::blend(&state);
     writeln!(
         log,
@@ -496,6 +540,9 @@ impl Provenance<'_> {
         );
         for e in &state.history[..epoch as usize] {
             text.push_str(&format!(" {:.5}", e.validation));
+        }
+        if let Some(sum) = s.init {
+            text.push_str(&format!("; started from the net with checksum {sum:016x}"));
         }
         text
     }

@@ -153,6 +153,9 @@ pub struct TrainSettings {
     pub seed: u64,
     /// Threads: with the seed and the data, they fix the result bit for bit.
     pub threads: u32,
+    /// The net the weights start from (`--init`), by its file checksum; `None`: random weights
+    /// from the seed.
+    pub init: Option<u64>,
 }
 
 /// Most threads a run may use.
@@ -219,25 +222,15 @@ impl TrainSettings {
         Ok(())
     }
 
-    /// The settings where `self` and `other` differ, each as `name: ours (theirs)`.
+    /// The settings where `self` and a checkpoint's `other` differ, each as
+    /// `name ours (the checkpoint's: theirs)`.
     pub fn differences(&self, other: &TrainSettings) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = architecture_differences(&self.arch, &other.arch, "the checkpoint's");
         let mut differ = |name: &str, a: String, b: String| {
             if a != b {
                 out.push(format!("{name} {a} (the checkpoint's: {b})"));
             }
         };
-        let (a, b) = (&self.arch, &other.arch);
-        differ("--width", a.width.to_string(), b.width.to_string());
-        differ(
-            "--king-buckets",
-            a.features.king_buckets.name().into(),
-            b.features.king_buckets.name().into(),
-        );
-        differ("mirroring", on_off(a.features.mirror), on_off(b.features.mirror));
-        differ("--activation", a.activation.name().into(), b.activation.name().into());
-        differ("--output-buckets", a.output_buckets.to_string(), b.output_buckets.to_string());
-        differ("quantisation", format!("{:?}", a.quantisation), format!("{:?}", b.quantisation));
         differ("--epochs", self.epochs.to_string(), other.epochs.to_string());
         differ("--batch-size", self.batch_size.to_string(), other.batch_size.to_string());
         differ("--lr", self.lr.to_string(), other.lr.to_string());
@@ -247,8 +240,34 @@ impl TrainSettings {
         differ("--validation", self.validation.to_string(), other.validation.to_string());
         differ("--seed", self.seed.to_string(), other.seed.to_string());
         differ("--threads", self.threads.to_string(), other.threads.to_string());
+        differ("--init", init_text(self.init), init_text(other.init));
         out
     }
+}
+
+/// Where architectures `a` (asked for) and `b` (`whose`: a checkpoint's, a net's) differ, each
+/// as `name ours (whose: theirs)`.
+pub fn architecture_differences(a: &Architecture, b: &Architecture, whose: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut differ = |name: &str, ours: String, theirs: String| {
+        if ours != theirs {
+            out.push(format!("{name} {ours} ({whose}: {theirs})"));
+        }
+    };
+    differ("--width", a.width.to_string(), b.width.to_string());
+    differ("--king-buckets", a.features.king_buckets.name().into(), b.features.king_buckets.name().into());
+    differ("mirroring", on_off(a.features.mirror), on_off(b.features.mirror));
+    differ("--activation", a.activation.name().into(), b.activation.name().into());
+    differ("--output-buckets", a.output_buckets.to_string(), b.output_buckets.to_string());
+    differ("quantisation", format!("{:?}", a.quantisation), format!("{:?}", b.quantisation));
+    out
+}
+
+fn init_text(init: Option<u64>) -> String {
+    init.map_or_else(
+        || "none (random weights)".to_string(),
+        |sum| format!("the net with checksum {sum:016x}"),
+    )
 }
 
 fn on_off(on: bool) -> String {
@@ -298,6 +317,8 @@ pub struct SettingsRequest {
     pub activation: Option<crate::eval::nnue::Activation>,
     /// `--output-buckets`.
     pub output_buckets: Option<usize>,
+    /// `--init`: the checksum of the net given (the command reads the file and fills this in).
+    pub init: Option<u64>,
     /// `--epochs`.
     pub epochs: Option<u32>,
     /// `--batch-size`.
@@ -353,15 +374,21 @@ impl SettingsRequest {
         s.validation = self.validation.unwrap_or(s.validation);
         s.seed = self.seed.unwrap_or(s.seed);
         s.threads = self.threads.unwrap_or(s.threads);
+        s.init = self.init.or(s.init);
         s
     }
 
     /// The settings of a fresh run: the options given, the defaults for the rest (threads: the
     /// machine's cores).
     pub fn fresh(&self) -> TrainSettings {
+        self.fresh_from(Architecture::DEFAULT)
+    }
+
+    /// As `fresh`, but with `arch` (an `--init` net's) where no architecture option was given.
+    pub fn fresh_from(&self, arch: Architecture) -> TrainSettings {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32).min(MAX_THREADS);
         self.over(&TrainSettings {
-            arch: Architecture::DEFAULT,
+            arch,
             epochs: defaults::EPOCHS,
             batch_size: defaults::BATCH_SIZE,
             lr: defaults::LR,
@@ -371,6 +398,7 @@ impl SettingsRequest {
             validation: defaults::VALIDATION,
             seed: defaults::SEED,
             threads: cores,
+            init: None,
         })
     }
 

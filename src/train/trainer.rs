@@ -21,11 +21,17 @@ use super::rng::SplitMix64;
 use super::samples::Samples;
 use super::settings::TrainSettings;
 
-/// A run's starting state: weights from the seed (`FloatNetwork::random`, clipped), a fresh
-/// optimiser, the generator seeded, and K as given or else fitted to the training positions.
-pub fn fresh_state(settings: TrainSettings, data: DataIdentity, training: &Samples) -> TrainState {
+/// A run's starting state: the weights of `start` (an `--init` net's), or else from the seed
+/// (`FloatNetwork::random`), clipped; a fresh optimiser, the generator seeded, and K as given or
+/// else fitted to the training positions.
+pub fn fresh_state(
+    settings: TrainSettings,
+    data: DataIdentity,
+    training: &Samples,
+    start: Option<FloatNetwork>,
+) -> TrainState {
     let k = settings.k.unwrap_or_else(|| fit_k(training));
-    let mut net = FloatNetwork::random(settings.arch, settings.seed);
+    let mut net = start.unwrap_or_else(|| FloatNetwork::random(settings.arch, settings.seed));
     model::clip(&mut net, &ClipLimits::of(&settings.arch));
     TrainState {
         settings,

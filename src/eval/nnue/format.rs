@@ -59,6 +59,23 @@ pub fn payload_len(arch: &Architecture) -> u64 {
 
 /// The net as the bytes of a file.
 pub fn to_bytes(net: &Network) -> Vec<u8> {
+    let (header, payload) = header_and_payload(net);
+    let sum = fnv1a64_parts(&[&header, &payload]);
+    let mut file = header;
+    file.extend_from_slice(&sum.to_le_bytes());
+    file.extend_from_slice(&payload);
+    file
+}
+
+/// The checksum the net's file carries: what names a net (`nnue check` prints it; a net trained
+/// with `--init` records its starting net's).
+pub fn checksum(net: &Network) -> u64 {
+    let (header, payload) = header_and_payload(net);
+    fnv1a64_parts(&[&header, &payload])
+}
+
+/// The bytes before the checksum, and those after it.
+fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     let arch = net.arch();
     let q = arch.quantisation;
     let description = net.description().as_bytes();
@@ -83,12 +100,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
         values.iter().for_each(|&v| payload.i16(v));
     }
     net.output_bias.iter().for_each(|&v| payload.i32(v));
-    let (header, payload) = (header.0, payload.0);
-    let sum = fnv1a64_parts(&[&header, &payload]);
-    let mut file = header;
-    file.extend_from_slice(&sum.to_le_bytes());
-    file.extend_from_slice(&payload);
-    file
+    (header.0, payload.0)
 }
 
 /// Parses a net file's bytes, checking the header, the length, the checksum and the weights.

@@ -492,11 +492,11 @@ fn weights_of(path: &Path) -> Vec<u8> {
 }
 
 #[test]
-fn a_run_with_init_starts_from_that_nets_weights_and_keeps_its_shape() {
+fn a_run_with_init_starts_from_that_nets_weights_and_grows_it_on_demand() {
     let dir = scratch("init");
     let data = selfplay_data(&dir, 30, 3);
     let (base, tuned, random) = (dir.join("base.nnue"), dir.join("tuned.nnue"), dir.join("random.nnue"));
-    succeeded(&train(&data, &base, "7", &[]));
+    succeeded(&train(&data, &base, "7", &["--king-buckets", "single"]));
     let base_sum = format::checksum(&format::load(&base).unwrap());
     // A step of 1e-9 moves no weight across a rounding boundary: the tuned net is the base net.
     let tiny = |out: &Path, extra: &[&str]| {
@@ -511,24 +511,41 @@ fn a_run_with_init_starts_from_that_nets_weights_and_keeps_its_shape() {
         log.contains(&format!("init: the weights start from the net with checksum {base_sum:016x}")),
         "{log}"
     );
+    assert!(!log.contains("grown"), "{log}");
     assert_eq!(weights_of(&tuned), weights_of(&base), "the run starts where the base net left off");
     let check = succeeded(&chariot(&["nnue", "check", s(&tuned)]));
     assert!(check.contains(&format!("started from the net with checksum {base_sum:016x}")), "{check}");
     assert!(check.contains("32 per perspective") && check.contains("Output buckets: 2"), "{check}");
     // The same run from random weights is another net.
-    succeeded(&tiny(&random, &["--width", "32", "--output-buckets", "2"]));
+    succeeded(&tiny(&random, &["--width", "32", "--output-buckets", "2", "--king-buckets", "single"]));
     assert_ne!(weights_of(&random), weights_of(&base));
 
-    // Options that contradict the net's shape are refused, naming each; nothing is written.
+    // A wider net with palace buckets grows from it and, before training moves it, scores alike.
+    let grown = dir.join("grown.nnue");
+    let log = succeeded(&tiny(&grown, &["--init", s(&base), "--width", "48", "--king-buckets", "palace"]));
+    assert!(log.contains("init: grown from (single king buckets (1)"), "{log}");
+    assert!(succeeded(&chariot(&["nnue", "check", s(&grown)])).contains("48 per perspective"));
+    for moves in ["h2e2 h9g7", "b0c2 h7e7 c3c4 e9e8 e0e1"] {
+        let eval = |net: &Path| {
+            let mut args = vec!["eval", "--json", "--evalfile", s(net), "--moves"];
+            args.extend(moves.split(' '));
+            succeeded(&chariot(&args))
+        };
+        assert_eq!(eval(&grown), eval(&base), "after {moves}");
+    }
+    // Shapes a net cannot grow into are refused, saying why; nothing is written.
     let refused_shape = dir.join("refused.nnue");
-    let err =
-        refused(&tiny(&refused_shape, &["--init", s(&base), "--width", "64", "--king-buckets", "single"]));
-    assert!(
-        err.contains("--width 64 (the net's: 32)")
-            && err.contains("--king-buckets single (the net's: palace)"),
-        "{err}"
-    );
-    assert!(!refused_shape.exists() && !dir.join("refused.nnue.ckpt").exists());
+    for (options, words) in [
+        (&["--width", "16"][..], "--width 16 is narrower than the net's 32"),
+        (&["--activation", "crelu"][..], "--activation crelu (the net's: screlu)"),
+        (&["--no-mirror"][..], "mirroring off (the net's: on)"),
+    ] {
+        let mut args = vec!["--init", s(&base)];
+        args.extend_from_slice(options);
+        let err = refused(&tiny(&refused_shape, &args));
+        assert!(err.contains(words) && err.contains(s(&base)), "{err}");
+        assert!(!refused_shape.exists() && !dir.join("refused.nnue.ckpt").exists());
+    }
     // A damaged or missing init net is refused with its name.
     let mut bytes = std::fs::read(&base).unwrap();
     let last = bytes.len() - 1;

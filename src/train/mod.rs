@@ -5,6 +5,7 @@
 //! * `samples`: positions converted once to the feature indices the engine uses;
 //! * `loss`: the target (a blend of score and result), the loss, the fit of K;
 //! * `float`: the network in floating point, and its quantisation;
+//! * `grow`: a trained net in a wider or finer-bucketed shape, computing the same (`--init`);
 //! * `model`: forward and backward passes, gradients, the clipping limits of quantisation;
 //! * `adam`: Adam's moments over the whole net, stepped on several threads (`crate::adam` has
 //!   the arithmetic);
@@ -18,6 +19,7 @@ pub mod adam;
 pub mod checkpoint;
 pub mod data;
 pub mod float;
+pub mod grow;
 pub mod loss;
 pub mod model;
 pub mod rng;

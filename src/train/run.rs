@@ -16,9 +16,10 @@ use crate::files;
 use super::checkpoint::{self, DataIdentity, TrainState};
 use super::data::{self, DataSet, LoadError};
 use super::float::{FloatNetwork, QuantiseError};
+use super::grow::{grow, GrowError};
 use super::loss::Blend;
 use super::samples::Samples;
-use super::settings::{self, SettingsError, SettingsRequest, TrainSettings};
+use super::settings::{SettingsError, SettingsRequest, TrainSettings};
 use super::trainer::{self, Workspace};
 
 /// Which epoch's weights become the net.
@@ -121,12 +122,12 @@ pub enum TrainError {
     NothingTrained,
     /// The `--init` net could not be read or was refused.
     Init(FileError),
-    /// Architecture options that contradict the `--init` net's.
-    InitArchitecture {
+    /// The `--init` net cannot grow into the shape asked for.
+    InitShape {
         /// The net.
         path: PathBuf,
-        /// Each option that differs.
-        differences: Vec<String>,
+        /// Why not.
+        error: GrowError,
     },
 }
 
@@ -168,13 +169,9 @@ impl fmt::Display for TrainError {
             TrainError::Quantise(e) => write!(f, "the trained net cannot be quantised: {e}"),
             TrainError::NothingTrained => write!(f, "no epoch trained (--stop-after 0): nothing to export"),
             TrainError::Init(e) => write!(f, "--init: {e}"),
-            TrainError::InitArchitecture { path, differences } => write!(
-                f,
-                "--init starts from the weights of '{}', so the net keeps its shape; these options \
-                 contradict it: {}",
-                path.display(),
-                differences.join(", ")
-            ),
+            TrainError::InitShape { path, error } => {
+                write!(f, "--init '{}' cannot start this run: {error}", path.display())
+            }
         }
     }
 }
@@ -247,18 +244,19 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
     };
     let settings = match (&resumed, &init) {
         (Some(state), _) => state.settings,
-        (None, Some(net)) => {
-            let settings = request.fresh_from(*net.arch());
-            let differences = settings::architecture_differences(&settings.arch, net.arch(), "the net's");
-            if !differences.is_empty() {
-                let path = job.init.clone().unwrap_or_default();
-                return Err(TrainError::InitArchitecture { path, differences });
-            }
-            settings
-        }
+        (None, Some(net)) => request.fresh_from(*net.arch()),
         (None, None) => request.fresh(),
     };
     settings.validate().map_err(TrainError::Settings)?;
+    // A fresh run from a net starts from its weights, grown into the shape asked for.
+    let start = match (&resumed, &init) {
+        (None, Some(net)) => {
+            Some(grow(&FloatNetwork::from_quantised(net), settings.arch, settings.seed).map_err(|error| {
+                TrainError::InitShape { path: job.init.clone().unwrap_or_default(), error }
+            })?)
+        }
+        _ => None,
+    };
     let threads = settings.threads as usize;
 
     let read_started = Instant::now();
@@ -314,12 +312,19 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
             settings,
             data_identity(&training, &validation, fingerprint),
             &training,
-            init.as_ref().map(FloatNetwork::from_quantised),
+            start,
         ),
     };
     writeln!(log, "net: {}; {} weights", arch, group(parameter_count(&state.net) as u64))?;
     if let Some(sum) = settings.init {
         writeln!(log, "init: the weights start from the net with checksum {sum:016x}")?;
+    }
+    if let Some(net) = init.as_ref().filter(|net| *net.arch() != arch && state.epochs_done == 0) {
+        writeln!(
+            log,
+            "init: grown from {} (new neurons silent, new king buckets copies of the old)",
+            net.arch()
+        )?;
     }
     let blend = trainer::blend(&state);
     writeln!(

@@ -222,15 +222,25 @@ impl TrainSettings {
         Ok(())
     }
 
-    /// The settings where `self` and a checkpoint's `other` differ, each as
-    /// `name ours (the checkpoint's: theirs)`.
+    /// The settings where `self` and `other` differ, each as `name: ours (theirs)`.
     pub fn differences(&self, other: &TrainSettings) -> Vec<String> {
-        let mut out = architecture_differences(&self.arch, &other.arch, "the checkpoint's");
+        let mut out = Vec::new();
         let mut differ = |name: &str, a: String, b: String| {
             if a != b {
                 out.push(format!("{name} {a} (the checkpoint's: {b})"));
             }
         };
+        let (a, b) = (&self.arch, &other.arch);
+        differ("--width", a.width.to_string(), b.width.to_string());
+        differ(
+            "--king-buckets",
+            a.features.king_buckets.name().into(),
+            b.features.king_buckets.name().into(),
+        );
+        differ("mirroring", on_off(a.features.mirror), on_off(b.features.mirror));
+        differ("--activation", a.activation.name().into(), b.activation.name().into());
+        differ("--output-buckets", a.output_buckets.to_string(), b.output_buckets.to_string());
+        differ("quantisation", format!("{:?}", a.quantisation), format!("{:?}", b.quantisation));
         differ("--epochs", self.epochs.to_string(), other.epochs.to_string());
         differ("--batch-size", self.batch_size.to_string(), other.batch_size.to_string());
         differ("--lr", self.lr.to_string(), other.lr.to_string());
@@ -243,24 +253,6 @@ impl TrainSettings {
         differ("--init", init_text(self.init), init_text(other.init));
         out
     }
-}
-
-/// Where architectures `a` (asked for) and `b` (`whose`: a checkpoint's, a net's) differ, each
-/// as `name ours (whose: theirs)`.
-pub fn architecture_differences(a: &Architecture, b: &Architecture, whose: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut differ = |name: &str, ours: String, theirs: String| {
-        if ours != theirs {
-            out.push(format!("{name} {ours} ({whose}: {theirs})"));
-        }
-    };
-    differ("--width", a.width.to_string(), b.width.to_string());
-    differ("--king-buckets", a.features.king_buckets.name().into(), b.features.king_buckets.name().into());
-    differ("mirroring", on_off(a.features.mirror), on_off(b.features.mirror));
-    differ("--activation", a.activation.name().into(), b.activation.name().into());
-    differ("--output-buckets", a.output_buckets.to_string(), b.output_buckets.to_string());
-    differ("quantisation", format!("{:?}", a.quantisation), format!("{:?}", b.quantisation));
-    out
 }
 
 fn init_text(init: Option<u64>) -> String {

@@ -1,0 +1,235 @@
+//! Growing a trained net into a larger shape without changing what it computes, so that a
+//! bigger net (`nnue train --init` with a wider `--width` or finer `--king-buckets`) starts from
+//! everything the smaller one learned instead of from random weights:
+//!
+//! * a wider accumulator: the old neurons keep their weights; each new neuron gets random
+//!   feature weights and bias (as `FloatNetwork::random` draws them) and **zero** output weights,
+//!   so it adds nothing until training gives it a use;
+//! * finer king buckets: each new bucket starts as a copy of the old bucket that held the same
+//!   king squares (one bucket copied into nine palace squares, three rank buckets into their
+//!   palace squares).
+//!
+//! The mirroring, the activation, the output buckets and the quantisation must stay: changing
+//! them changes what the weights mean.
+
+use std::fmt;
+
+use crate::board::{Color, Square};
+use crate::eval::nnue::features::{FeatureSet, FEATURES_PER_BUCKET};
+use crate::eval::nnue::network::Architecture;
+
+use super::float::FloatNetwork;
+
+/// Why a net cannot grow into a shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GrowError {
+    /// The new accumulator is narrower than the net's.
+    Narrower {
+        /// The net's width.
+        from: usize,
+        /// The width asked for.
+        to: usize,
+    },
+    /// A king bucket asked for holds king squares of two of the net's buckets.
+    Coarser {
+        /// The net's feature set.
+        from: FeatureSet,
+        /// The one asked for.
+        to: FeatureSet,
+    },
+    /// Something that must stay the same differs: which, and the two values.
+    Changed {
+        /// The option, as the command line spells it.
+        what: &'static str,
+        /// The net's value.
+        from: String,
+        /// The value asked for.
+        to: String,
+    },
+}
+
+impl fmt::Display for GrowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GrowError::Narrower { from, to } => {
+                write!(f, "--width {to} is narrower than the net's {from}: a net can grow, not shrink")
+            }
+            GrowError::Coarser { from, to } => write!(
+                f,
+                "--king-buckets {} merges king squares the net's {} buckets tell apart: a net's buckets \
+                 can be split, not merged",
+                to.king_buckets.name(),
+                from.king_buckets.name()
+            ),
+            GrowError::Changed { what, from, to } => {
+                write!(f, "{what} {to} (the net's: {from}): only the width and the king buckets can grow")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GrowError {}
+
+/// `net` in the shape `arch`: the same function (see the module's doc), new weights drawn from
+/// `seed`. The same shape gives `net` back unchanged.
+pub fn grow(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNetwork, GrowError> {
+    let old = net.arch;
+    if arch == old {
+        return Ok(net.clone());
+    }
+    let changed = |what: &'static str, from: String, to: String| {
+        if from == to {
+            Ok(())
+        } else {
+            Err(GrowError::Changed { what, from, to })
+        }
+    };
+    let on_off = |on: bool| if on { "on" } else { "off" }.to_string();
+    changed("mirroring", on_off(old.features.mirror), on_off(arch.features.mirror))?;
+    changed("--activation", old.activation.name().into(), arch.activation.name().into())?;
+    changed("--output-buckets", old.output_buckets.to_string(), arch.output_buckets.to_string())?;
+    changed("quantisation", format!("{:?}", old.quantisation), format!("{:?}", arch.quantisation))?;
+    if arch.width < old.width {
+        return Err(GrowError::Narrower { from: old.width, to: arch.width });
+    }
+    let sources = bucket_sources(old.features, arch.features)
+        .ok_or(GrowError::Coarser { from: old.features, to: arch.features })?;
+
+    let (n_old, n) = (old.width, arch.width);
+    let mut grown = FloatNetwork::random(arch, seed);
+    for (bucket, &source) in sources.iter().enumerate() {
+        for feature in 0..FEATURES_PER_BUCKET {
+            let from = (source * FEATURES_PER_BUCKET + feature) * n_old;
+            let to = (bucket * FEATURES_PER_BUCKET + feature) * n;
+            grown.feature_weights[to..to + n_old].copy_from_slice(&net.feature_weights[from..from + n_old]);
+        }
+    }
+    grown.feature_bias[..n_old].copy_from_slice(&net.feature_bias);
+    for bucket in 0..arch.output_buckets {
+        for half in 0..2 {
+            let from = bucket * 2 * n_old + half * n_old;
+            let to = bucket * 2 * n + half * n;
+            grown.output_weights[to..to + n_old].copy_from_slice(&net.output_weights[from..from + n_old]);
+            grown.output_weights[to + n_old..to + n].fill(0.0);
+        }
+    }
+    grown.output_bias.copy_from_slice(&net.output_bias);
+    Ok(grown)
+}
+
+/// For each king bucket of `to`, the bucket of `from` that holds the same king squares; `None`
+/// when a bucket of `to` spans two of `from`'s. Both sets mirror alike (checked by the caller),
+/// so one perspective's palace squares tell every bucket apart.
+fn bucket_sources(from: FeatureSet, to: FeatureSet) -> Option<Vec<usize>> {
+    let mut sources = vec![None; to.bucket_count()];
+    for file in 3..=5 {
+        for rank in 0..=2 {
+            let king = Square::new(file, rank);
+            let bucket = to.frame(Color::Red, king).bucket_offset() / FEATURES_PER_BUCKET;
+            let source = from.frame(Color::Red, king).bucket_offset() / FEATURES_PER_BUCKET;
+            match sources[bucket] {
+                None => sources[bucket] = Some(source),
+                Some(s) if s == source => {}
+                Some(_) => return None,
+            }
+        }
+    }
+    sources.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{movegen, Position};
+    use crate::eval::nnue::network::{Activation, Quantisation};
+    use crate::eval::nnue::KingBuckets;
+    use rand::{Rng, SeedableRng};
+
+    fn arch(buckets: KingBuckets, mirror: bool, width: usize) -> Architecture {
+        Architecture {
+            features: FeatureSet { king_buckets: buckets, mirror },
+            width,
+            activation: Activation::SCRelu,
+            output_buckets: 4,
+            quantisation: Quantisation::DEFAULT,
+        }
+    }
+
+    /// Positions along random games, the kings wandering their palaces.
+    fn positions(seed: u64, count: usize) -> Vec<Position> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        let mut pos = Position::startpos();
+        while out.len() < count {
+            let moves = movegen::legal_moves(&mut pos);
+            if moves.is_empty() || pos.game_ply() > 200 {
+                pos = Position::startpos();
+                continue;
+            }
+            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
+            out.push(pos.clone());
+        }
+        out
+    }
+
+    /// Grown, the quantised net scores every position exactly as the original quantised net.
+    #[test]
+    fn a_grown_net_computes_what_the_net_computed() {
+        let cases = [
+            (KingBuckets::Single, KingBuckets::Palace, true, 32, 48),
+            (KingBuckets::Single, KingBuckets::Palace, false, 32, 32),
+            (KingBuckets::Rank, KingBuckets::Palace, true, 32, 64),
+            (KingBuckets::Single, KingBuckets::Rank, true, 16, 16),
+            (KingBuckets::Palace, KingBuckets::Palace, true, 16, 32),
+        ];
+        let all = positions(5, 3000);
+        for (from, to, mirror, w_from, w_to) in cases {
+            let net = FloatNetwork::random(arch(from, mirror, w_from), 3).quantise().unwrap();
+            let float = FloatNetwork::from_quantised(&net);
+            let grown = grow(&float, arch(to, mirror, w_to), 9).unwrap();
+            assert_eq!(grown.arch, arch(to, mirror, w_to));
+            let quantised = grown.quantise().unwrap();
+            let mut king_frames = std::collections::HashSet::new();
+            for pos in &all {
+                assert_eq!(quantised.evaluate(pos), net.evaluate(pos), "{from:?} -> {to:?}: {pos:?}");
+                for side in Color::BOTH {
+                    king_frames.insert((side, to_frame(to, mirror, side, pos)));
+                }
+            }
+            assert!(king_frames.len() >= 4, "{from:?} -> {to:?}: the kings visited {king_frames:?}");
+            // New neurons are live (they can learn) but silent (zero output weights).
+            if w_to > w_from {
+                assert!(grown.feature_bias[w_from..].iter().all(|&b| b > 0.0));
+                assert!(grown.output_weights[w_from..w_to].iter().all(|&w| w == 0.0));
+            }
+        }
+    }
+
+    fn to_frame(buckets: KingBuckets, mirror: bool, side: Color, pos: &Position) -> usize {
+        FeatureSet { king_buckets: buckets, mirror }.frame(side, pos.king_square(side)).bucket_offset()
+    }
+
+    #[test]
+    fn the_same_shape_gives_the_net_back() {
+        let net = FloatNetwork::random(arch(KingBuckets::Palace, true, 16), 4);
+        assert_eq!(grow(&net, net.arch, 1).unwrap(), net);
+    }
+
+    #[test]
+    fn shrinking_merging_and_changing_meaning_are_refused() {
+        let net = FloatNetwork::random(arch(KingBuckets::Palace, true, 32), 4);
+        let err = |to: Architecture| grow(&net, to, 1).unwrap_err().to_string();
+        assert!(err(arch(KingBuckets::Palace, true, 16)).contains("--width 16 is narrower than the net's 32"));
+        let merged = err(arch(KingBuckets::Rank, true, 32));
+        assert!(
+            merged.contains("--king-buckets rank merges king squares the net's palace buckets"),
+            "{merged}"
+        );
+        assert!(err(arch(KingBuckets::Single, true, 32)).contains("merges"));
+        assert!(err(arch(KingBuckets::Palace, false, 32)).contains("mirroring off (the net's: on)"));
+        let crelu = Architecture { activation: Activation::CRelu, ..net.arch };
+        assert!(err(crelu).contains("--activation crelu (the net's: screlu)"));
+        let buckets = Architecture { output_buckets: 8, ..net.arch };
+        assert!(err(buckets).contains("--output-buckets 8 (the net's: 4)"));
+    }
+}

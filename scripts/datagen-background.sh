@@ -10,8 +10,9 @@
 #
 # The run is the one docs/data.md names as current (RUN below); a file that is already there is
 # resumed, so a session that was stopped loses at most the games in progress. The engine is
-# copied to $DATA/chariot-<commit> once, so that rebuilding the checkout does not change the
-# program mid-run (the file's settings fingerprint would refuse another net anyway).
+# copied to $DATA/chariot-<commit> when the run begins and named in $DATA/<run>.engine; the run
+# always resumes with it, so that a later commit (another net, another win-rate model) does not
+# change the program mid-run (the file's settings fingerprint would refuse it anyway).
 #
 # Environment: DATA (the folder for data files) [/work/data], CONCURRENCY [2].
 set -euo pipefail
@@ -34,11 +35,17 @@ start)
         exit 0
     fi
     mkdir -p "$data"
-    commit=$(git rev-parse --short HEAD)
-    engine="$data/chariot-$commit"
-    if [ ! -x "$engine" ]; then
-        cargo build --release
-        cp target/release/chariot "$engine"
+    # A run resumes with the engine that began it (recorded in $data/$name.engine): a later
+    # commit may carry another net or win-rate model, whose games the file's settings
+    # fingerprint would refuse.
+    engine=$(cat "$data/$name.engine" 2>/dev/null || true)
+    if [ -z "$engine" ] || [ ! -x "$engine" ]; then
+        engine="$data/chariot-$(git rev-parse --short HEAD)"
+        if [ ! -x "$engine" ]; then
+            cargo build --release
+            cp target/release/chariot "$engine"
+        fi
+        echo "$engine" > "$data/$name.engine"
     fi
     nohup nice -n 19 "$engine" "${run[@]}" >> "$data/$name.log" 2>&1 &
     echo "started $name with $engine (pid $!), log $data/$name.log"

@@ -229,7 +229,7 @@ impl From<RangeError> for QuantiseError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::board::movegen;
     use crate::eval::nnue::{FeatureSet, KingBuckets, Quantisation};
@@ -245,7 +245,7 @@ mod tests {
     }
 
     /// Positions along random games from the start, `count` of them.
-    fn random_positions(seed: u64, count: usize) -> Vec<Position> {
+    pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<Position> {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut out = Vec::new();
         let mut pos = Position::startpos();

@@ -140,10 +140,10 @@ fn bucket_sources(from: FeatureSet, to: FeatureSet) -> Option<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{movegen, Position};
+    use crate::board::Position;
     use crate::eval::nnue::network::{Activation, Quantisation};
     use crate::eval::nnue::KingBuckets;
-    use rand::{Rng, SeedableRng};
+    use crate::train::float::tests::random_positions;
 
     fn arch(buckets: KingBuckets, mirror: bool, width: usize) -> Architecture {
         Architecture {
@@ -153,23 +153,6 @@ mod tests {
             output_buckets: 4,
             quantisation: Quantisation::DEFAULT,
         }
-    }
-
-    /// Positions along random games, the kings wandering their palaces.
-    fn positions(seed: u64, count: usize) -> Vec<Position> {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        let mut pos = Position::startpos();
-        while out.len() < count {
-            let moves = movegen::legal_moves(&mut pos);
-            if moves.is_empty() || pos.game_ply() > 200 {
-                pos = Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
-            out.push(pos.clone());
-        }
-        out
     }
 
     /// Grown, the quantised net scores every position exactly as the original quantised net.
@@ -182,7 +165,7 @@ mod tests {
             (KingBuckets::Single, KingBuckets::Rank, true, 16, 16),
             (KingBuckets::Palace, KingBuckets::Palace, true, 16, 32),
         ];
-        let all = positions(5, 3000);
+        let all = random_positions(5, 3000);
         for (from, to, mirror, w_from, w_to) in cases {
             let net = FloatNetwork::random(arch(from, mirror, w_from), 3).quantise().unwrap();
             let float = FloatNetwork::from_quantised(&net);

@@ -533,6 +533,20 @@ fn a_run_with_init_starts_from_that_nets_weights_and_grows_it_on_demand() {
         };
         assert_eq!(eval(&grown), eval(&base), "after {moves}");
     }
+    // Relation inputs added at zero: the same scores too, from a net that says it has them.
+    let related = dir.join("related.nnue");
+    let log = succeeded(&tiny(&related, &["--init", s(&base), "--relations"]));
+    assert!(log.contains("init: grown from"), "{log}");
+    let check = succeeded(&chariot(&["nnue", "check", s(&related)]));
+    assert!(check.contains("relation inputs, 10620 inputs"), "{check}");
+    for moves in ["h2e2 h9g7", "h2e2 h9g7 e2e6 g7e6"] {
+        let eval = |net: &Path| {
+            let mut args = vec!["eval", "--json", "--evalfile", s(net), "--moves"];
+            args.extend(moves.split(' '));
+            succeeded(&chariot(&args))
+        };
+        assert_eq!(eval(&related), eval(&base), "after {moves}");
+    }
     // Shapes a net cannot grow into are refused, saying why; nothing is written.
     let refused_shape = dir.join("refused.nnue");
     for (options, words) in [

@@ -31,7 +31,7 @@ fn small_architecture() -> impl Strategy<Value = Architecture> {
         1usize..=8,
     )
         .prop_map(|(king_buckets, mirror, width, activation, output_buckets)| Architecture {
-            features: FeatureSet { king_buckets, mirror },
+            features: FeatureSet { king_buckets, mirror, relations: false },
             width,
             activation,
             output_buckets,

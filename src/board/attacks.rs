@@ -231,6 +231,34 @@ pub fn reaches(board: &Mailbox, from: Square, to: Square) -> bool {
     found
 }
 
+/// Calls `visit` with each occupied square the piece on `from` could capture on if an enemy
+/// piece stood there: the pieces it attacks and the pieces of its own side it protects. A king's
+/// are its palace steps (two kings facing each other on an open file is the position's
+/// illegality, not a relation). `from` holds a piece.
+#[inline]
+pub fn capture_targets(board: &Mailbox, from: Square, mut visit: impl FnMut(Square)) {
+    let piece = board[from];
+    let color = piece.color();
+    let mut occupied = |s: Square| {
+        if board[s].is_piece() {
+            visit(s);
+        }
+    };
+    match piece.kind() {
+        PieceKind::King => king_steps(from, occupied),
+        PieceKind::Advisor => advisor_steps(from, occupied),
+        PieceKind::Elephant => elephant_steps(board, color, from, occupied),
+        PieceKind::Horse => horse_steps(board, from, occupied),
+        PieceKind::Pawn => pawn_steps(color, from, occupied),
+        PieceKind::Rook => {
+            delta::ORTHOGONAL.into_iter().for_each(|d| occupied(first_blocker(board, from, d)))
+        }
+        PieceKind::Cannon => {
+            delta::ORTHOGONAL.into_iter().for_each(|d| occupied(blockers(board, from, d).second))
+        }
+    }
+}
+
 /// Whether a king standing on `king` is attacked by `attacker`: by a rook, cannon, horse or pawn,
 /// or by the attacker's king on an open file (the flying-general rule). Advisors and elephants
 /// never leave their own half, so they are not looked at.
@@ -690,5 +718,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn capture_targets_are_the_occupied_squares_a_piece_reaches() {
+        let mut relations = 0;
+        for board in random_boards(31) {
+            for from in Square::all().filter(|&s| board[s].is_piece()) {
+                let got = collect(|v| capture_targets(&board, from, v));
+                let expected: Vec<Square> = Square::all()
+                    .filter(|&to| to != from && board[to].is_piece() && reaches(&board, from, to))
+                    .collect();
+                assert_eq!(got, expected, "{:?} on {from}", board[from].kind());
+                relations += got.len();
+            }
+        }
+        assert!(relations > 1_000, "{relations}");
     }
 }

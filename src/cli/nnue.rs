@@ -73,6 +73,10 @@ pub struct TrainArgs {
     /// Do not mirror the board when the king stands right of centre.
     #[arg(long)]
     pub no_mirror: bool,
+    /// Add relation inputs (which piece attacks or protects which); with --init they start at
+    /// zero, so the net starts out computing what the --init net computes.
+    #[arg(long)]
+    pub relations: bool,
     /// Hidden activation: crelu or screlu [default: screlu].
     #[arg(long, value_parser = Activation::from_name)]
     pub activation: Option<Activation>,
@@ -128,6 +132,7 @@ impl TrainArgs {
                 width: self.width,
                 king_buckets: self.king_buckets,
                 no_mirror: self.no_mirror,
+                relations: self.relations,
                 activation: self.activation,
                 output_buckets: self.output_buckets,
                 epochs: self.epochs,
@@ -164,6 +169,9 @@ pub struct RandomArgs {
     /// Do not mirror the board when the king stands right of centre.
     #[arg(long)]
     pub no_mirror: bool,
+    /// Add relation inputs (which piece attacks or protects which).
+    #[arg(long)]
+    pub relations: bool,
     /// Hidden activation: crelu or screlu.
     #[arg(long, default_value = "screlu", value_parser = Activation::from_name)]
     pub activation: Activation,
@@ -182,7 +190,11 @@ impl RandomArgs {
     /// The architecture these arguments ask for.
     pub fn architecture(&self) -> Architecture {
         Architecture {
-            features: FeatureSet { king_buckets: self.king_buckets, mirror: !self.no_mirror },
+            features: FeatureSet {
+                king_buckets: self.king_buckets,
+                mirror: !self.no_mirror,
+                relations: self.relations,
+            },
             width: self.width,
             activation: self.activation,
             output_buckets: self.output_buckets,

@@ -101,7 +101,9 @@ impl TrainState {
         let s = &self.settings;
         let a = &s.arch;
         out.u8(a.features.king_buckets.code());
-        out.u8(a.features.mirror as u8);
+        // Input flags: bit 0 mirroring, bit 1 relation inputs (a checkpoint without relation
+        // inputs has the bytes it had before they existed).
+        out.u8(a.features.mirror as u8 | (a.features.relations as u8) << 1);
         out.u16(a.width as u16);
         out.u8(a.activation.code());
         out.u8(a.output_buckets as u8);
@@ -189,10 +191,11 @@ impl TrainState {
             return fail(at, format!("unknown king-bucket layout {code}"));
         };
         let at = r.at;
-        let mirror = match r.u8("mirroring")? {
-            0 => false,
-            1 => true,
-            other => return fail(at, format!("mirroring flag {other} (0 or 1)")),
+        let (mirror, relations) = match r.u8("input flags")? {
+            flags @ 0..=3 => (flags & 1 == 1, flags & 2 == 2),
+            other => {
+                return fail(at, format!("input flags {other} (bit 0 mirroring, bit 1 relation inputs)"))
+            }
         };
         let width = r.u16("width")? as usize;
         let at = r.at;
@@ -203,7 +206,7 @@ impl TrainState {
         let output_buckets = r.u8("output buckets")? as usize;
         let quantisation = Quantisation { qa: r.i16("QA")?, qb: r.i16("QB")?, scale: r.i32("scale")? };
         let arch = Architecture {
-            features: FeatureSet { king_buckets, mirror },
+            features: FeatureSet { king_buckets, mirror, relations },
             width,
             activation,
             output_buckets,
@@ -458,7 +461,7 @@ mod tests {
             (with(&|b| b[8] = 7), 8, "version 7"),
             (with(&|b| b[init_flag] = 2), init_flag as u64, "init flag 2"),
             (with(&|b| b[10] = 5), 10, "king-bucket layout 5"),
-            (with(&|b| b[11] = 2), 11, "mirroring flag 2"),
+            (with(&|b| b[11] = 4), 11, "input flags 4"),
             (with(&|b| b[12] = 17), 10, "settings are invalid"),
             (with(&|b| b.truncate(30)), 30, "truncated"),
             (with(&|b| b.truncate(end - 3)), (end - 3) as u64, "truncated"),

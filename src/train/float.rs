@@ -236,7 +236,7 @@ pub(crate) mod tests {
 
     fn small(activation: Activation, buckets: KingBuckets, mirror: bool) -> Architecture {
         Architecture {
-            features: FeatureSet { king_buckets: buckets, mirror },
+            features: FeatureSet { king_buckets: buckets, mirror, relations: false },
             width: 32,
             activation,
             output_buckets: 4,

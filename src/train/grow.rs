@@ -7,7 +7,8 @@
 //!   so it adds nothing until training gives it a use;
 //! * finer king buckets: each new bucket starts as a copy of the old bucket that held the same
 //!   king squares (one bucket copied into nine palace squares, three rank buckets into their
-//!   palace squares).
+//!   palace squares);
+//! * relation inputs added: their weights start at **zero**, so they add nothing until trained.
 //!
 //! The mirroring, the activation, the output buckets and the quantisation must stay: changing
 //! them changes what the weights mean.
@@ -17,6 +18,7 @@ use std::fmt;
 use crate::board::{Color, Square};
 use crate::eval::nnue::features::{FeatureSet, FEATURES_PER_BUCKET};
 use crate::eval::nnue::network::Architecture;
+use crate::eval::nnue::relations::RELATION_FEATURES;
 
 use super::float::FloatNetwork;
 
@@ -62,7 +64,11 @@ impl fmt::Display for GrowError {
                 from.king_buckets.name()
             ),
             GrowError::Changed { what, from, to } => {
-                write!(f, "{what} {to} (the net's: {from}): only the width and the king buckets can grow")
+                write!(
+                    f,
+                    "{what} {to} (the net's: {from}): only the width, the king buckets and relation inputs \
+                     can grow"
+                )
             }
         }
     }
@@ -89,6 +95,9 @@ pub fn grow(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNe
     changed("--activation", old.activation.name().into(), arch.activation.name().into())?;
     changed("--output-buckets", old.output_buckets.to_string(), arch.output_buckets.to_string())?;
     changed("quantisation", format!("{:?}", old.quantisation), format!("{:?}", arch.quantisation))?;
+    if old.features.relations && !arch.features.relations {
+        changed("relation inputs", on_off(true), on_off(false))?;
+    }
     if arch.width < old.width {
         return Err(GrowError::Narrower { from: old.width, to: arch.width });
     }
@@ -102,6 +111,19 @@ pub fn grow(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNe
             let from = (source * FEATURES_PER_BUCKET + feature) * n_old;
             let to = (bucket * FEATURES_PER_BUCKET + feature) * n;
             grown.feature_weights[to..to + n_old].copy_from_slice(&net.feature_weights[from..from + n_old]);
+        }
+    }
+    if arch.features.relations {
+        let (old_base, base) = (old.features.piece_inputs(), arch.features.piece_inputs());
+        for feature in 0..RELATION_FEATURES {
+            let to = (base + feature) * n;
+            let row = &mut grown.feature_weights[to..to + n];
+            if old.features.relations {
+                let from = (old_base + feature) * n_old;
+                row[..n_old].copy_from_slice(&net.feature_weights[from..from + n_old]);
+            } else {
+                row.fill(0.0);
+            }
         }
     }
     grown.feature_bias[..n_old].copy_from_slice(&net.feature_bias);
@@ -147,7 +169,7 @@ mod tests {
 
     fn arch(buckets: KingBuckets, mirror: bool, width: usize) -> Architecture {
         Architecture {
-            features: FeatureSet { king_buckets: buckets, mirror },
+            features: FeatureSet { king_buckets: buckets, mirror, relations: false },
             width,
             activation: Activation::SCRelu,
             output_buckets: 4,
@@ -188,8 +210,44 @@ mod tests {
         }
     }
 
+    fn with_relations(arch: Architecture) -> Architecture {
+        Architecture { features: FeatureSet { relations: true, ..arch.features }, ..arch }
+    }
+
+    /// Relation inputs added (at zero), or kept while the net widens: the same scores, and the
+    /// added inputs can learn (they are inputs like any other) but start silent.
+    #[test]
+    fn adding_relation_inputs_keeps_what_the_net_computed() {
+        let plain = arch(KingBuckets::Single, true, 32);
+        let cases = [
+            (plain, with_relations(plain)),
+            (plain, with_relations(arch(KingBuckets::Palace, true, 48))),
+            (with_relations(plain), with_relations(arch(KingBuckets::Single, true, 48))),
+        ];
+        let all = random_positions(6, 1500);
+        for (from, to) in cases {
+            let net = FloatNetwork::random(from, 3).quantise().unwrap();
+            let grown = grow(&FloatNetwork::from_quantised(&net), to, 9).unwrap();
+            let quantised = grown.quantise().unwrap();
+            for pos in &all {
+                assert_eq!(quantised.evaluate(pos), net.evaluate(pos), "{from} -> {to}: {pos:?}");
+            }
+            let relation_rows = &grown.feature_weights[to.features.piece_inputs() * to.width..];
+            let nonzero = relation_rows.iter().filter(|&&w| w != 0.0).count();
+            if from.features.relations {
+                assert!(nonzero > 0, "{from} -> {to}: the net's relation weights are kept");
+            } else {
+                assert_eq!(nonzero, 0, "{from} -> {to}");
+            }
+        }
+        let err = grow(&FloatNetwork::random(with_relations(plain), 1), plain, 1).unwrap_err();
+        assert!(err.to_string().contains("relation inputs off (the net's: on)"), "{err}");
+    }
+
     fn to_frame(buckets: KingBuckets, mirror: bool, side: Color, pos: &Position) -> usize {
-        FeatureSet { king_buckets: buckets, mirror }.frame(side, pos.king_square(side)).bucket_offset()
+        FeatureSet { king_buckets: buckets, mirror, relations: false }
+            .frame(side, pos.king_square(side))
+            .bucket_offset()
     }
 
     #[test]

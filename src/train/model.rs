@@ -7,7 +7,6 @@
 //! rows. Gradients are sums over the positions a thread was given (the optimiser divides by the
 //! batch size), accumulated in a fixed order, so a run is reproducible.
 
-use crate::eval::nnue::features::MAX_ACTIVE;
 use crate::eval::nnue::network::{Activation, Architecture};
 
 use super::float::{activate, FloatNetwork};
@@ -52,8 +51,9 @@ impl Gradients {
 /// net (docs/nnue.md, "Quantisation"): after every step each weight is clipped to these.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct ClipLimits {
-    /// Feature weights and feature biases: the bias plus the 32 largest weights of a column,
-    /// each rounded at scale QA, stay within i16.
+    /// Feature weights and feature biases: the bias plus the largest weights of a column that
+    /// can be on together (32 pieces, and 134 relations with relation inputs), each rounded at
+    /// scale QA, stay within i16.
     pub feature: f32,
     /// Output weights: all 2N of a bucket at this size, rounded at scale QB and times the
     /// largest activation, stay within i32; and each fits in i16.
@@ -68,7 +68,7 @@ impl ClipLimits {
         let q = arch.quantisation;
         let (qa, qb) = (q.qa as f64, q.qb as f64);
         // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
-        let per_weight = (i16::MAX as f64 / (MAX_ACTIVE + 1) as f64).floor() - 1.0;
+        let per_weight = (i16::MAX as f64 / (arch.features.max_active() + 1) as f64).floor() - 1.0;
         let feature = per_weight / qa;
         let per_unit = match arch.activation {
             Activation::CRelu => qa,
@@ -307,7 +307,7 @@ mod tests {
 
     fn tiny(activation: Activation) -> Architecture {
         Architecture {
-            features: FeatureSet { king_buckets: KingBuckets::Rank, mirror: true },
+            features: FeatureSet { king_buckets: KingBuckets::Rank, mirror: true, relations: false },
             width: 16,
             activation,
             output_buckets: 2,

@@ -3,12 +3,14 @@
 //!
 //! Records are converted once, up front, through `FeatureSet::frame` and `Frame::index`, the
 //! functions the engine's accumulator uses, so a trained net reads the board as the engine does.
-//! Indices are stored as `u16` (the largest feature set has 6,372 inputs), both perspectives of a
-//! position side by side: about 100 bytes a position, a gigabyte for ten million.
+//! Indices are stored as `u16` (the largest feature set has 16,284 inputs), both perspectives of
+//! a position side by side: about 100 bytes a position, a gigabyte for ten million (with
+//! relation inputs about 2.5 times that).
 
 use crate::board::{Color, PieceKind, Square};
 use crate::datagen::format::{square_at, Record};
 use crate::eval::nnue::features::{self, FeatureSet, MAX_ACTIVE};
+use crate::eval::nnue::relations::Relations;
 
 /// One position, borrowed from a `Samples` table.
 #[derive(Copy, Clone, Debug)]
@@ -38,7 +40,8 @@ pub struct Samples {
 }
 
 /// The features of one record from both perspectives, appended to `out` (side to move's
-/// first); returns the number of pieces other than the kings. The record must be valid
+/// first: its pieces', then its relations' if the set has them); returns the number of pieces
+/// other than the kings. The record must be valid
 /// (`Record::validate`): one king a side, every piece on a square it can reach.
 pub fn record_features(rec: &Record, set: FeatureSet, out: &mut Vec<u16>) -> usize {
     let mut pieces = [(Color::Red, PieceKind::King, Square::NONE); MAX_ACTIVE];
@@ -52,10 +55,13 @@ pub fn record_features(rec: &Record, set: FeatureSet, out: &mut Vec<u16>) -> usi
         pieces[n] = (color, kind, sq);
         n += 1;
     }
+    let relations =
+        if set.relations { Relations::of_pieces(pieces[..n].iter().copied()) } else { Relations::EMPTY };
     let stm = rec.side_to_move();
     for perspective in [stm, stm.opponent()] {
         let frame = set.frame(perspective, kings[perspective.index()]);
         out.extend(pieces[..n].iter().map(|&(color, kind, sq)| frame.index(color, kind, sq) as u16));
+        out.extend(relations.as_slice().iter().map(|&r| frame.relation_index(r) as u16));
     }
     n - 2
 }
@@ -158,10 +164,11 @@ mod tests {
     fn a_records_features_are_the_engines_features_of_its_position() {
         let records = random_records(600, 11);
         for set in [
-            FeatureSet { king_buckets: KingBuckets::Palace, mirror: true },
-            FeatureSet { king_buckets: KingBuckets::Palace, mirror: false },
-            FeatureSet { king_buckets: KingBuckets::Rank, mirror: false },
-            FeatureSet { king_buckets: KingBuckets::Single, mirror: true },
+            FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: false },
+            FeatureSet { king_buckets: KingBuckets::Palace, mirror: false, relations: false },
+            FeatureSet { king_buckets: KingBuckets::Rank, mirror: false, relations: false },
+            FeatureSet { king_buckets: KingBuckets::Single, mirror: true, relations: false },
+            FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: true },
         ] {
             let recs: Vec<Record> = records.iter().map(|r| r.1).collect();
             let samples = Samples::from_records(&recs, set, 8, 3);
@@ -190,7 +197,7 @@ mod tests {
     #[test]
     fn the_table_does_not_depend_on_the_thread_count() {
         let recs: Vec<Record> = random_records(301, 12).into_iter().map(|r| r.1).collect();
-        let set = FeatureSet { king_buckets: KingBuckets::Palace, mirror: true };
+        let set = FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: false };
         let one = Samples::from_records(&recs, set, 8, 1);
         let four = Samples::from_records(&recs, set, 8, 4);
         assert_eq!((one.starts, one.indices, one.buckets), (four.starts, four.indices, four.buckets));

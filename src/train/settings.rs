@@ -238,6 +238,7 @@ impl TrainSettings {
             b.features.king_buckets.name().into(),
         );
         differ("mirroring", on_off(a.features.mirror), on_off(b.features.mirror));
+        differ("relation inputs", on_off(a.features.relations), on_off(b.features.relations));
         differ("--activation", a.activation.name().into(), b.activation.name().into());
         differ("--output-buckets", a.output_buckets.to_string(), b.output_buckets.to_string());
         differ("quantisation", format!("{:?}", a.quantisation), format!("{:?}", b.quantisation));
@@ -305,6 +306,8 @@ pub struct SettingsRequest {
     pub king_buckets: Option<crate::eval::nnue::KingBuckets>,
     /// `--no-mirror`.
     pub no_mirror: bool,
+    /// `--relations`.
+    pub relations: bool,
     /// `--activation`.
     pub activation: Option<crate::eval::nnue::Activation>,
     /// `--output-buckets`.
@@ -355,6 +358,7 @@ impl SettingsRequest {
         a.width = self.width.unwrap_or(a.width);
         a.features.king_buckets = self.king_buckets.unwrap_or(a.features.king_buckets);
         a.features.mirror = a.features.mirror && !self.no_mirror;
+        a.features.relations = a.features.relations || self.relations;
         a.activation = self.activation.unwrap_or(a.activation);
         a.output_buckets = self.output_buckets.unwrap_or(a.output_buckets);
         s.epochs = self.epochs.unwrap_or(s.epochs);

@@ -9,7 +9,6 @@
 
 use crate::board::Position;
 use crate::datagen::format::Record;
-use crate::eval::nnue::features::MAX_ACTIVE;
 use crate::eval::nnue::network::Network;
 
 use super::adam::Adam;
@@ -200,7 +199,7 @@ pub fn check_quantised(
 ) -> QuantisedCheck {
     let n = net.arch().width;
     let (mut us, mut them) = (vec![0i16; n], vec![0i16; n]);
-    let mut active = Vec::with_capacity(MAX_ACTIVE);
+    let mut active = Vec::with_capacity(net.arch().features.max_active());
     let mut scratch = Scratch::new(n);
     let (mut loss, mut max_error, mut sum_error) = (0.0f64, 0.0f64, 0.0f64);
     for i in 0..samples.len() {

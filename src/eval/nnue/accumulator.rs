@@ -7,12 +7,18 @@
 //! perspective's frame (its king moved to another bucket or across the centre file with
 //! mirroring): then it is rebuilt from the current board, starting from the last accumulator
 //! rebuilt in the same frame (`refresh_cache`). Taking a move back is just a pop.
+//!
+//! A net with relation inputs also keeps the relation list of every ply whose accumulators are
+//! computed. Relations are not replayed move by move: after the pieces' changes are replayed,
+//! the difference between the base ply's relations and the current ones is applied to the top
+//! ply alone (the plies in between are left uncomputed, since their relation part is stale).
 
 use std::sync::Arc;
 
 use super::features::{self, Frame};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
+use super::relations::{Delta, Relations};
 use super::simd;
 use crate::board::{Color, Move, PieceKind, Position, Square};
 
@@ -44,6 +50,8 @@ struct Ply {
     computed: [bool; 2],
     /// Pieces other than the kings (for the output bucket).
     non_kings: u8,
+    /// Whether this ply's relation list is computed (nets with relation inputs).
+    relations_known: bool,
 }
 
 /// A stack of accumulator pairs by ply, for one search thread and one net.
@@ -56,6 +64,10 @@ pub struct AccumulatorStack {
     top: usize,
     /// Each frame's last refreshed accumulator, so that a refresh costs a difference.
     cache: RefreshCache,
+    /// Whether the net has relation inputs.
+    has_relations: bool,
+    /// Ply `p`'s relations, where `plies[p].relations_known` (empty unless `has_relations`).
+    relation_lists: Vec<Relations>,
 }
 
 impl AccumulatorStack {
@@ -69,8 +81,10 @@ impl AccumulatorStack {
             refresh: [false; 2],
             computed: [false; 2],
             non_kings: features::non_king_pieces(pos) as u8,
+            relations_known: false,
         };
         let cache = RefreshCache::new(&net);
+        let has_relations = net.arch().features.relations;
         let mut stack = AccumulatorStack {
             net,
             width,
@@ -78,6 +92,8 @@ impl AccumulatorStack {
             plies: vec![root; INITIAL_PLIES],
             top: 0,
             cache,
+            has_relations,
+            relation_lists: if has_relations { vec![Relations::EMPTY; INITIAL_PLIES] } else { Vec::new() },
         };
         for color in Color::BOTH {
             stack.refresh(color, pos);
@@ -99,6 +115,9 @@ impl AccumulatorStack {
         if self.top == self.plies.len() {
             self.plies.push(ply);
             self.values.resize(self.plies.len() * 2 * self.width, 0);
+            if self.has_relations {
+                self.relation_lists.push(Relations::EMPTY);
+            }
         } else {
             self.plies[self.top] = ply;
         }
@@ -126,6 +145,7 @@ impl AccumulatorStack {
             refresh,
             computed: [false; 2],
             non_kings: below.non_kings.saturating_sub(captured.is_some() as u8),
+            relations_known: false,
         });
     }
 
@@ -133,7 +153,13 @@ impl AccumulatorStack {
     #[inline]
     pub fn push_null(&mut self) {
         let below = self.plies[self.top];
-        self.push(Ply { change: Change::None, refresh: [false; 2], computed: [false; 2], ..below });
+        self.push(Ply {
+            change: Change::None,
+            refresh: [false; 2],
+            computed: [false; 2],
+            relations_known: false,
+            ..below
+        });
     }
 
     /// Forgets the last move or null move.
@@ -176,6 +202,9 @@ impl AccumulatorStack {
                     for ply in base + 1..=self.top {
                         self.apply(ply, color);
                     }
+                    if self.has_relations {
+                        self.apply_relations(base, color, pos);
+                    }
                     break;
                 }
             }
@@ -193,8 +222,45 @@ impl AccumulatorStack {
     fn refresh(&mut self, color: Color, pos: &Position) {
         let at = (2 * self.top + color.index()) * self.width;
         let frame = self.plies[self.top].frames[color.index()];
-        self.cache.refresh(&self.net, color, frame, pos, &mut self.values[at..at + self.width]);
+        let acc = &mut self.values[at..at + self.width];
+        self.cache.refresh(&self.net, color, frame, pos, acc);
+        if self.has_relations {
+            let top = self.top;
+            if !self.plies[top].relations_known {
+                self.relation_lists[top] = Relations::of_position(pos);
+                self.plies[top].relations_known = true;
+            }
+            let acc = &mut self.values[at..at + self.width];
+            for &r in self.relation_lists[top].as_slice() {
+                simd::add_assign(acc, self.net.column(frame.relation_index(r)));
+            }
+        }
         self.plies[self.top].computed[color.index()] = true;
+    }
+
+    /// After the pieces' changes from `base` to the top were replayed for `color`: brings the
+    /// top's relation part from `base`'s relations to `pos`'s, and marks the plies in between
+    /// uncomputed for `color` (their relation part is still `base`'s).
+    fn apply_relations(&mut self, base: usize, color: Color, pos: &Position) {
+        let top = self.top;
+        if !self.plies[top].relations_known {
+            self.relation_lists[top] = Relations::of_position(pos);
+            self.plies[top].relations_known = true;
+        }
+        let at = (2 * top + color.index()) * self.width;
+        let frame = self.plies[top].frames[color.index()];
+        let (net, lists) = (&self.net, &self.relation_lists);
+        let acc = &mut self.values[at..at + self.width];
+        lists[base].diff(&lists[top], |r, delta| {
+            let column = net.column(frame.relation_index(r));
+            match delta {
+                Delta::Removed => simd::sub_assign(acc, column),
+                Delta::Added => simd::add_assign(acc, column),
+            }
+        });
+        for ply in base + 1..top {
+            self.plies[ply].computed[color.index()] = false;
+        }
     }
 
     /// Computes `color`'s accumulator at `ply` from the one below and the move between them.
@@ -234,11 +300,11 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     fn net(king_buckets: KingBuckets, mirror: bool) -> Arc<Network> {
-        let arch = Architecture {
-            features: FeatureSet { king_buckets, mirror },
-            width: 32,
-            ..Architecture::DEFAULT
-        };
+        net_with(FeatureSet { king_buckets, mirror, relations: false })
+    }
+
+    fn net_with(features: FeatureSet) -> Arc<Network> {
+        let arch = Architecture { features, width: 32, ..Architecture::DEFAULT };
         Arc::new(FloatNetwork::random(arch, 17).quantise().unwrap())
     }
 
@@ -257,13 +323,15 @@ mod tests {
     #[test]
     fn incremental_equals_refresh_along_random_lines() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(21);
-        for (buckets, mirror) in [
-            (KingBuckets::Palace, true),
-            (KingBuckets::Palace, false),
-            (KingBuckets::Single, true),
-            (KingBuckets::Rank, false),
+        for (buckets, mirror, relations) in [
+            (KingBuckets::Palace, true, false),
+            (KingBuckets::Palace, false, false),
+            (KingBuckets::Single, true, false),
+            (KingBuckets::Rank, false, false),
+            (KingBuckets::Single, true, true),
+            (KingBuckets::Palace, true, true),
         ] {
-            let net = net(buckets, mirror);
+            let net = net_with(FeatureSet { king_buckets: buckets, mirror, relations });
             // Endgames too, so that king moves (and bucket and mirror changes) are common.
             let mut refreshes = 0;
             for fen in [

@@ -16,6 +16,7 @@
 
 use std::fmt;
 
+use super::relations::{Relation, Relations, MAX_RELATIONS, RELATION_FEATURES};
 use crate::board::attacks::reachable;
 use crate::board::square::in_playing_area;
 use crate::board::{Color, PieceKind, Position, Square};
@@ -90,13 +91,16 @@ impl fmt::Display for UnknownName {
 
 impl std::error::Error for UnknownName {}
 
-/// The input side of an architecture: king buckets and mirroring.
+/// The input side of an architecture: king buckets, mirroring, and relation inputs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FeatureSet {
     /// How the king square picks a weight block.
     pub king_buckets: KingBuckets,
     /// Reflect the board left to right when the perspective's king is right of centre.
     pub mirror: bool,
+    /// Inputs for which piece attacks or protects which (`relations`), after the piece-square
+    /// blocks; shared by every king bucket.
+    pub relations: bool,
 }
 
 impl FeatureSet {
@@ -116,9 +120,20 @@ impl FeatureSet {
         2 * self.bucket_count()
     }
 
+    /// The number of piece-square inputs (every king bucket's block); relation inputs follow.
+    pub const fn piece_inputs(self) -> usize {
+        self.bucket_count() * FEATURES_PER_BUCKET
+    }
+
     /// The number of network inputs.
     pub const fn inputs(self) -> usize {
-        self.bucket_count() * FEATURES_PER_BUCKET
+        self.piece_inputs() + if self.relations { RELATION_FEATURES } else { 0 }
+    }
+
+    /// Most inputs one perspective can have on at once: a piece-square feature per piece, and
+    /// one per relation.
+    pub const fn max_active(self) -> usize {
+        MAX_ACTIVE + if self.relations { MAX_RELATIONS } else { 0 }
     }
 
     /// How `perspective` sees the board while its king stands on `king`.
@@ -135,16 +150,25 @@ impl FeatureSet {
             KingBuckets::Palace if self.mirror => rank * 2 + file.min(1),
             KingBuckets::Palace => rank * 3 + file,
         };
-        Frame { perspective, mirror, offset: bucket * FEATURES_PER_BUCKET }
+        Frame {
+            perspective,
+            mirror,
+            offset: bucket * FEATURES_PER_BUCKET,
+            relation_base: self.piece_inputs(),
+        }
     }
 
-    /// The features `perspective` has on in `pos`, appended to `out`.
+    /// The features `perspective` has on in `pos`, appended to `out`: its pieces', then its
+    /// relations' if the set has them.
     pub fn active_features(self, pos: &Position, perspective: Color, out: &mut Vec<usize>) {
         let frame = self.frame(perspective, pos.king_square(perspective));
         for color in Color::BOTH {
             for kind in PieceKind::ALL {
                 out.extend(pos.pieces(color, kind).map(|sq| frame.index(color, kind, sq)));
             }
+        }
+        if self.relations {
+            out.extend(Relations::of_position(pos).as_slice().iter().map(|&r| frame.relation_index(r)));
         }
     }
 
@@ -158,7 +182,13 @@ impl FeatureSet {
         out: &mut Vec<usize>,
     ) {
         let frame = self.frame(perspective, king);
-        out.extend(pieces.into_iter().map(|(color, kind, sq)| frame.index(color, kind, sq)));
+        if self.relations {
+            let pieces: Vec<_> = pieces.into_iter().collect();
+            out.extend(pieces.iter().map(|&(color, kind, sq)| frame.index(color, kind, sq)));
+            out.extend(Relations::of_pieces(pieces).as_slice().iter().map(|&r| frame.relation_index(r)));
+        } else {
+            out.extend(pieces.into_iter().map(|(color, kind, sq)| frame.index(color, kind, sq)));
+        }
     }
 }
 
@@ -166,10 +196,11 @@ impl fmt::Display for FeatureSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} king buckets ({}), {}mirrored, {} inputs",
+            "{} king buckets ({}), {}mirrored, {}{} inputs",
             self.king_buckets.name(),
             self.bucket_count(),
             if self.mirror { "" } else { "not " },
+            if self.relations { "relation inputs, " } else { "" },
             self.inputs()
         )
     }
@@ -182,6 +213,7 @@ pub struct Frame {
     perspective: Color,
     mirror: bool,
     offset: usize,
+    relation_base: usize,
 }
 
 impl Frame {
@@ -191,15 +223,36 @@ impl Frame {
     /// reader or the move generator makes); an unreachable one maps to its type's first feature.
     #[inline]
     pub fn index(self, color: Color, kind: PieceKind, sq: Square) -> usize {
+        self.offset + self.slot_of(color, kind, sq)
+    }
+
+    /// The input index of relation `r` (a net with relation inputs): the attacker's relative
+    /// type picks a block of 708, the victim's type and square its slot there.
+    #[inline]
+    pub fn relation_index(self, r: Relation) -> usize {
+        let (color, kind) = r.attacker();
+        let attacker = self.relative(color, kind);
+        let (color, kind) = r.victim();
+        self.relation_base + attacker * FEATURES_PER_BUCKET + self.slot_of(color, kind, r.square())
+    }
+
+    #[inline]
+    fn relative(self, color: Color, kind: PieceKind) -> usize {
+        (if color == self.perspective { 0 } else { 7 }) + kind.index()
+    }
+
+    /// A piece's place within a block of 708.
+    #[inline]
+    fn slot_of(self, color: Color, kind: PieceKind, sq: Square) -> usize {
         let mut sq = orient(self.perspective, sq);
         if self.mirror {
             sq = sq.mirror_files();
         }
-        let relative = if color == self.perspective { 0 } else { 7 } + kind.index();
+        let relative = self.relative(color, kind);
         let slot = SLOTS[relative][square_90(sq)];
         debug_assert!(slot != UNREACHABLE, "{} {} on {sq:?}", color.name(), kind.name());
         let slot = if slot == UNREACHABLE { FIRST_SLOT[relative] } else { slot };
-        self.offset + slot as usize
+        slot as usize
     }
 
     /// The first input index of this frame's king bucket.
@@ -308,13 +361,16 @@ mod tests {
     use crate::board::movegen;
     use rand::{Rng, SeedableRng};
 
-    const ALL_SETS: [FeatureSet; 6] = [
-        FeatureSet { king_buckets: KingBuckets::Single, mirror: false },
-        FeatureSet { king_buckets: KingBuckets::Single, mirror: true },
-        FeatureSet { king_buckets: KingBuckets::Rank, mirror: false },
-        FeatureSet { king_buckets: KingBuckets::Rank, mirror: true },
-        FeatureSet { king_buckets: KingBuckets::Palace, mirror: false },
-        FeatureSet { king_buckets: KingBuckets::Palace, mirror: true },
+    const ALL_SETS: [FeatureSet; 9] = [
+        FeatureSet { king_buckets: KingBuckets::Single, mirror: false, relations: false },
+        FeatureSet { king_buckets: KingBuckets::Single, mirror: true, relations: false },
+        FeatureSet { king_buckets: KingBuckets::Rank, mirror: false, relations: false },
+        FeatureSet { king_buckets: KingBuckets::Rank, mirror: true, relations: false },
+        FeatureSet { king_buckets: KingBuckets::Palace, mirror: false, relations: false },
+        FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: false },
+        FeatureSet { king_buckets: KingBuckets::Single, mirror: true, relations: true },
+        FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: true },
+        FeatureSet { king_buckets: KingBuckets::Rank, mirror: false, relations: true },
     ];
 
     #[test]
@@ -373,16 +429,18 @@ mod tests {
 
     #[test]
     fn mirroring_folds_the_right_wing_onto_the_left() {
-        let set = FeatureSet { king_buckets: KingBuckets::Palace, mirror: true };
+        let set = FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: false };
         // Red king on f0 (right of centre) sees the mirror image of a king on d0.
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/1R7/5K3 w - - 0 1").unwrap();
         let mirrored = pos.files_mirrored();
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        set.active_features(&pos, Color::Red, &mut a);
-        set.active_features(&mirrored, Color::Red, &mut b);
-        a.sort_unstable();
-        b.sort_unstable();
-        assert_eq!(a, b);
+        for set in [set, FeatureSet { relations: true, ..set }] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            set.active_features(&pos, Color::Red, &mut a);
+            set.active_features(&mirrored, Color::Red, &mut b);
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b);
+        }
         assert!(set.frame(Color::Red, Square::parse("f0").unwrap()).mirror);
         assert!(!set.frame(Color::Red, Square::parse("e0").unwrap()).mirror);
         // Black's view flips the ranks only (as the colour flip does): f9 is f0 there, and mirrors.
@@ -409,6 +467,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn relation_inputs_follow_the_pieces_and_tell_relations_apart() {
+        let set = FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: true };
+        assert_eq!(set.inputs(), 6 * FEATURES_PER_BUCKET + RELATION_FEATURES);
+        let pos = Position::from_fen("3k5/9/9/9/4c4/9/4R4/9/9/4K4 w - - 0 1").unwrap();
+        let frame = set.frame(Color::Red, Square::parse("d0").unwrap());
+        let mut seen = std::collections::HashSet::new();
+        for attacker in [(Color::Red, PieceKind::Rook), (Color::Black, PieceKind::Cannon)] {
+            for victim in [(Color::Red, PieceKind::King), (Color::Black, PieceKind::Horse)] {
+                for sq in Square::all().filter(|&s| reachable(victim.0, victim.1, s)) {
+                    let i = frame.relation_index(Relation::new(attacker, victim, sq));
+                    assert!((set.piece_inputs()..set.inputs()).contains(&i));
+                    assert!(seen.insert(i), "{attacker:?} {victim:?} {sq}");
+                }
+            }
+        }
+        // The rook on e3 attacks the cannon and protects its king; the cannon, screened by the
+        // rook, attacks the king: three relations on top of four pieces.
+        let mut active = Vec::new();
+        set.active_features(&pos, Color::Black, &mut active);
+        assert_eq!(active.len(), 4 + 3);
+        let plain = FeatureSet { relations: false, ..set };
+        let mut pieces_only = Vec::new();
+        plain.active_features(&pos, Color::Black, &mut pieces_only);
+        assert_eq!(active[..4], pieces_only[..]);
+        assert_eq!(set.max_active(), MAX_ACTIVE + MAX_RELATIONS);
     }
 
     #[test]

@@ -2,15 +2,16 @@
 //! weights. Loading checks everything and never panics: a wrong or damaged file is refused with
 //! the byte where the trouble is and what is wrong there. `docs/nnue.md` gives the layout.
 //!
-//! All numbers are little-endian. Layout of version 2 (version 1, which this build still reads,
-//! is the same without the win-rate model; its nets get `network::DEFAULT_WIN_RATE`):
+//! All numbers are little-endian. Layout of version 3 (version 2 has a plain mirroring flag where
+//! version 3 has input flags, and is what a net without relation inputs is still written as;
+//! version 1 is version 2 without the win-rate model, its nets get `network::DEFAULT_WIN_RATE`):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `CHARNNUE` |
-//! | 8 | 2 | version, 2 |
+//! | 8 | 2 | version, 3 (2 for a net without relation inputs) |
 //! | 10 | 1 | king buckets: 0 single, 1 rank, 2 palace |
-//! | 11 | 1 | mirroring: 0 off, 1 on |
+//! | 11 | 1 | version 3: input flags, bit 0 mirroring, bit 1 relation inputs; before: mirroring 0 or 1 |
 //! | 12 | 2 | accumulator width N |
 //! | 14 | 1 | activation: 0 CReLU, 1 SCReLU |
 //! | 15 | 1 | output buckets B |
@@ -41,8 +42,11 @@ use super::network::{
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"CHARNNUE";
-/// The format version this build writes.
-pub const VERSION: u16 = 2;
+/// The newest format version, which this build writes for nets with relation inputs; a net
+/// without them is written as version 2, so that its bytes (and checksum) stay what they were.
+pub const VERSION: u16 = 3;
+/// The version of a net without relation inputs.
+pub const PLAIN_VERSION: u16 = 2;
 /// The oldest version this build reads: version 1 has no win-rate model.
 pub const OLDEST_VERSION: u16 = 1;
 /// Bytes of the win-rate model in a version 2 header.
@@ -81,9 +85,10 @@ fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     let description = net.description().as_bytes();
     let mut header = FieldWriter::with_capacity(FIXED_HEADER + description.len());
     header.bytes(&MAGIC);
-    header.u16(VERSION);
-    header.u8(arch.features.king_buckets.code());
-    header.u8(arch.features.mirror as u8);
+    let features = arch.features;
+    header.u16(if features.relations { VERSION } else { PLAIN_VERSION });
+    header.u8(features.king_buckets.code());
+    header.u8(features.mirror as u8 | (features.relations as u8) << 1);
     header.u16(arch.width as u16);
     header.u8(arch.activation.code());
     header.u8(arch.output_buckets as u8);
@@ -128,10 +133,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         Some(k) => k,
         None => return fail(10, format!("unknown king-bucket layout {buckets_code} (0, 1 or 2)")),
     };
-    let mirror = match r.u8("mirroring")? {
-        0 => false,
-        1 => true,
-        other => return fail(11, format!("mirroring flag {other} (0 or 1)")),
+    // Versions 1 and 2: the mirroring flag. Version 3: bit 0 mirroring, bit 1 relation inputs.
+    let (mirror, relations) = match (r.u8("mirroring")?, version) {
+        (flags @ 0..=1, _) | (flags @ 0..=3, 3..) => (flags & 1 == 1, flags & 2 == 2),
+        (other, 1 | 2) => return fail(11, format!("mirroring flag {other} (0 or 1 in version {version})")),
+        (other, _) => {
+            return fail(11, format!("input flags {other} (bit 0 mirroring, bit 1 relation inputs; 0 to 3)"))
+        }
     };
     let width = r.u16("width")? as usize;
     if let Err(e) = network::check_width(width) {
@@ -153,7 +161,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         return fail(16, format!("unsupported architecture: {e}"));
     }
     let arch = Architecture {
-        features: FeatureSet { king_buckets, mirror },
+        features: FeatureSet { king_buckets, mirror, relations },
         width,
         activation,
         output_buckets,
@@ -236,12 +244,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     Ok(net)
 }
 
-/// The most feature inputs any feature set has (one weight block per palace square, unmirrored).
+/// The most feature inputs any feature set has (one weight block per palace square, unmirrored,
+/// and relation inputs).
 const MAX_INPUTS: usize = {
     let mut most = 0;
     let mut i = 0;
     while i < 2 * KingBuckets::ALL.len() {
-        let set = FeatureSet { king_buckets: KingBuckets::ALL[i / 2], mirror: i % 2 == 1 };
+        let set = FeatureSet { king_buckets: KingBuckets::ALL[i / 2], mirror: i % 2 == 1, relations: true };
         if set.inputs() > most {
             most = set.inputs();
         }
@@ -282,9 +291,37 @@ mod tests {
     }
 
     #[test]
+    fn relation_inputs_need_version_3_and_other_nets_stay_version_2() {
+        let plain = small_net(3);
+        assert_eq!(to_bytes(&plain)[8..12], [2, 0, 2, 1]);
+        let arch = Architecture {
+            features: FeatureSet { relations: true, ..Architecture::DEFAULT.features },
+            width: 16,
+            output_buckets: 2,
+            ..Architecture::DEFAULT
+        };
+        let net = FloatNetwork::random(arch, 4).quantise().unwrap();
+        let bytes = to_bytes(&net);
+        assert_eq!(bytes[8..12], [3, 0, 2, 3]);
+        assert_eq!(from_bytes(&bytes), Ok(net));
+        // The relation bit in a version 2 file, and an unknown flag in version 3, are refused
+        // at byte 11, before the checksum could be the reason.
+        let mut v2 = to_bytes(&plain);
+        v2[11] = 3;
+        let e = from_bytes(&v2).unwrap_err();
+        assert_eq!(e.offset, 11);
+        assert!(e.message.contains("mirroring flag 3 (0 or 1 in version 2)"), "{e}");
+        let mut v3 = bytes.clone();
+        v3[11] = 4;
+        let e = from_bytes(&v3).unwrap_err();
+        assert_eq!(e.offset, 11);
+        assert!(e.message.contains("input flags 4"), "{e}");
+    }
+
+    #[test]
     fn the_file_limit_is_the_largest_valid_net() {
         let largest = Architecture {
-            features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: false },
+            features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: false, relations: true },
             width: MAX_WIDTH,
             output_buckets: MAX_OUTPUT_BUCKETS,
             ..Architecture::DEFAULT
@@ -319,7 +356,7 @@ mod tests {
         let cases: Vec<(Vec<u8>, u64, &str)> = vec![
             (b"PK\x03\x04".to_vec(), 4, "truncated"),
             (with(&|b| b[0] = b'X'), 0, "not a Chariot net"),
-            (with(&|b| b[8] = 3), 8, "version 3"),
+            (with(&|b| b[8] = 4), 8, "version 4"),
             // The midpoint's constant term made negative: no model.
             (with(&|b| b[model_at + 31] = 0xc0), model_at as u64, "bad win-rate model"),
             (
@@ -411,10 +448,10 @@ mod tests {
         }
 
         #[test]
-        fn save_load_round_trips(seed in any::<u64>(), buckets in 0u8..3, mirror: bool,
+        fn save_load_round_trips(seed in any::<u64>(), buckets in 0u8..3, mirror: bool, relations: bool,
                                  activation in 0u8..2, outputs in 1usize..5) {
             let arch = Architecture {
-                features: FeatureSet { king_buckets: KingBuckets::from_code(buckets).unwrap(), mirror },
+                features: FeatureSet { king_buckets: KingBuckets::from_code(buckets).unwrap(), mirror, relations },
                 width: 16,
                 activation: Activation::from_code(activation).unwrap(),
                 output_buckets: outputs,

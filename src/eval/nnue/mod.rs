@@ -5,6 +5,7 @@
 //! * `network`: the architecture and the quantised network;
 //! * `format`: the versioned, checksummed net file;
 //! * `accumulator`: the per-ply accumulator stack the search updates incrementally;
+//! * `relations`: which piece attacks or protects which, the optional relation inputs;
 //! * `refresh_cache`: each frame's last rebuilt accumulator, so a king move costs a difference;
 //! * `simd`: the vectorised inner loops;
 //! * `embedded`: the net built into the binary, the default evaluation.
@@ -17,6 +18,7 @@ pub mod features;
 pub mod format;
 pub mod network;
 pub mod refresh_cache;
+pub mod relations;
 pub mod simd;
 
 pub use accumulator::{AccumulatorStack, SCORE_LIMIT};

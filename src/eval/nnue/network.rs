@@ -22,6 +22,7 @@
 use std::fmt;
 
 use super::features::{self, FeatureSet, KingBuckets, UnknownName, MAX_ACTIVE};
+use super::relations::MAX_RELATIONS;
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::winrate::WinRateModel;
@@ -118,7 +119,7 @@ impl Architecture {
     /// The architecture `chariot nnue random` makes unless told otherwise: 256 wide, one weight
     /// block per palace square with mirroring, squared clipped ReLU, 8 output buckets.
     pub const DEFAULT: Architecture = Architecture {
-        features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: true },
+        features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: false },
         width: 256,
         activation: Activation::SCRelu,
         output_buckets: 8,
@@ -219,7 +220,7 @@ impl std::error::Error for ArchitectureError {}
 /// A quantised net whose integer sums could overflow on some position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RangeError {
-    /// An accumulator could leave i16 with `MAX_ACTIVE` features on.
+    /// An accumulator could leave i16 with `MAX_ACTIVE` piece features (and `MAX_RELATIONS` relation features) on.
     Accumulator {
         /// Which neuron.
         neuron: usize,
@@ -246,7 +247,7 @@ impl fmt::Display for RangeError {
         match self {
             RangeError::Accumulator { neuron, worst, qa } => write!(
                 f,
-                "accumulator neuron {neuron} could reach {worst} with {MAX_ACTIVE} pieces on: \
+                "accumulator neuron {neuron} could reach {worst} with {MAX_ACTIVE} pieces (and {MAX_RELATIONS} relations) on: \
                  more than 16 bits hold (feature weights too large for QA {qa})"
             ),
             RangeError::Output { bucket, worst, qa, activation } => write!(
@@ -349,18 +350,29 @@ impl Network {
     }
 
     /// Refuses a net whose sums could leave their integer types on some position: an
-    /// accumulator must stay within i16 whichever 32 features are on, and the output sum within
-    /// i32 whatever the activations are.
+    /// accumulator must stay within i16 whichever 32 piece features and `MAX_RELATIONS` relation
+    /// features are on, and the output sum within i32 whatever the activations are.
     pub(crate) fn check_ranges(&self) -> Result<(), RangeError> {
         let n = self.arch.width;
-        let inputs = self.arch.inputs();
-        let mut column = Vec::with_capacity(inputs);
+        let features = self.arch.features;
+        let blocks = [
+            (0, features.piece_inputs(), MAX_ACTIVE),
+            (features.piece_inputs(), features.inputs(), MAX_RELATIONS),
+        ];
+        let mut column = Vec::with_capacity(features.inputs());
         for neuron in 0..n {
-            column.clear();
-            column.extend((0..inputs).map(|f| self.feature_weights[f * n + neuron].unsigned_abs() as i64));
-            let k = MAX_ACTIVE.min(column.len());
-            column.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
-            let worst = self.feature_bias[neuron].unsigned_abs() as i64 + column[..k].iter().sum::<i64>();
+            let mut worst = self.feature_bias[neuron].unsigned_abs() as i64;
+            for (first, end, most_on) in blocks {
+                if first == end {
+                    continue;
+                }
+                column.clear();
+                column
+                    .extend((first..end).map(|f| self.feature_weights[f * n + neuron].unsigned_abs() as i64));
+                let k = most_on.min(column.len());
+                column.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
+                worst += column[..k].iter().sum::<i64>();
+            }
             if worst > i16::MAX as i64 {
                 return Err(RangeError::Accumulator { neuron, worst, qa: self.arch.quantisation.qa });
             }
@@ -429,7 +441,7 @@ impl Network {
         };
         let n = self.arch.width;
         let (mut us, mut them) = (vec![0i16; n], vec![0i16; n]);
-        let mut active = Vec::with_capacity(MAX_ACTIVE);
+        let mut active = Vec::with_capacity(self.arch.features.max_active());
         for (perspective, acc) in [(side_to_move, &mut us), (side_to_move.opponent(), &mut them)] {
             active.clear();
             self.arch.features.features_of(

@@ -147,7 +147,7 @@ mod tests {
 
     fn palace_net() -> Network {
         let arch = Architecture {
-            features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: true },
+            features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: false },
             width: 48,
             ..Architecture::DEFAULT
         };

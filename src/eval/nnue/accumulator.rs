@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::features::{self, Frame};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
-use super::relations::{Delta, Relations};
+use super::relations::{Delta, Relations, MAX_RELATIONS};
 use super::simd;
 use crate::board::{Color, Move, PieceKind, Position, Square};
 
@@ -68,6 +68,10 @@ pub struct AccumulatorStack {
     has_relations: bool,
     /// Ply `p`'s relations, where `plies[p].relations_known` (empty unless `has_relations`).
     relation_lists: Vec<Relations>,
+    /// Room for the inputs a relation difference adds and takes away (kept to spare the
+    /// allocation and the zeroing on every update).
+    added: Vec<u32>,
+    removed: Vec<u32>,
 }
 
 impl AccumulatorStack {
@@ -94,6 +98,8 @@ impl AccumulatorStack {
             cache,
             has_relations,
             relation_lists: if has_relations { vec![Relations::EMPTY; INITIAL_PLIES] } else { Vec::new() },
+            added: Vec::with_capacity(MAX_RELATIONS),
+            removed: Vec::with_capacity(MAX_RELATIONS),
         };
         for color in Color::BOTH {
             stack.refresh(color, pos);
@@ -227,7 +233,7 @@ impl AccumulatorStack {
         if self.has_relations {
             let top = self.top;
             if !self.plies[top].relations_known {
-                self.relation_lists[top] = Relations::of_position(pos);
+                self.relation_lists[top].set_to(pos);
                 self.plies[top].relations_known = true;
             }
             let acc = &mut self.values[at..at + self.width];
@@ -244,20 +250,23 @@ impl AccumulatorStack {
     fn apply_relations(&mut self, base: usize, color: Color, pos: &Position) {
         let top = self.top;
         if !self.plies[top].relations_known {
-            self.relation_lists[top] = Relations::of_position(pos);
+            self.relation_lists[top].set_to(pos);
             self.plies[top].relations_known = true;
         }
         let at = (2 * top + color.index()) * self.width;
         let frame = self.plies[top].frames[color.index()];
-        let (net, lists) = (&self.net, &self.relation_lists);
-        let acc = &mut self.values[at..at + self.width];
-        lists[base].diff(&lists[top], |r, delta| {
-            let column = net.column(frame.relation_index(r));
+        let (added, removed) = (&mut self.added, &mut self.removed);
+        added.clear();
+        removed.clear();
+        self.relation_lists[base].diff(&self.relation_lists[top], |r, delta| {
+            let feature = frame.relation_index(r) as u32;
             match delta {
-                Delta::Removed => simd::sub_assign(acc, column),
-                Delta::Added => simd::add_assign(acc, column),
+                Delta::Removed => removed.push(feature),
+                Delta::Added => added.push(feature),
             }
         });
+        let acc = &mut self.values[at..at + self.width];
+        simd::add_sub_rows(acc, self.net.feature_weights(), added, removed);
         for ply in base + 1..top {
             self.plies[ply].computed[color.index()] = false;
         }

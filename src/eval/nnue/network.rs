@@ -342,6 +342,12 @@ impl Network {
         self
     }
 
+    /// Every input's weights, input by input (`width` each).
+    #[inline]
+    pub(crate) fn feature_weights(&self) -> &[i16] {
+        &self.feature_weights
+    }
+
     /// The feature weights of input `feature`: one column of the accumulator update.
     #[inline]
     pub(crate) fn column(&self, feature: usize) -> &[i16] {

@@ -84,11 +84,18 @@ impl Relations {
 
     /// The relations of `pos`.
     pub fn of_position(pos: &Position) -> Relations {
+        let mut out = Relations::EMPTY;
+        out.set_to(pos);
+        out
+    }
+
+    /// Makes this list `pos`'s relations, in place (the search's lists are reused, not rebuilt).
+    pub fn set_to(&mut self, pos: &Position) {
         let board = pos.mailbox();
         let squares = Color::BOTH
             .into_iter()
             .flat_map(|c| PieceKind::ALL.into_iter().flat_map(move |k| pos.pieces(c, k)));
-        Relations::collect(board, squares)
+        self.fill(board, squares);
     }
 
     /// The relations of the board holding `pieces` (colour, kind, square) and nothing else.
@@ -99,11 +106,13 @@ impl Relations {
             board[sq] = Piece::from_slot(color, kind.slots().0);
             squares.push(sq);
         }
-        Relations::collect(&board, squares.into_iter())
+        let mut out = Relations::EMPTY;
+        out.fill(&board, squares.into_iter());
+        out
     }
 
-    fn collect(board: &Mailbox, squares: impl Iterator<Item = Square>) -> Relations {
-        let mut out = Relations::EMPTY;
+    fn fill(&mut self, board: &Mailbox, squares: impl Iterator<Item = Square>) {
+        let out = self;
         let mut len = 0;
         for from in squares {
             let attacker = board[from];
@@ -120,7 +129,6 @@ impl Relations {
         }
         out.items[..len].sort_unstable();
         out.len = len as u8;
-        out
     }
 
     /// The relations, in order.

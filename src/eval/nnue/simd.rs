@@ -50,6 +50,19 @@ pub fn sub_assign(acc: &mut [i16], column: &[i16]) {
     portable::sub_assign(acc, column)
 }
 
+/// `acc += Σ rows[f] for f in adds − Σ rows[f] for f in subs`, where row `f` of `weights` is
+/// `weights[f · n..(f + 1) · n]` and `n = acc.len()`: many columns at once, a tile of the
+/// accumulator held in registers while every column is added to it (relation differences).
+#[inline]
+pub fn add_sub_rows(acc: &mut [i16], weights: &[i16], adds: &[u32], subs: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the AVX2 variant's only requirement is a CPU with AVX2, checked just above.
+        return unsafe { avx2::add_sub_rows(acc, weights, adds, subs) };
+    }
+    portable::add_sub_rows(acc, weights, adds, subs)
+}
+
 /// `Σ clamp(acc[i], 0, qa) · w[i]`: the clipped-ReLU layer times the output weights.
 #[inline]
 pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
@@ -127,6 +140,41 @@ mod portable {
         }
     }
 
+    /// Accumulator values per tile of `add_sub_rows`: eight AVX2 registers.
+    const TILE: usize = 128;
+
+    #[inline(always)]
+    pub fn add_sub_rows(acc: &mut [i16], weights: &[i16], adds: &[u32], subs: &[u32]) {
+        let n = acc.len();
+        let row = |f: u32| &weights[f as usize * n..(f as usize + 1) * n];
+        let mut at = 0;
+        while at + TILE <= n {
+            let mut tile: [i16; TILE] = acc[at..at + TILE].try_into().expect("a whole tile");
+            for &f in adds {
+                let r = &row(f)[at..at + TILE];
+                for i in 0..TILE {
+                    tile[i] = tile[i].wrapping_add(r[i]);
+                }
+            }
+            for &f in subs {
+                let r = &row(f)[at..at + TILE];
+                for i in 0..TILE {
+                    tile[i] = tile[i].wrapping_sub(r[i]);
+                }
+            }
+            acc[at..at + TILE].copy_from_slice(&tile);
+            at += TILE;
+        }
+        if at < n {
+            for &f in adds {
+                add_assign(&mut acc[at..], &row(f)[at..]);
+            }
+            for &f in subs {
+                sub_assign(&mut acc[at..], &row(f)[at..]);
+            }
+        }
+    }
+
     #[inline(always)]
     pub fn crelu_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
         let n = acc.len();
@@ -178,6 +226,11 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub fn sub_assign(acc: &mut [i16], column: &[i16]) {
         super::portable::sub_assign(acc, column)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn add_sub_rows(acc: &mut [i16], weights: &[i16], adds: &[u32], subs: &[u32]) {
+        super::portable::add_sub_rows(acc, weights, adds, subs)
     }
 
     // The dot products are written with intrinsics: the compiler's own vectorisation of the
@@ -305,6 +358,32 @@ mod tests {
                     assert_eq!(screlu_dot(&src, &w, qa, m), screlu);
                     assert_eq!(portable::screlu_dot(&src, &w, qa, m), screlu);
                 }
+            }
+        }
+    }
+
+    /// Many rows at once, for widths with and without a remainder past the last whole tile.
+    #[test]
+    fn add_sub_rows_adds_and_takes_away_each_row() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for n in [16, 128, 256, 272, 1024] {
+            let rows = 40;
+            let weights = random_vec(&mut rng, rows * n, i16::MIN..=i16::MAX);
+            let acc = random_vec(&mut rng, n, i16::MIN..=i16::MAX);
+            for (adds, subs) in [(vec![3u32, 7, 7, 39], vec![0u32, 12]), (vec![], vec![5]), (vec![1], vec![])]
+            {
+                let mut expected = acc.clone();
+                for &f in &adds {
+                    portable::add_assign(&mut expected, &weights[f as usize * n..][..n]);
+                }
+                for &f in &subs {
+                    portable::sub_assign(&mut expected, &weights[f as usize * n..][..n]);
+                }
+                let (mut fast, mut slow) = (acc.clone(), acc.clone());
+                add_sub_rows(&mut fast, &weights, &adds, &subs);
+                portable::add_sub_rows(&mut slow, &weights, &adds, &subs);
+                assert_eq!(fast, expected, "{n}");
+                assert_eq!(slow, expected, "{n}");
             }
         }
     }

@@ -231,30 +231,73 @@ pub fn reaches(board: &Mailbox, from: Square, to: Square) -> bool {
     found
 }
 
-/// Calls `visit` with each occupied square the piece on `from` could capture on if an enemy
-/// piece stood there: the pieces it attacks and the pieces of its own side it protects. A king's
-/// are its palace steps (two kings facing each other on an open file is the position's
-/// illegality, not a relation). `from` holds a piece.
+/// The most capture targets one piece has: a horse's eight.
+pub const MAX_TARGETS: usize = 8;
+
+/// Calls `visit(direction, square)` with each occupied square the piece on `from` could capture
+/// on if an enemy piece stood there: the pieces it attacks and the pieces of its own side it
+/// protects. `direction` (below `MAX_TARGETS`) says which of the piece's steps or lines found it,
+/// the same one whenever the piece finds a target that way, so two positions' targets can be
+/// compared direction by direction. A king's are its palace steps (two kings facing each other on
+/// an open file is the position's illegality, not a relation). `from` holds a piece.
 #[inline]
-pub fn capture_targets(board: &Mailbox, from: Square, mut visit: impl FnMut(Square)) {
+pub fn capture_targets(board: &Mailbox, from: Square, mut visit: impl FnMut(usize, Square)) {
     let piece = board[from];
     let color = piece.color();
-    let mut occupied = |s: Square| {
+    let mut occupied = |direction: usize, s: Square| {
         if board[s].is_piece() {
-            visit(s);
+            visit(direction, s);
         }
     };
     match piece.kind() {
-        PieceKind::King => king_steps(from, occupied),
-        PieceKind::Advisor => advisor_steps(from, occupied),
-        PieceKind::Elephant => elephant_steps(board, color, from, occupied),
-        PieceKind::Horse => horse_steps(board, from, occupied),
-        PieceKind::Pawn => pawn_steps(color, from, occupied),
+        PieceKind::King => {
+            for (i, d) in KING_STEPS.into_iter().enumerate() {
+                let to = from.offset(d);
+                if to.in_any_palace() {
+                    occupied(i, to);
+                }
+            }
+        }
+        PieceKind::Advisor => {
+            for (i, d) in ADVISOR_STEPS.into_iter().enumerate() {
+                let to = from.offset(d);
+                if to.in_any_palace() {
+                    occupied(i, to);
+                }
+            }
+        }
+        PieceKind::Elephant => {
+            for (i, (eye, step)) in ELEPHANT_STEPS.into_iter().enumerate() {
+                let to = from.offset(step);
+                if board[from.offset(eye)].is_empty() && to.on_home_side(color) {
+                    occupied(i, to);
+                }
+            }
+        }
+        PieceKind::Horse => {
+            for (i, (leg, targets)) in HORSE_STEPS.into_iter().enumerate() {
+                if board[from.offset(leg)].is_empty() {
+                    occupied(2 * i, from.offset(targets[0]));
+                    occupied(2 * i + 1, from.offset(targets[1]));
+                }
+            }
+        }
+        PieceKind::Pawn => {
+            occupied(0, from.offset(pawn_forward(color)));
+            if !from.on_home_side(color) {
+                occupied(1, from.offset(PAWN_SIDE_STEPS[0]));
+                occupied(2, from.offset(PAWN_SIDE_STEPS[1]));
+            }
+        }
         PieceKind::Rook => {
-            delta::ORTHOGONAL.into_iter().for_each(|d| occupied(first_blocker(board, from, d)))
+            for (i, d) in delta::ORTHOGONAL.into_iter().enumerate() {
+                occupied(i, first_blocker(board, from, d));
+            }
         }
         PieceKind::Cannon => {
-            delta::ORTHOGONAL.into_iter().for_each(|d| occupied(blockers(board, from, d).second))
+            for (i, d) in delta::ORTHOGONAL.into_iter().enumerate() {
+                occupied(i, blockers(board, from, d).second);
+            }
         }
     }
 }
@@ -725,14 +768,34 @@ mod tests {
         let mut relations = 0;
         for board in random_boards(31) {
             for from in Square::all().filter(|&s| board[s].is_piece()) {
-                let got = collect(|v| capture_targets(&board, from, v));
+                let mut directions = Vec::new();
+                let got = collect(|v| {
+                    capture_targets(&board, from, |d, s| {
+                        directions.push(d);
+                        v(s)
+                    })
+                });
                 let expected: Vec<Square> = Square::all()
                     .filter(|&to| to != from && board[to].is_piece() && reaches(&board, from, to))
                     .collect();
                 assert_eq!(got, expected, "{:?} on {from}", board[from].kind());
+                let distinct: BTreeSet<usize> = directions.iter().copied().collect();
+                assert!(distinct.len() == directions.len() && directions.iter().all(|&d| d < MAX_TARGETS));
                 relations += got.len();
             }
         }
+        // Whatever else stands on the board, a target found a given way has the same direction.
+        let directions = |fen: &str| {
+            let pos = crate::board::Position::from_fen(fen).unwrap();
+            let mut found = Vec::new();
+            capture_targets(pos.mailbox(), Square::parse("e1").unwrap(), |d, s| {
+                found.push((d, s.to_string()))
+            });
+            found
+        };
+        let up_down = |up: &str| vec![(0, up.to_string()), (1, "e0".to_string())];
+        assert_eq!(directions("4k4/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1"), up_down("e9"));
+        assert_eq!(directions("3k5/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1"), up_down("e8"));
         assert!(relations > 1_000, "{relations}");
     }
 }

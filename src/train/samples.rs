@@ -61,7 +61,7 @@ pub fn record_features(rec: &Record, set: FeatureSet, out: &mut Vec<u16>) -> usi
     for perspective in [stm, stm.opponent()] {
         let frame = set.frame(perspective, kings[perspective.index()]);
         out.extend(pieces[..n].iter().map(|&(color, kind, sq)| frame.index(color, kind, sq) as u16));
-        out.extend(relations.as_slice().iter().map(|&r| frame.relation_index(r) as u16));
+        out.extend(relations.iter().map(|r| frame.relation_index(r) as u16));
     }
     n - 2
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::features::{self, Frame};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
-use super::relations::{Delta, Relations, MAX_RELATIONS};
+use super::relations::{Delta, Relation, Relations, MAX_RELATIONS};
 use super::simd;
 use crate::board::{Color, Move, PieceKind, Position, Square};
 
@@ -68,8 +68,9 @@ pub struct AccumulatorStack {
     has_relations: bool,
     /// Ply `p`'s relations, where `plies[p].relations_known` (empty unless `has_relations`).
     relation_lists: Vec<Relations>,
-    /// Room for the inputs a relation difference adds and takes away (kept to spare the
-    /// allocation and the zeroing on every update).
+    /// Room for a relation difference, and the inputs it adds and takes away (kept to spare
+    /// the allocation and the zeroing on every update).
+    changes: Vec<(Relation, Delta)>,
     added: Vec<u32>,
     removed: Vec<u32>,
 }
@@ -98,6 +99,7 @@ impl AccumulatorStack {
             cache,
             has_relations,
             relation_lists: if has_relations { vec![Relations::EMPTY; INITIAL_PLIES] } else { Vec::new() },
+            changes: Vec::with_capacity(2 * MAX_RELATIONS),
             added: Vec::with_capacity(MAX_RELATIONS),
             removed: Vec::with_capacity(MAX_RELATIONS),
         };
@@ -192,6 +194,7 @@ impl AccumulatorStack {
 
     /// Brings both accumulators of the top ply up to date with `pos`.
     pub fn update(&mut self, pos: &Position) {
+        let mut replayed_from = [None; 2];
         for color in Color::BOTH {
             let c = color.index();
             if self.plies[self.top].computed[c] {
@@ -208,12 +211,13 @@ impl AccumulatorStack {
                     for ply in base + 1..=self.top {
                         self.apply(ply, color);
                     }
-                    if self.has_relations {
-                        self.apply_relations(base, color, pos);
-                    }
+                    replayed_from[c] = Some(base);
                     break;
                 }
             }
+        }
+        if self.has_relations && replayed_from != [None; 2] {
+            self.apply_relations(replayed_from, pos);
         }
     }
 
@@ -237,38 +241,54 @@ impl AccumulatorStack {
                 self.plies[top].relations_known = true;
             }
             let acc = &mut self.values[at..at + self.width];
-            for &r in self.relation_lists[top].as_slice() {
+            for r in self.relation_lists[top].iter() {
                 simd::add_assign(acc, self.net.column(frame.relation_index(r)));
             }
         }
         self.plies[self.top].computed[color.index()] = true;
     }
 
-    /// After the pieces' changes from `base` to the top were replayed for `color`: brings the
-    /// top's relation part from `base`'s relations to `pos`'s, and marks the plies in between
-    /// uncomputed for `color` (their relation part is still `base`'s).
-    fn apply_relations(&mut self, base: usize, color: Color, pos: &Position) {
+    /// After the pieces' changes were replayed from ply `bases[c]` to the top for the colours
+    /// that have one: brings the top's relation part from that ply's relations to `pos`'s, and
+    /// marks the plies in between uncomputed for that colour (their relation part is the base's).
+    /// Both colours usually replay from the same ply: the tables are compared once.
+    fn apply_relations(&mut self, bases: [Option<usize>; 2], pos: &Position) {
         let top = self.top;
         if !self.plies[top].relations_known {
             self.relation_lists[top].set_to(pos);
             self.plies[top].relations_known = true;
         }
-        let at = (2 * top + color.index()) * self.width;
-        let frame = self.plies[top].frames[color.index()];
-        let (added, removed) = (&mut self.added, &mut self.removed);
-        added.clear();
-        removed.clear();
-        self.relation_lists[base].diff(&self.relation_lists[top], |r, delta| {
-            let feature = frame.relation_index(r) as u32;
-            match delta {
-                Delta::Removed => removed.push(feature),
-                Delta::Added => added.push(feature),
+        let mut compared = None;
+        for color in Color::BOTH {
+            let Some(base) = bases[color.index()] else { continue };
+            if compared != Some(base) {
+                let changes = &mut self.changes;
+                changes.clear();
+                self.relation_lists[base]
+                    .diff(&self.relation_lists[top], |r, delta| changes.push((r, delta)));
+                compared = Some(base);
             }
-        });
-        let acc = &mut self.values[at..at + self.width];
-        simd::add_sub_rows(acc, self.net.feature_weights(), added, removed);
-        for ply in base + 1..top {
-            self.plies[ply].computed[color.index()] = false;
+            let frame = self.plies[top].frames[color.index()];
+            let (added, removed) = (&mut self.added, &mut self.removed);
+            added.clear();
+            removed.clear();
+            for &(r, delta) in &self.changes {
+                let feature = frame.relation_index(r) as u32;
+                match delta {
+                    Delta::Removed => removed.push(feature),
+                    Delta::Added => added.push(feature),
+                }
+            }
+            let at = (2 * top + color.index()) * self.width;
+            simd::add_sub_rows(
+                &mut self.values[at..at + self.width],
+                self.net.feature_weights(),
+                added,
+                removed,
+            );
+            for ply in base + 1..top {
+                self.plies[ply].computed[color.index()] = false;
+            }
         }
     }
 

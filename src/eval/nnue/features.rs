@@ -168,7 +168,7 @@ impl FeatureSet {
             }
         }
         if self.relations {
-            out.extend(Relations::of_position(pos).as_slice().iter().map(|&r| frame.relation_index(r)));
+            out.extend(Relations::of_position(pos).iter().map(|r| frame.relation_index(r)));
         }
     }
 
@@ -185,7 +185,7 @@ impl FeatureSet {
         if self.relations {
             let pieces: Vec<_> = pieces.into_iter().collect();
             out.extend(pieces.iter().map(|&(color, kind, sq)| frame.index(color, kind, sq)));
-            out.extend(Relations::of_pieces(pieces).as_slice().iter().map(|&r| frame.relation_index(r)));
+            out.extend(Relations::of_pieces(pieces).iter().map(|r| frame.relation_index(r)));
         } else {
             out.extend(pieces.into_iter().map(|(color, kind, sq)| frame.index(color, kind, sq)));
         }

@@ -42,9 +42,12 @@ fi
 
 datagen="$root/scripts/datagen-background.sh"
 paused=no
-if "$datagen" status 2>/dev/null | head -n 1 | grep -q ': running'; then
-    "$datagen" pause >&2 && paused=yes
-fi
+# Read the whole status first: with pipefail, `grep -q` closing the pipe early made the check
+# fail and the games ran beside data generation.
+state=$("$datagen" status 2>/dev/null || true)
+case "$state" in
+*': running'*) "$datagen" pause >&2 && paused=yes ;;
+esac
 resume_datagen() { if [ "$paused" = yes ]; then "$datagen" resume >&2 || true; fi; }
 trap resume_datagen EXIT
 

@@ -525,13 +525,13 @@ fn a_run_with_init_starts_from_that_nets_weights_and_grows_it_on_demand() {
     let log = succeeded(&tiny(&grown, &["--init", s(&base), "--width", "48", "--king-buckets", "palace"]));
     assert!(log.contains("init: grown from (single king buckets (1)"), "{log}");
     assert!(succeeded(&chariot(&["nnue", "check", s(&grown)])).contains("48 per perspective"));
+    let eval = |net: &Path, moves: &str| {
+        let mut args = vec!["eval", "--json", "--evalfile", s(net), "--moves"];
+        args.extend(moves.split(' '));
+        succeeded(&chariot(&args))
+    };
     for moves in ["h2e2 h9g7", "b0c2 h7e7 c3c4 e9e8 e0e1"] {
-        let eval = |net: &Path| {
-            let mut args = vec!["eval", "--json", "--evalfile", s(net), "--moves"];
-            args.extend(moves.split(' '));
-            succeeded(&chariot(&args))
-        };
-        assert_eq!(eval(&grown), eval(&base), "after {moves}");
+        assert_eq!(eval(&grown, moves), eval(&base, moves), "after {moves}");
     }
     // Relation inputs added at zero: the same scores too, from a net that says it has them.
     let related = dir.join("related.nnue");
@@ -540,12 +540,7 @@ fn a_run_with_init_starts_from_that_nets_weights_and_grows_it_on_demand() {
     let check = succeeded(&chariot(&["nnue", "check", s(&related)]));
     assert!(check.contains("relation inputs, 10620 inputs"), "{check}");
     for moves in ["h2e2 h9g7", "h2e2 h9g7 e2e6 g7e6"] {
-        let eval = |net: &Path| {
-            let mut args = vec!["eval", "--json", "--evalfile", s(net), "--moves"];
-            args.extend(moves.split(' '));
-            succeeded(&chariot(&args))
-        };
-        assert_eq!(eval(&related), eval(&base), "after {moves}");
+        assert_eq!(eval(&related, moves), eval(&base, moves), "after {moves}");
     }
     // Shapes a net cannot grow into are refused, saying why; nothing is written.
     let refused_shape = dir.join("refused.nnue");

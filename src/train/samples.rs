@@ -55,13 +55,15 @@ pub fn record_features(rec: &Record, set: FeatureSet, out: &mut Vec<u16>) -> usi
         pieces[n] = (color, kind, sq);
         n += 1;
     }
-    let relations =
-        if set.relations { Relations::of_pieces(pieces[..n].iter().copied()) } else { Relations::EMPTY };
+    // A plain net's records skip the relation table: 512 bytes to build and scan per record.
+    let relations = set.relations.then(|| Relations::of_pieces(pieces[..n].iter().copied()));
     let stm = rec.side_to_move();
     for perspective in [stm, stm.opponent()] {
         let frame = set.frame(perspective, kings[perspective.index()]);
         out.extend(pieces[..n].iter().map(|&(color, kind, sq)| frame.index(color, kind, sq) as u16));
-        out.extend(relations.iter().map(|r| frame.relation_index(r) as u16));
+        if let Some(relations) = &relations {
+            out.extend(relations.iter().map(|r| frame.relation_index(r) as u16));
+        }
     }
     n - 2
 }

@@ -236,10 +236,7 @@ impl AccumulatorStack {
         self.cache.refresh(&self.net, color, frame, pos, acc);
         if self.has_relations {
             let top = self.top;
-            if !self.plies[top].relations_known {
-                self.relation_lists[top].set_to(pos);
-                self.plies[top].relations_known = true;
-            }
+            self.know_top_relations(pos);
             let acc = &mut self.values[at..at + self.width];
             for r in self.relation_lists[top].iter() {
                 simd::add_assign(acc, self.net.column(frame.relation_index(r)));
@@ -248,16 +245,21 @@ impl AccumulatorStack {
         self.plies[self.top].computed[color.index()] = true;
     }
 
+    /// Computes the top ply's relation table from `pos`, unless it is already known.
+    fn know_top_relations(&mut self, pos: &Position) {
+        if !self.plies[self.top].relations_known {
+            self.relation_lists[self.top].set_to(pos);
+            self.plies[self.top].relations_known = true;
+        }
+    }
+
     /// After the pieces' changes were replayed from ply `bases[c]` to the top for the colours
     /// that have one: brings the top's relation part from that ply's relations to `pos`'s, and
     /// marks the plies in between uncomputed for that colour (their relation part is the base's).
     /// Both colours usually replay from the same ply: the tables are compared once.
     fn apply_relations(&mut self, bases: [Option<usize>; 2], pos: &Position) {
         let top = self.top;
-        if !self.plies[top].relations_known {
-            self.relation_lists[top].set_to(pos);
-            self.plies[top].relations_known = true;
-        }
+        self.know_top_relations(pos);
         let mut compared = None;
         for color in Color::BOTH {
             let Some(base) = bases[color.index()] else { continue };

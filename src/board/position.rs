@@ -134,6 +134,19 @@ impl Position {
         self.squares[color.index()][0]
     }
 
+    /// The Zobrist key of the pawns alone, both sides' (worked out from the piece lists, not kept
+    /// move by move: the search's correction history asks for it once a node).
+    pub fn pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for color in Color::BOTH {
+            let type_index = color.index() * 7 + PieceKind::Pawn.index();
+            for sq in self.pieces(color, PieceKind::Pawn) {
+                key ^= zobrist::PIECE_SQUARE[type_index][sq.index()];
+            }
+        }
+        key
+    }
+
     /// The square of the piece in `slot` of `color`, or `Square::NONE` if it was captured.
     #[inline]
     pub fn slot_square(&self, color: Color, slot: u8) -> Square {

@@ -4,6 +4,7 @@
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::{EvalChoice, Evaluator};
 
+use super::correction::CorrectionHistory;
 use super::ordering::{piece_square, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION, REFUTATION};
 use super::root::RootMove;
 use super::rules_hook::rule_score;
@@ -44,6 +45,8 @@ pub(crate) struct Worker<'a> {
     pub eval: Evaluator,
     /// The main thread's clock keeper (`None` on helpers, which stop when the main thread is done).
     pub time: Option<TimeManager>,
+    /// How far the static evaluation errs by pawn structure, learned during this search.
+    correction: CorrectionHistory,
     /// Per ply of the current line: static evaluation, continuation row, killers.
     stack: Stack,
     /// The principal variations below each ply of the current line.
@@ -71,6 +74,7 @@ impl<'a> Worker<'a> {
             tables,
             eval,
             time,
+            correction: CorrectionHistory::new(shared.params.corr_weight),
             stack: Stack::default(),
             pv: PvTable::default(),
             stopped: false,
@@ -214,15 +218,21 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 5. The static evaluation (the table's when it has one), and whether it improved on
-        // the one two plies before.
+        // Step 5. The static evaluation (the table's when it has one), corrected by what earlier
+        // searches of these pawns found, and whether it improved on the one two plies before.
         let params = &self.shared.params;
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITE
         } else if let Some(h) = hit {
             h.eval
         } else {
             self.eval.evaluate(&self.pos)
+        };
+        let correction_slot =
+            (self.correction.enabled() && !in_check).then(|| CorrectionHistory::slot(&self.pos));
+        let static_eval = match correction_slot {
+            Some(slot) => self.correction.corrected(slot, raw_eval),
+            None => raw_eval,
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.stack.improving(ply);
@@ -375,7 +385,12 @@ impl<'a> Worker<'a> {
             return -MATE + ply as i32;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { static_eval };
+        if let Some(slot) = correction_slot {
+            if best_move == Move::NONE || !self.pos.piece_at(best_move.to()).is_piece() {
+                self.correction.learn(slot, raw_eval, static_eval, best_score, bound, depth);
+            }
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, ply as i32, best_move, best_score, stored_eval, depth, bound);
         best_score
     }
@@ -407,16 +422,21 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
-        let stand_pat;
+        let (stand_pat, raw_eval);
         let mut list = MoveList::new();
         if in_check {
-            stand_pat = -INFINITE;
+            (stand_pat, raw_eval) = (-INFINITE, 0);
             movegen::pseudo_moves(&self.pos, &mut list);
         } else {
-            stand_pat = hit.map(|h| h.eval).unwrap_or_else(|| self.eval.evaluate(&self.pos));
+            raw_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval.evaluate(&self.pos));
+            stand_pat = if self.correction.enabled() {
+                self.correction.corrected(CorrectionHistory::slot(&self.pos), raw_eval)
+            } else {
+                raw_eval
+            };
             if stand_pat >= beta {
                 if hit.is_none() {
-                    self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower);
+                    self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower);
                 }
                 return stand_pat;
             }
@@ -470,8 +490,7 @@ impl<'a> Worker<'a> {
             best = DRAW;
         }
         let bound = Bound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        self.shared.tt.store(key, ply as i32, best_move, best, stored_eval, 0, bound);
+        self.shared.tt.store(key, ply as i32, best_move, best, raw_eval, 0, bound);
         best
     }
 }

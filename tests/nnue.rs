@@ -113,9 +113,11 @@ fn nnue_check_without_a_file_checks_the_built_in_net() {
     let bytes = std::fs::read("nets/default.nnue").unwrap();
     let at = bytes.len() - format::payload_len(net.arch()) as usize - 8;
     let stored = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    // The version in the file's header, after the 8-byte magic.
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
     for line in [
         "File: the built-in net".to_owned(),
-        format!("checksum {stored:016x} ok"),
+        format!("Format: version {version}, checksum {stored:016x} ok"),
         format!("Accumulator: {} per perspective", net.arch().width),
         format!("Description: {}", net.description()),
     ] {

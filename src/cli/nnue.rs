@@ -234,7 +234,7 @@ impl EvalSource {
 pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     let arch = net.arch();
     let q = arch.quantisation;
-    writeln!(out, "Format: version {}, checksum {:016x} ok", format::VERSION, format::checksum(net))?;
+    writeln!(out, "Format: version {}, checksum {:016x} ok", format::version_of(net), format::checksum(net))?;
     writeln!(out, "Inputs: {}", arch.features)?;
     writeln!(out, "Accumulator: {} per perspective, {}", arch.width, arch.activation.name())?;
     writeln!(

@@ -79,6 +79,15 @@ pub fn checksum(net: &Network) -> u64 {
 }
 
 /// The bytes before the checksum, and those after it.
+/// The version a net's file is written as: the oldest that can hold it.
+pub fn version_of(net: &Network) -> u16 {
+    if net.arch().features.relations {
+        VERSION
+    } else {
+        PLAIN_VERSION
+    }
+}
+
 fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     let arch = net.arch();
     let q = arch.quantisation;
@@ -86,7 +95,7 @@ fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     let mut header = FieldWriter::with_capacity(FIXED_HEADER + description.len());
     header.bytes(&MAGIC);
     let features = arch.features;
-    header.u16(if features.relations { VERSION } else { PLAIN_VERSION });
+    header.u16(version_of(net));
     header.u8(features.king_buckets.code());
     header.u8(features.mirror as u8 | (features.relations as u8) << 1);
     header.u16(arch.width as u16);

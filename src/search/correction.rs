@@ -48,7 +48,7 @@ impl CorrectionHistory {
         }
     }
 
-    /// Whether corrections are made and learned (the search skips the slots' pawn keys if not).
+    /// Whether corrections are made and learned.
     #[inline]
     pub fn enabled(&self) -> bool {
         self.max_weight > 0
@@ -58,6 +58,18 @@ impl CorrectionHistory {
     #[inline]
     pub fn slot(pos: &Position) -> CorrectionSlot {
         CorrectionSlot { side: pos.side_to_move().index(), index: (pos.pawn_key() >> 40) as usize % ENTRIES }
+    }
+
+    /// `pos`'s slot when corrections are made, so that the pawn key is only computed then.
+    #[inline]
+    pub fn slot_if_enabled(&self, pos: &Position) -> Option<CorrectionSlot> {
+        self.enabled().then(|| Self::slot(pos))
+    }
+
+    /// `raw` corrected at `slot`, or `raw` itself without a slot.
+    #[inline]
+    pub fn corrected_at(&self, slot: Option<CorrectionSlot>, raw: i32) -> i32 {
+        slot.map_or(raw, |slot| self.corrected(slot, raw))
     }
 
     /// The static evaluation `raw` corrected by the entry at `slot`.

@@ -228,12 +228,8 @@ impl<'a> Worker<'a> {
         } else {
             self.eval.evaluate(&self.pos)
         };
-        let correction_slot =
-            (self.correction.enabled() && !in_check).then(|| CorrectionHistory::slot(&self.pos));
-        let static_eval = match correction_slot {
-            Some(slot) => self.correction.corrected(slot, raw_eval),
-            None => raw_eval,
-        };
+        let correction_slot = if in_check { None } else { self.correction.slot_if_enabled(&self.pos) };
+        let static_eval = self.correction.corrected_at(correction_slot, raw_eval);
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.stack.improving(ply);
 
@@ -429,11 +425,7 @@ impl<'a> Worker<'a> {
             movegen::pseudo_moves(&self.pos, &mut list);
         } else {
             raw_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval.evaluate(&self.pos));
-            stand_pat = if self.correction.enabled() {
-                self.correction.corrected(CorrectionHistory::slot(&self.pos), raw_eval)
-            } else {
-                raw_eval
-            };
+            stand_pat = self.correction.corrected_at(self.correction.slot_if_enabled(&self.pos), raw_eval);
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower);

@@ -139,9 +139,8 @@ impl Position {
     pub fn pawn_key(&self) -> u64 {
         let mut key = 0;
         for color in Color::BOTH {
-            let type_index = color.index() * 7 + PieceKind::Pawn.index();
             for sq in self.pieces(color, PieceKind::Pawn) {
-                key ^= zobrist::PIECE_SQUARE[type_index][sq.index()];
+                key ^= zobrist::PIECE_SQUARE[self.board[sq].type_index()][sq.index()];
             }
         }
         key

@@ -78,7 +78,6 @@ pub fn checksum(net: &Network) -> u64 {
     fnv1a64_parts(&[&header, &payload])
 }
 
-/// The bytes before the checksum, and those after it.
 /// The version a net's file is written as: the oldest that can hold it.
 pub fn version_of(net: &Network) -> u16 {
     if net.arch().features.relations {
@@ -88,6 +87,7 @@ pub fn version_of(net: &Network) -> u16 {
     }
 }
 
+/// The bytes before the checksum, and those after it.
 fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     let arch = net.arch();
     let q = arch.quantisation;

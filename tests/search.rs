@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use chariot::board::{movegen, Move, Position};
-use chariot::search::score::{mate_in_moves, MATE};
-use chariot::search::{bench, Algorithm, Engine, Limits, SearchControl, SearchResult};
+use chariot::search::score::{mate_in_moves, MATE, MATE_BOUND};
+use chariot::search::{bench, Algorithm, Engine, Info, Limits, SearchControl, SearchParams, SearchResult};
 
 fn search_with(engine: &mut Engine, fen: &str, limits: Limits) -> SearchResult {
     let pos = Position::from_fen(fen).unwrap();
@@ -121,6 +121,66 @@ fn one_thread_is_deterministic() {
     assert_eq!(a.per_position, b.per_position);
     let n = search(bench::BENCH_FENS[6], Limits::nodes(20_000)).nodes;
     assert_eq!(n, 20_000, "the node limit is exact with one thread");
+}
+
+#[test]
+fn singular_extensions_keep_the_mates_and_change_the_tree() {
+    // `se_depth=1` tries a singular search wherever the table holds a move: the harshest setting.
+    for setting in ["se_depth=1", "se_depth=4,se_margin=0"] {
+        for (fen, moves) in [
+            ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
+            ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
+            ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3),
+        ] {
+            let mut engine = Engine::new(16);
+            engine.options.params = SearchParams::with_list(setting).unwrap();
+            let r = search_with(&mut engine, fen, Limits::depth(2 * moves + 2));
+            assert_eq!(r.score, MATE - (2 * moves - 1), "{setting} {fen}");
+        }
+    }
+    let fen = bench::BENCH_FENS[6];
+    let with = |setting: &str| {
+        let mut engine = Engine::new(16);
+        engine.options.params = SearchParams::with_list(setting).unwrap();
+        let r = search_with(&mut engine, fen, Limits::depth(9));
+        assert!(r.best.is_some(), "{setting}");
+        r.nodes
+    };
+    assert_eq!(
+        with("se_depth=4"),
+        with("se_depth=4"),
+        "one thread stays deterministic with singular extensions"
+    );
+}
+
+/// The first iteration of a search to depth 9 that reports a mate, with `setting`.
+fn first_mate_depth(fen: &str, setting: &str) -> Option<i32> {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut engine = Engine::new(16);
+    engine.options.params = SearchParams::with_list(setting).unwrap();
+    let control = SearchControl::new();
+    control.start(false);
+    let mut found = None;
+    engine.search(&pos, &Limits::depth(9), &control, &mut |info| {
+        if let Info::Iteration(it) = info {
+            if found.is_none() && it.score.abs() >= MATE_BOUND {
+                found = Some(it.depth);
+            }
+        }
+    });
+    found
+}
+
+#[test]
+fn singular_extensions_see_forced_mates_sooner() {
+    // The defender's king has one good reply at each step: extended, the mate shows at a
+    // shallower nominal depth (found by trying the positions of this crate's tests).
+    for fen in ["4k4/9/n8/9/R8/9/9/9/9/3K5 w - - 0 1", "C3ka3/4aP1P1/9/2P6/9/9/9/9/2p2n2c/3RK1pr1 w - - 0 1"]
+    {
+        let off = first_mate_depth(fen, "se_depth=0").expect("a mate without singular extensions");
+        let on = first_mate_depth(fen, "se_depth=1").expect("a mate with singular extensions");
+        assert!(on < off, "{fen}: the mate shows at depth {on} with singular extensions, {off} without");
+    }
 }
 
 #[test]

@@ -84,6 +84,12 @@ search_params! {
     /// Correction history (`correction.rs`): the most weight, out of 256, one search result has
     /// in its entry (a result of depth d weighs d + 1 up to this); 0 switches correction off.
     corr_weight: 0 in 0..=256,
+    /// Singular extensions: a move from the table is searched one ply deeper when every other
+    /// move fails well below its stored score, at this depth and deeper; 0 switches them off.
+    se_depth: 0 in 0..=64,
+    /// Singular extensions: how far below the table's score the other moves must all fail, in
+    /// centipawns per ply of depth.
+    se_margin: 2 in 0..=200,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -20,10 +20,13 @@ pub(crate) struct Frame {
     pub cont_row: ContRow,
     /// Two quiet moves that caused a cutoff at this ply in this search, the latest first.
     pub killers: [Move; 2],
+    /// The move a singular-extension search at this ply leaves out (`Move::NONE` otherwise).
+    pub excluded: Move,
 }
 
 impl Frame {
-    const EMPTY: Frame = Frame { static_eval: 0, cont_row: NO_CONTINUATION, killers: [Move::NONE; 2] };
+    const EMPTY: Frame =
+        Frame { static_eval: 0, cont_row: NO_CONTINUATION, killers: [Move::NONE; 2], excluded: Move::NONE };
 
     /// Remembers `mv`, a quiet move that caused a cutoff, as the first killer.
     #[inline]

@@ -51,6 +51,8 @@ pub(crate) struct Worker<'a> {
     stack: Stack,
     /// The principal variations below each ply of the current line.
     pv: PvTable,
+    /// The depth of the iteration under way (extensions stop at twice it in plies).
+    root_depth: i32,
     /// Set once this thread must unwind.
     pub stopped: bool,
 }
@@ -77,6 +79,7 @@ impl<'a> Worker<'a> {
             correction: CorrectionHistory::new(shared.params.corr_weight),
             stack: Stack::default(),
             pv: PvTable::default(),
+            root_depth: 0,
             stopped: false,
         }
     }
@@ -119,6 +122,7 @@ impl<'a> Worker<'a> {
     /// searched gets its score; the others keep `-INFINITE`. Returns the best score.
     pub fn search_root(&mut self, moves: &mut [RootMove], mut alpha: i32, beta: i32, depth: i32) -> i32 {
         self.pv.clear(0);
+        self.root_depth = depth;
         let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::NonPv };
         let mut best = -INFINITE;
         for rm in moves.iter_mut() {
@@ -209,11 +213,15 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply as i32);
 
         // Step 4. The transposition table: a cut-off outside PV nodes, else the move to try first.
+        // A singular-extension search of this node (one move left out) takes no cut-off: the
+        // entry speaks for all moves.
+        let excluded = self.stack[ply].excluded;
+        let singular_search = excluded != Move::NONE;
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply as i32);
         let hash_move = hit.map(|h| h.mv).unwrap_or(Move::NONE);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+            if !pv_node && !singular_search && h.depth >= depth && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
@@ -233,7 +241,7 @@ impl<'a> Worker<'a> {
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.stack.improving(ply);
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && !singular_search && beta.abs() < MATE_BOUND {
             // Step 6. Reverse futility: far above beta with little depth left.
             if features.reverse_futility
                 && depth <= params.rfp_depth
@@ -275,6 +283,39 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 7b. Singular extension: when every move but the table's fails well below the
+        // table's score, that move is the only good one and is searched a ply deeper; when
+        // another move also beats beta, the node cuts (several moves refute it).
+        let mut extend_hash_move = false;
+        if let Some(h) = hit.filter(|_| params.se_depth > 0 && !singular_search && depth >= params.se_depth) {
+            if h.mv != Move::NONE
+                && h.depth >= depth - 3
+                && h.bound != Bound::Upper
+                && h.score.abs() < MATE_BOUND
+                && (ply as i32) < 2 * self.root_depth
+            {
+                let singular_beta = h.score - params.se_margin * depth;
+                self.stack[ply].excluded = h.mv;
+                let v = self.search(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    NodeKind::NonPv,
+                    false,
+                );
+                self.stack[ply].excluded = Move::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    extend_hash_move = true;
+                } else if !pv_node && singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         // Step 8. Generate and order the moves.
         let mut list = MoveList::new();
         movegen::pseudo_moves(&self.pos, &mut list);
@@ -291,7 +332,7 @@ impl<'a> Worker<'a> {
 
         // Step 9. The move loop.
         for (mv, order_score) in moves {
-            if !legality.is_legal(&mut self.pos, mv) {
+            if mv == excluded || !legality.is_legal(&mut self.pos, mv) {
                 continue;
             }
             legal += 1;
@@ -320,7 +361,7 @@ impl<'a> Worker<'a> {
             // window, reduced when quiet and late, and searched again when they beat alpha.
             self.stack[ply].cont_row = piece_square(&self.pos, mv);
             self.eval.make_move(&mut self.pos, mv);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + (extend_hash_move && mv == hash_move) as i32;
             let score = if legal == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
             } else {
@@ -377,6 +418,11 @@ impl<'a> Worker<'a> {
         }
 
         // Step 13. No legal move loses, in check or not; otherwise the result goes into the table.
+        // A singular-extension search leaves the table and the correction alone, and with only
+        // the left-out move legal, it fails low.
+        if singular_search {
+            return if legal == 0 { alpha } else { best_score };
+        }
         if legal == 0 {
             return -MATE + ply as i32;
         }

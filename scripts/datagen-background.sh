@@ -20,11 +20,11 @@ cd "$(dirname "$0")/.."
 
 data=${DATA:-/work/data}
 concurrency=${CONCURRENCY:-2}
-# The current run (docs/data.md): the built-in net's own games (s256j since s9), soft node
-# limit 2,000, seed 9.
-name=s9
-run=(datagen --scored --positions 50000000 --soft-nodes 2000 --concurrency "$concurrency"
-    --openings tests/data/openings.txt --random-plies 8 --seed 9 --out "$data/$name.bin")
+# The current run (docs/data.md), its name, seed and settings in datagen-current.sh.
+source scripts/datagen-current.sh
+name=$current_name
+run=(datagen "${current_settings[@]}" --positions 50000000 --concurrency "$concurrency" --seed "$current_seed"
+    --out "$data/$name.bin")
 
 pids() { pgrep -f -- "datagen --scored .*--out $data/$name.bin" || true; }
 

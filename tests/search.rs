@@ -126,7 +126,7 @@ fn one_thread_is_deterministic() {
 #[test]
 fn singular_extensions_keep_the_mates_and_change_the_tree() {
     // `se_depth=1` tries a singular search wherever the table holds a move: the harshest setting.
-    for setting in ["se_depth=1", "se_depth=4,se_margin=0"] {
+    for setting in ["se_depth=1", "se_depth=4,se_margin=0", "se_depth=1,se_negative=1"] {
         for (fen, moves) in [
             ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
             ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),

@@ -90,6 +90,9 @@ search_params! {
     /// Singular extensions: how far below the table's score the other moves must all fail, in
     /// centipawns per ply of depth.
     se_margin: 2 in 0..=200,
+    /// Singular extensions: 1 searches the table's move a ply shallower when it is not singular
+    /// but its stored score beats beta; 0 leaves it.
+    se_negative: 0 in 0..=1,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

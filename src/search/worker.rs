@@ -285,8 +285,10 @@ impl<'a> Worker<'a> {
 
         // Step 7b. Singular extension: when every move but the table's fails well below the
         // table's score, that move is the only good one and is searched a ply deeper; when
-        // another move also beats beta, the node cuts (several moves refute it).
-        let mut extend_hash_move = false;
+        // another move also beats beta, the node cuts (several moves refute it); when the
+        // table's score alone beats beta, the table's move is searched a ply shallower (its
+        // alternatives held up too, so it is less likely the only answer).
+        let mut hash_move_extension = 0;
         if let Some(h) = hit.filter(|_| params.se_depth > 0 && !singular_search && depth >= params.se_depth) {
             if h.mv != Move::NONE
                 && h.depth >= depth - 3
@@ -309,9 +311,11 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if v < singular_beta {
-                    extend_hash_move = true;
+                    hash_move_extension = 1;
                 } else if !pv_node && singular_beta >= beta {
                     return singular_beta;
+                } else if params.se_negative > 0 && h.score >= beta {
+                    hash_move_extension = -1;
                 }
             }
         }
@@ -361,7 +365,7 @@ impl<'a> Worker<'a> {
             // window, reduced when quiet and late, and searched again when they beat alpha.
             self.stack[ply].cont_row = piece_square(&self.pos, mv);
             self.eval.make_move(&mut self.pos, mv);
-            let new_depth = depth - 1 + (extend_hash_move && mv == hash_move) as i32;
+            let new_depth = depth - 1 + if mv == hash_move { hash_move_extension } else { 0 };
             let score = if legal == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
             } else {

@@ -26,7 +26,7 @@ name=$current_name
 run=(datagen "${current_settings[@]}" --positions 50000000 --concurrency "$concurrency" --seed "$current_seed"
     --out "$data/$name.bin")
 
-pids() { pgrep -f -- "datagen --scored .*--out $data/$name.bin" || true; }
+pids() { pgrep -f -- "datagen .*--out $data/$name.bin" || true; }
 
 case "${1:-}" in
 start)

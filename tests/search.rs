@@ -123,8 +123,15 @@ fn one_thread_is_deterministic() {
     assert_eq!(n, 20_000, "the node limit is exact with one thread");
 }
 
+/// An engine with the search parameters `setting` (`name=value` pairs).
+fn tuned(setting: &str) -> Engine {
+    let mut engine = Engine::new(16);
+    engine.options.params = SearchParams::with_list(setting).unwrap();
+    engine
+}
+
 #[test]
-fn singular_extensions_keep_the_mates_and_change_the_tree() {
+fn singular_extensions_keep_the_mates_and_determinism() {
     // `se_depth=1` tries a singular search wherever the table holds a move: the harshest setting.
     for setting in ["se_depth=1", "se_depth=4,se_margin=0", "se_depth=1,se_negative=1"] {
         for (fen, moves) in [
@@ -132,17 +139,13 @@ fn singular_extensions_keep_the_mates_and_change_the_tree() {
             ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
             ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3),
         ] {
-            let mut engine = Engine::new(16);
-            engine.options.params = SearchParams::with_list(setting).unwrap();
-            let r = search_with(&mut engine, fen, Limits::depth(2 * moves + 2));
+            let r = search_with(&mut tuned(setting), fen, Limits::depth(2 * moves + 2));
             assert_eq!(r.score, MATE - (2 * moves - 1), "{setting} {fen}");
         }
     }
     let fen = bench::BENCH_FENS[6];
     let with = |setting: &str| {
-        let mut engine = Engine::new(16);
-        engine.options.params = SearchParams::with_list(setting).unwrap();
-        let r = search_with(&mut engine, fen, Limits::depth(9));
+        let r = search_with(&mut tuned(setting), fen, Limits::depth(9));
         assert!(r.best.is_some(), "{setting}");
         r.nodes
     };
@@ -156,12 +159,10 @@ fn singular_extensions_keep_the_mates_and_change_the_tree() {
 /// The first iteration of a search to depth 9 that reports a mate, with `setting`.
 fn first_mate_depth(fen: &str, setting: &str) -> Option<i32> {
     let pos = Position::from_fen(fen).unwrap();
-    let mut engine = Engine::new(16);
-    engine.options.params = SearchParams::with_list(setting).unwrap();
     let control = SearchControl::new();
     control.start(false);
     let mut found = None;
-    engine.search(&pos, &Limits::depth(9), &control, &mut |info| {
+    tuned(setting).search(&pos, &Limits::depth(9), &control, &mut |info| {
         if let Info::Iteration(it) = info {
             if found.is_none() && it.score.abs() >= MATE_BOUND {
                 found = Some(it.depth);

@@ -289,34 +289,31 @@ impl<'a> Worker<'a> {
         // table's score alone beats beta, the table's move is searched a ply shallower (its
         // alternatives held up too, so it is less likely the only answer).
         let mut hash_move_extension = 0;
-        if let Some(h) = hit.filter(|_| params.se_depth > 0 && !singular_search && depth >= params.se_depth) {
-            if h.mv != Move::NONE
+        let singular_candidate = hit.filter(|h| {
+            params.se_depth > 0
+                && depth >= params.se_depth
+                && !singular_search
+                && h.mv != Move::NONE
                 && h.depth >= depth - 3
                 && h.bound != Bound::Upper
                 && h.score.abs() < MATE_BOUND
                 && (ply as i32) < 2 * self.root_depth
-            {
-                let singular_beta = h.score - params.se_margin * depth;
-                self.stack[ply].excluded = h.mv;
-                let v = self.search(
-                    singular_beta - 1,
-                    singular_beta,
-                    (depth - 1) / 2,
-                    ply,
-                    NodeKind::NonPv,
-                    false,
-                );
-                self.stack[ply].excluded = Move::NONE;
-                if self.stopped {
-                    return 0;
-                }
-                if v < singular_beta {
-                    hash_move_extension = 1;
-                } else if !pv_node && singular_beta >= beta {
-                    return singular_beta;
-                } else if params.se_negative > 0 && h.score >= beta {
-                    hash_move_extension = -1;
-                }
+        });
+        if let Some(h) = singular_candidate {
+            let singular_beta = h.score - params.se_margin * depth;
+            self.stack[ply].excluded = h.mv;
+            let v =
+                self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, NodeKind::NonPv, false);
+            self.stack[ply].excluded = Move::NONE;
+            if self.stopped {
+                return 0;
+            }
+            if v < singular_beta {
+                hash_move_extension = 1;
+            } else if !pv_node && singular_beta >= beta {
+                return singular_beta;
+            } else if params.se_negative > 0 && h.score >= beta {
+                hash_move_extension = -1;
             }
         }
 

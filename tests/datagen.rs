@@ -502,7 +502,7 @@ fn runs_are_reproducible_and_resume_where_an_interruption_left_off() {
     let (summary, notes) = run(&appended, &two, Target::Games(5));
     assert_eq!(
         notes,
-        vec![format!("resuming {}: 2 games and {} positions already there", appended.display(), {
+        vec![format!("resuming {}: 2 games played, {} positions already there", appended.display(), {
             end_of_game(&reference, 1) / BLOCK - 1
         })]
     );
@@ -911,7 +911,7 @@ fn the_shards_of_a_run_play_its_games_once_and_merge_into_one_processs_file() {
     let (summary, notes) = run(&resumed, &shard_of(&cfg, 2, 2), Target::Games(3));
     assert_eq!(summary.progress.games, 1);
     assert!(
-        notes[0].starts_with(&format!("resuming {} (shard 2/2): 2 games and ", resumed.display())),
+        notes[0].starts_with(&format!("resuming {} (shard 2/2): 2 games played, ", resumed.display())),
         "{notes:?}"
     );
     assert_eq!(std::fs::read(&resumed).unwrap(), b_bytes);

@@ -298,7 +298,7 @@ fn open_for_append(
     }
     let shard = if found.shard.is_whole() { String::new() } else { format!(" (shard {})", found.shard) };
     note(&format!(
-        "resuming {}{shard}: {} games and {} positions already there",
+        "resuming {}{shard}: {} games played, {} positions already there",
         path.display(),
         found.shard.games_before(point.next_game),
         point.positions

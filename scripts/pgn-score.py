@@ -10,6 +10,7 @@ variance (as `chariot match` and cutechess-cli compute it).
 """
 import math
 import re
+import signal
 import sys
 from collections import Counter
 
@@ -86,4 +87,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Piped into `head`, end quietly when the reader stops reading.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     main()

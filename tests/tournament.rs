@@ -971,6 +971,32 @@ fn sprt_llr_and_bounds_by_hand() {
     assert_eq!(sprt_verdict(3.0, &sprt), SprtVerdict::AcceptH1);
 }
 
+#[test]
+fn a_sweep_or_a_run_of_draws_still_reaches_a_verdict() {
+    // One outcome only: the variance is zero, so the ratio is the exact generalised one. With
+    // elo1 = 10, s1 = 0.5143872; the likeliest win chance at expected score s is s, so each won
+    // game adds ln(s1/0.5) = 0.0283682: 103 wins are 2.92192 (go on), 104 are 2.95029 (H1).
+    let sprt = SprtSpec { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+    let wins = |n| Tally { wins: n, draws: 0, losses: 0 };
+    assert!(close(wins(23).llr(&sprt), 0.652468, 1e-5), "{}", wins(23).llr(&sprt));
+    assert_eq!(sprt_verdict(wins(103).llr(&sprt), &sprt), SprtVerdict::Continue);
+    assert_eq!(sprt_verdict(wins(104).llr(&sprt), &sprt), SprtVerdict::AcceptH1);
+    // A draw's likeliest chance is 2·min(s, 1 − s): 1 under H0, 0.9712254 under H1, so each
+    // draw adds −0.0291965: 100 draws are −2.91965 (go on), 101 are −2.94884 (H0).
+    let draws = |n| Tally { wins: 0, draws: n, losses: 0 };
+    assert_eq!(sprt_verdict(draws(100).llr(&sprt), &sprt), SprtVerdict::Continue);
+    assert_eq!(sprt_verdict(draws(101).llr(&sprt), &sprt), SprtVerdict::AcceptH0);
+    // A loss's is 1 − s: ln(0.4856128/0.5) = −0.0291965 each.
+    let losses = Tally { wins: 0, draws: 0, losses: 7 };
+    assert!(close(losses.llr(&sprt), -7.0 * 0.0291965, 1e-5), "{}", losses.llr(&sprt));
+    // One other result brings back the usual formula (here far past the upper bound).
+    assert_eq!(
+        sprt_verdict(Tally { wins: 23, draws: 1, losses: 0 }.llr(&sprt), &sprt),
+        SprtVerdict::AcceptH1
+    );
+    assert_eq!(Tally::default().llr(&sprt), 0.0);
+}
+
 /// Writes an executable shell script `name` into `dir` and returns its path.
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;

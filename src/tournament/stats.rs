@@ -118,18 +118,37 @@ impl Tally {
     }
 
     /// The SPRT log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0):
-    /// n·(s1 − s0)·(2s − s0 − s1) / (2σ²), with s0, s1 the scores the hypotheses expect; zero
-    /// while the variance is zero (too few distinct outcomes to judge).
+    /// n·(s1 − s0)·(2s − s0 − s1) / (2σ²), with s0, s1 the scores the hypotheses expect. When
+    /// every game had the same result the variance is zero and that formula says nothing, so
+    /// the ratio is the exact generalised one (`single_outcome_llr`): a sweep still ends a test.
     pub fn llr(&self, sprt: &SprtSpec) -> f64 {
         let (Some(s), Some(var)) = (self.score(), self.variance()) else {
             return 0.0;
         };
-        if var <= 0.0 {
-            return 0.0;
-        }
         let (s0, s1) = (score_from_elo(sprt.elo0), score_from_elo(sprt.elo1));
+        if var <= 0.0 {
+            return self.games() as f64 * single_outcome_llr(s, s0, s1);
+        }
         self.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
+}
+
+/// The log-likelihood ratio, per game, of a record whose every game ended `outcome` (1 a win,
+/// ½ a draw, 0 a loss): the most likely win/draw/loss chances whose expected score is `s1`
+/// against those whose expected score is `s0`. The likeliest chance of the outcome at expected
+/// score s is s for a win, 1 − s for a loss and 2·min(s, 1 − s) for a draw, so a sweep needs
+/// ln(s1/s0) per game (about 104 straight wins for elo1 = 10) and straight draws lean to H0.
+fn single_outcome_llr(outcome: f64, s0: f64, s1: f64) -> f64 {
+    let likeliest = |s: f64| {
+        if outcome >= 1.0 {
+            s
+        } else if outcome <= 0.0 {
+            1.0 - s
+        } else {
+            2.0 * s.min(1.0 - s)
+        }
+    };
+    (likeliest(s1) / likeliest(s0)).ln()
 }
 
 /// The SPRT stopping bounds (lower, upper): ln(β/(1−α)) and ln((1−β)/α).

@@ -11,7 +11,7 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use super::curve::{curve_point, CurvePoint};
 use crate::board::{Move, Position};
 use crate::search::score_scale::{ScoreScale, ShownScore};
-use crate::search::{Engine, HashError, Info, Limits, ScoreBound, SearchControl, Skill};
+use crate::search::{Engine, HashError, Info, IterationInfo, Limits, ScoreBound, SearchControl, Skill};
 use crate::winrate::WdlPerMille;
 
 /// Nodes an analysis request may spend (a few tenths of a second).
@@ -219,8 +219,9 @@ fn work(
     }
 }
 
-/// The best `lines` lines of `position` within `ANALYSIS_NODES`, each with the last exact score
-/// the iterations reported for it.
+/// The best `lines` lines of `position` within `ANALYSIS_NODES`: the exact lines of the deepest
+/// iteration, and when the node limit cut that iteration short, the previous one's lines for
+/// the moves it did not reach.
 fn analyse(
     engine: &mut Engine,
     position: &Position,
@@ -228,21 +229,68 @@ fn analyse(
     control: &SearchControl,
 ) -> Vec<AnalysisLine> {
     let limits = Limits { multipv: lines.max(1), ..Limits::nodes(ANALYSIS_NODES) };
-    let mut found: Vec<Option<(i32, Vec<Move>)>> = vec![None; limits.multipv];
+    let mut collector = LineCollector::new(limits.multipv);
     let mut report = |info: &Info| {
         if let Info::Iteration(it) = info {
-            if it.bound == ScoreBound::Exact && (1..=found.len()).contains(&it.multipv) {
-                found[it.multipv - 1] = Some((it.score, it.pv.clone()));
-            }
+            collector.note(it);
         }
     };
     engine.search(position, &limits, control, &mut report);
     let scale = ScoreScale::of(&engine.options.eval, position);
-    found
+    collector
+        .lines()
         .into_iter()
-        .flatten()
         .map(|(score, pv)| AnalysisLine { pv, score: scale.shown(score), wdl: scale.wdl(score) })
         .collect()
+}
+
+/// A line's score and its moves.
+type ScoredLine = (i32, Vec<Move>);
+
+/// Collects the MultiPV lines of a search's iterations. Lines of different depths are kept apart:
+/// a slot's last line may come from an earlier iteration whose ranking differed, and mixing them
+/// could list one first move twice.
+struct LineCollector {
+    /// The iteration in progress: its depth and the exact line of each slot it has reported.
+    depth: i32,
+    current: Vec<Option<ScoredLine>>,
+    /// The exact lines of the last earlier iteration that reported any.
+    previous: Vec<Option<ScoredLine>>,
+}
+
+impl LineCollector {
+    fn new(slots: usize) -> LineCollector {
+        LineCollector { depth: 0, current: vec![None; slots], previous: vec![None; slots] }
+    }
+
+    /// Takes one iteration report; bounds (fail-high or fail-low lines) are not lines.
+    fn note(&mut self, it: &IterationInfo) {
+        if it.depth != self.depth {
+            if self.current.iter().any(Option::is_some) {
+                self.previous = std::mem::replace(&mut self.current, vec![None; self.previous.len()]);
+            }
+            self.depth = it.depth;
+        }
+        if it.bound == ScoreBound::Exact
+            && !it.pv.is_empty()
+            && (1..=self.current.len()).contains(&it.multipv)
+        {
+            self.current[it.multipv - 1] = Some((it.score, it.pv.clone()));
+        }
+    }
+
+    /// The deepest iteration's lines, best first, then the earlier iteration's lines for other
+    /// first moves, up to the number of slots.
+    fn lines(self) -> Vec<ScoredLine> {
+        let slots = self.current.len();
+        let mut lines: Vec<ScoredLine> = self.current.into_iter().flatten().collect();
+        for line in self.previous.into_iter().flatten() {
+            if lines.len() < slots && lines.iter().all(|(_, pv)| pv[0] != line.1[0]) {
+                lines.push(line);
+            }
+        }
+        lines
+    }
 }
 
 #[cfg(test)]
@@ -357,6 +405,41 @@ mod tests {
         stopped.request_stop();
         pool.submit(curve(stopped));
         assert!(answered.recv_timeout(std::time::Duration::from_millis(500)).is_err());
+    }
+
+    #[test]
+    fn analysis_lines_come_from_one_iteration_and_never_repeat_a_first_move() {
+        let mv = |text: &str| Move::parse_iccs(text).unwrap();
+        let info = |depth, multipv, score, bound, first: &str| IterationInfo {
+            depth,
+            seldepth: depth,
+            multipv,
+            score,
+            bound,
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: vec![mv(first)],
+        };
+        let mut collector = LineCollector::new(2);
+        // Depth 5 ranks h2e2 over b2e2; depth 6 finds b2e2 best, then runs out of nodes while
+        // its second line only fails high. Slot by slot, both slots would say b2e2.
+        collector.note(&info(5, 1, 30, ScoreBound::Exact, "h2e2"));
+        collector.note(&info(5, 2, 20, ScoreBound::Exact, "b2e2"));
+        collector.note(&info(6, 1, 40, ScoreBound::Exact, "b2e2"));
+        collector.note(&info(6, 2, 35, ScoreBound::Lower, "h2e2"));
+        let firsts: Vec<(i32, String)> =
+            collector.lines().into_iter().map(|(score, pv)| (score, pv[0].to_string())).collect();
+        assert_eq!(firsts, [(40, "b2e2".to_string()), (30, "h2e2".to_string())]);
+
+        // A deeper iteration with no exact line at all leaves the last complete one in place.
+        let mut collector = LineCollector::new(2);
+        collector.note(&info(3, 1, 10, ScoreBound::Exact, "h2e2"));
+        collector.note(&info(3, 2, 5, ScoreBound::Exact, "b2e2"));
+        collector.note(&info(4, 1, 60, ScoreBound::Lower, "c3c4"));
+        let firsts: Vec<String> = collector.lines().into_iter().map(|(_, pv)| pv[0].to_string()).collect();
+        assert_eq!(firsts, ["h2e2", "b2e2"]);
     }
 
     #[test]

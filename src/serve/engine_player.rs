@@ -251,8 +251,9 @@ type ScoredLine = (i32, Vec<Move>);
 /// a slot's last line may come from an earlier iteration whose ranking differed, and mixing them
 /// could list one first move twice.
 struct LineCollector {
-    /// The iteration in progress: its depth and the exact line of each slot it has reported.
+    /// The depth of the iteration in progress.
     depth: i32,
+    /// The exact line of each slot that iteration has reported so far.
     current: Vec<Option<ScoredLine>>,
     /// The exact lines of the last earlier iteration that reported any.
     previous: Vec<Option<ScoredLine>>,

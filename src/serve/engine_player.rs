@@ -255,20 +255,22 @@ struct LineCollector {
     depth: i32,
     /// The exact line of each slot that iteration has reported so far.
     current: Vec<Option<ScoredLine>>,
-    /// The exact lines of the last earlier iteration that reported any.
-    previous: Vec<Option<ScoredLine>>,
+    /// The exact lines, best first, of the last earlier iteration that reported any.
+    previous: Vec<ScoredLine>,
 }
 
 impl LineCollector {
     fn new(slots: usize) -> LineCollector {
-        LineCollector { depth: 0, current: vec![None; slots], previous: vec![None; slots] }
+        LineCollector { depth: 0, current: vec![None; slots], previous: Vec::new() }
     }
 
     /// Takes one iteration report; bounds (fail-high or fail-low lines) are not lines.
     fn note(&mut self, it: &IterationInfo) {
         if it.depth != self.depth {
             if self.current.iter().any(Option::is_some) {
-                self.previous = std::mem::replace(&mut self.current, vec![None; self.previous.len()]);
+                let slots = self.current.len();
+                self.previous =
+                    std::mem::replace(&mut self.current, vec![None; slots]).into_iter().flatten().collect();
             }
             self.depth = it.depth;
         }
@@ -285,7 +287,7 @@ impl LineCollector {
     fn lines(self) -> Vec<ScoredLine> {
         let slots = self.current.len();
         let mut lines: Vec<ScoredLine> = self.current.into_iter().flatten().collect();
-        for line in self.previous.into_iter().flatten() {
+        for line in self.previous {
             if lines.len() < slots && lines.iter().all(|(_, pv)| pv[0] != line.1[0]) {
                 lines.push(line);
             }

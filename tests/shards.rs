@@ -363,6 +363,15 @@ fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
     );
     let row = table(&out).into_iter().find(|l| l.starts_with("a vs b ")).unwrap();
     assert_eq!(row.split_whitespace().skip(3).take(4).collect::<Vec<_>>(), ["30", "15", "0", "15"], "{out}");
+    // Each opening's two games, split between the shards, pair up again: one win and one loss
+    // each, so every pair scored one point, and the SPRT (of 15 pairs) still judges the games.
+    assert!(out.contains("pairs 15: 0-½-1-1½-2 points 0-0-15-0-0, Elo +0.0"), "{out}");
+    assert!(out.contains("of 15 pairs"), "{out}");
+    let whole_pairs = games_of(&dir.join("whole.pgn")).len() / 2;
+    assert!(
+        whole.contains(&format!("pairs {whole_pairs}: 0-½-1-1½-2 points 0-0-{whole_pairs}-0-0")),
+        "{whole}"
+    );
     // Another test for the same games: 30 even games say nothing yet about 5 Elo.
     let report = chariot(&[
         "match",

@@ -8,6 +8,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::match_tags::{MatchTags, TagProblem};
+use super::pairs::{PairCollector, Pentanomial};
 use super::pgn_out::result_winner;
 use super::runner::MAX_SCHEDULED_GAMES;
 use super::schedule;
@@ -31,6 +32,8 @@ pub struct Merged {
     /// Per pairing (first engine, second engine) the result from the first's view, each game
     /// counted once.
     pub pairings: Vec<((usize, usize), Tally)>,
+    /// Per pairing, the game pairs both of whose games were found.
+    pub pairs: Vec<Pentanomial>,
     /// How many of the T games were found.
     pub found: u32,
     /// The games no file holds, by number.
@@ -290,6 +293,7 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
     let mut seen: Vec<Option<usize>> = Vec::new();
     let mut duplicates: Vec<(u32, Vec<PathBuf>)> = Vec::new();
     let mut tallies: Vec<Tally> = Vec::new();
+    let mut pairs = PairCollector::default();
     let mut shard_counts: Vec<u32> = Vec::new();
     let mut sprts: Vec<(SprtSpec, PathBuf)> = Vec::new();
     for (file, (path, text)) in files.iter().enumerate() {
@@ -315,6 +319,7 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
                 let r = self::reference(path, tags.clone(), limit.clone()).map_err(bad)?;
                 seen = vec![None; r.jobs.len()];
                 tallies = vec![Tally::default(); r.pairings.len()];
+                pairs = PairCollector::new(r.pairings.len());
                 reference = Some(r);
             }
             let Some(r) = &reference else { continue };
@@ -363,7 +368,9 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
                 None => {
                     seen[round as usize - 1] = Some(file);
                     let winner = result_winner(&game.result).unwrap_or(None);
-                    tallies[job.pairing].add(Tally::of_game(job.red == r.pairings[job.pairing].0, winner));
+                    let game = Tally::of_game(job.red == r.pairings[job.pairing].0, winner);
+                    tallies[job.pairing].add(game);
+                    pairs.add(job.pairing, job.pair, game);
                 }
                 Some(first) => match duplicates.iter_mut().find(|(g, _)| *g == round) {
                     Some((_, paths)) => paths.push(path.clone()),
@@ -383,6 +390,7 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
         shard_count: (shard_counts.len() == 1).then(|| shard_counts[0]),
         sprts,
         pairings: r.pairings.iter().copied().zip(tallies).collect(),
+        pairs: pairs.finished().to_vec(),
         engines: r.tags.engines,
         games: r.tags.games,
         settings: r.tags.settings,

@@ -4,8 +4,9 @@
 //! game, `schedule` decides the games and `shard` which of them one process of a sharded match
 //! plays, `runner` plays them (in parallel) and writes the PGN, with the tags of `match_tags`
 //! (the settings `fingerprint` among them), `merge` puts the PGNs of a match's shards back
-//! together, `stats` and `report` turn results into Elo, LOS and SPRT figures, and `ratings` puts
-//! the engines of many matches on one Elo scale.
+//! together, `stats` and `report` turn results into Elo, LOS and SPRT figures (`pairs` scoring
+//! the two games of an opening together), and `ratings` puts the engines of many matches on one
+//! Elo scale.
 
 pub mod coords;
 pub mod engine;
@@ -14,6 +15,7 @@ pub mod game;
 pub mod match_tags;
 pub mod merge;
 pub mod openings;
+pub mod pairs;
 pub mod pgn_out;
 pub mod ratings;
 pub mod report;
@@ -28,6 +30,7 @@ pub use crate::notation::Opening;
 pub use engine::EngineStartError;
 pub use game::{play_game, GameRecord, GameSettings};
 pub use merge::{merge_files, MergeError, Merged};
+pub use pairs::{PairCollector, Pentanomial};
 pub use pgn_out::{PgnOutError, ResumeError};
 pub use runner::{run_match, MatchConfig, MatchError, MatchSummary};
 pub use shard::{Shard, ShardError};

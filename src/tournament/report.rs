@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::merge::Merged;
+use super::pairs::Pentanomial;
 use super::ratings::RatingTable;
 use super::shard::Shard;
 use super::spec::SprtSpec;
@@ -56,9 +57,20 @@ pub fn table(rows: &[(String, Tally)]) -> String {
     out
 }
 
-/// The SPRT line: LLR, bounds and verdict.
-pub fn sprt_line(t: &Tally, sprt: &SprtSpec) -> String {
-    let llr = t.llr(sprt);
+/// The line on the game pairs: how many scored 0, ½, 1, 1½ and 2 points, and the Elo with its
+/// error, each pair one sample.
+pub fn pairs_line(p: &Pentanomial) -> String {
+    let [a, b, c, d, e] = p.counts;
+    let elo = match (p.elo(), p.elo_error95()) {
+        (Some(elo), Some(err)) => format!("Elo {:+.1} ± {err:.1}", elo + 0.0),
+        _ => "Elo -".to_string(),
+    };
+    format!("pairs {}: 0-½-1-1½-2 points {a}-{b}-{c}-{d}-{e}, {elo} (each pair one sample)\n", p.pairs())
+}
+
+/// The SPRT line: LLR (each finished game pair one sample), bounds and verdict.
+pub fn sprt_line(p: &Pentanomial, sprt: &SprtSpec) -> String {
+    let llr = p.llr(sprt);
     let (lower, upper) = sprt_bounds(sprt);
     let verdict = match sprt_verdict(llr, sprt) {
         SprtVerdict::AcceptH1 => "H1 accepted",
@@ -66,8 +78,12 @@ pub fn sprt_line(t: &Tally, sprt: &SprtSpec) -> String {
         SprtVerdict::Continue => "no verdict yet",
     };
     format!(
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict}\n",
-        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} of {} pairs (bounds {lower:.2}, {upper:.2}): {verdict}\n",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        p.pairs()
     )
 }
 
@@ -80,6 +96,8 @@ pub struct Results<'a> {
     pub limit: &'a str,
     /// Per pairing (first engine, second engine) the result from the first's view.
     pub pairings: &'a [((usize, usize), Tally)],
+    /// Per pairing, its finished game pairs.
+    pub pairs: &'a [Pentanomial],
     /// The SPRT to judge the first pairing by.
     pub sprt: Option<&'a SprtSpec>,
     /// Whether an SPRT verdict stopped the match before its last game.
@@ -111,7 +129,10 @@ pub fn write_results(out: &mut impl Write, results: &Results) -> io::Result<()> 
         results.limit
     )?;
     write!(out, "{}", table(&rows))?;
-    if let (Some(sprt), Some((_, first))) = (results.sprt, results.pairings.first()) {
+    if let ([_], [pairs]) = (results.pairings, results.pairs) {
+        write!(out, "{}", pairs_line(pairs))?;
+    }
+    if let (Some(sprt), Some(first)) = (results.sprt, results.pairs.first()) {
         write!(out, "{}", sprt_line(first, sprt))?;
         if results.stopped_early {
             writeln!(out, "stopped early on the SPRT verdict")?;
@@ -138,6 +159,7 @@ pub fn write_merged(
         engines: &merged.engines,
         limit: &merged.limit,
         pairings: &merged.pairings,
+        pairs: &merged.pairs,
         sprt,
         stopped_early: false,
     };

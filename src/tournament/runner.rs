@@ -15,6 +15,7 @@ use super::engine::{self, EngineProcess, EngineStartError};
 use super::fingerprint::fingerprint;
 use super::game::{play_game, GameRecord, GameSettings};
 use super::match_tags::MatchTags;
+use super::pairs::{PairCollector, Pentanomial};
 use super::pgn_out::{self, GameTags, PgnOutError, ResumeError};
 use super::report::{self, Results};
 use super::schedule::{self, Job};
@@ -71,6 +72,8 @@ impl MatchConfig {
 pub struct MatchSummary {
     /// Per pairing (first engine, second engine) the result from the first's view.
     pub pairings: Vec<((usize, usize), Tally)>,
+    /// Per pairing, its finished game pairs (what the SPRT judges).
+    pub pairs: Vec<Pentanomial>,
     /// Whether an SPRT verdict stopped the match before its last game.
     pub stopped_early: bool,
 }
@@ -275,6 +278,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
     };
     let jobs: Vec<Job> = all_jobs.into_iter().filter(|j| shard.contains(j.round)).collect();
     let mut tallies = vec![Tally::default(); pairings.len()];
+    let mut pairs = PairCollector::new(pairings.len());
     let mut pgn_text = String::new();
     let mut done = HashSet::new();
     if let (Some(path), true) = (&config.pgn, config.resume) {
@@ -297,7 +301,9 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             // `played_games` took only finished games.
             let winner = pgn_out::result_winner(&game.result).unwrap_or(None);
             if done.insert(job.round) {
-                tallies[job.pairing].add(Tally::of_game(job.red == pairings[job.pairing].0, winner));
+                let game = Tally::of_game(job.red == pairings[job.pairing].0, winner);
+                tallies[job.pairing].add(game);
+                pairs.add(job.pairing, job.pair, game);
             }
         }
         if !pgn_text.is_empty() && !pgn_text.ends_with("\n\n") {
@@ -345,6 +351,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             let (red, black) = (&config.engines[job.red].name, &config.engines[job.black].name);
             let tally = Tally::of_game(job.red == pairings[job.pairing].0, record.winner);
             tallies[job.pairing].add(tally);
+            pairs.add(job.pairing, job.pair, tally);
             let line = format!(
                 "game {} {red} - {black}: {} ({})",
                 job.round,
@@ -378,7 +385,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             }
             // A shard plays its games to the end: the verdict is the merged shards' to give.
             if let (Some(sprt), None) = (&config.sprt, config.shard) {
-                if sprt_verdict(tallies[0].llr(sprt), sprt) != SprtVerdict::Continue {
+                if sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue {
                     stopped_early = true;
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -391,6 +398,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
     }
     let summary = MatchSummary {
         pairings: pairings.iter().copied().zip(tallies.iter().copied()).collect(),
+        pairs: pairs.finished().to_vec(),
         stopped_early,
     };
     write_report(config, &match_tags, jobs.len(), &summary, out).map_err(MatchError::Report)?;
@@ -410,6 +418,7 @@ fn write_report(
         engines: &match_tags.engines,
         limit: &limit,
         pairings: &summary.pairings,
+        pairs: &summary.pairs,
         // One shard's games cannot judge the test.
         sprt: if config.shard.is_some() { None } else { config.sprt.as_ref() },
         stopped_early: summary.stopped_early,

@@ -15,6 +15,9 @@ pub struct Job {
     pub black: usize,
     /// Index into the openings.
     pub opening: usize,
+    /// Which of its pairing's game pairs it belongs to: the two games of one opening, colours
+    /// swapped, share a pair.
+    pub pair: u32,
 }
 
 /// The pairings: every pair of engines, or with `gauntlet` the first against each other one.
@@ -48,7 +51,8 @@ pub fn jobs(pairings: &[(usize, usize)], games: u32, openings: usize) -> Vec<Job
         for (p, &(a, b)) in pairings.iter().enumerate() {
             let (red, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
             let round = out.len() as u32 + 1;
-            out.push(Job { round, pairing: p, red, black, opening: (g as usize / 2) % openings.max(1) });
+            let opening = (g as usize / 2) % openings.max(1);
+            out.push(Job { round, pairing: p, red, black, opening, pair: g / 2 });
         }
     }
     out
@@ -76,5 +80,10 @@ mod tests {
         let summary: Vec<(usize, usize, usize)> = j.iter().map(|j| (j.red, j.black, j.opening)).collect();
         assert_eq!(summary, vec![(0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1), (0, 1, 0)]);
         assert_eq!(j.iter().map(|j| j.round).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+        assert_eq!(j.iter().map(|j| j.pair).collect::<Vec<_>>(), vec![0, 0, 1, 1, 2]);
+        // With two pairings interleaved, each pairing's games 2k and 2k+1 still pair.
+        let two = jobs(&[(0, 1), (0, 2)], 4, 3);
+        let pairs: Vec<(usize, u32)> = two.iter().map(|j| (j.pairing, j.pair)).collect();
+        assert_eq!(pairs, vec![(0, 0), (1, 0), (0, 0), (1, 0), (0, 1), (1, 1), (0, 1), (1, 1)]);
     }
 }

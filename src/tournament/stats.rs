@@ -1,6 +1,7 @@
 //! Match statistics: Elo from the score under the logistic model, its 95% error from the
 //! trinomial (win/draw/loss) variance, the likelihood of superiority, and the SPRT log-likelihood
-//! ratio in the normal approximation that cutechess-cli and fishtest use.
+//! ratio in the normal approximation that cutechess-cli and fishtest use. `pairs` scores the same
+//! games two by two.
 
 use super::spec::SprtSpec;
 use crate::board::Color;
@@ -27,6 +28,23 @@ pub fn elo_from_score(s: f64) -> f64 {
 /// Expected score for an Elo difference under the logistic model.
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Half the width of the 95% Elo interval of a mean score `s` over `samples` samples of
+/// per-sample variance `variance`: the score interval s ± 1.96·σ/√n mapped to Elo (as
+/// cutechess-cli does); `None` when it reaches 0 or 1.
+pub(super) fn elo_error95(s: f64, variance: f64, samples: u32) -> Option<f64> {
+    let margin = Z95 * (variance / samples as f64).sqrt();
+    let (lo, hi) = (s - margin, s + margin);
+    (lo > 0.0 && hi < 1.0).then(|| (elo_from_score(hi) - elo_from_score(lo)) / 2.0)
+}
+
+/// The SPRT log-likelihood ratio in the normal approximation, for `samples` samples of mean
+/// score `s` and per-sample variance `variance` (> 0): n·(s1 − s0)·(2s − s0 − s1) / (2σ²), with
+/// s0, s1 the scores the hypotheses expect.
+pub(super) fn normal_llr(s: f64, variance: f64, samples: u32, sprt: &SprtSpec) -> f64 {
+    let (s0, s1) = (score_from_elo(sprt.elo0), score_from_elo(sprt.elo1));
+    samples as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
 }
 
 /// The error function, by the Abramowitz–Stegun 7.1.26 rational approximation (|error| < 1.5e-7,
@@ -101,13 +119,10 @@ impl Tally {
         self.score().map(elo_from_score)
     }
 
-    /// Half the width of the 95% confidence interval of the Elo, mapped from the score interval
-    /// s ± 1.96·σ/√n (as cutechess-cli does); `None` when it is unbounded.
+    /// Half the width of the 95% confidence interval of the Elo, each game one sample;
+    /// `None` when it is unbounded.
     pub fn elo_error95(&self) -> Option<f64> {
-        let s = self.score()?;
-        let margin = Z95 * (self.variance()? / self.games() as f64).sqrt();
-        let (lo, hi) = (s - margin, s + margin);
-        (lo > 0.0 && hi < 1.0).then(|| (elo_from_score(hi) - elo_from_score(lo)) / 2.0)
+        elo_error95(self.score()?, self.variance()?, self.games())
     }
 
     /// Likelihood of superiority: the probability that this side is the stronger, from wins and
@@ -117,19 +132,19 @@ impl Tally {
         (w + l > 0.0).then(|| 0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt())))
     }
 
-    /// The SPRT log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0):
-    /// n·(s1 − s0)·(2s − s0 − s1) / (2σ²), with s0, s1 the scores the hypotheses expect. When
+    /// The SPRT log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0), each game one
+    /// sample (`normal_llr`). When
     /// every game had the same result the variance is zero and that formula says nothing, so
     /// the ratio is the exact generalised one (`single_outcome_llr`): a sweep still ends a test.
     pub fn llr(&self, sprt: &SprtSpec) -> f64 {
         let (Some(s), Some(var)) = (self.score(), self.variance()) else {
             return 0.0;
         };
-        let (s0, s1) = (score_from_elo(sprt.elo0), score_from_elo(sprt.elo1));
         if var <= 0.0 {
+            let (s0, s1) = (score_from_elo(sprt.elo0), score_from_elo(sprt.elo1));
             return self.games() as f64 * single_outcome_llr(s, s0, s1);
         }
-        self.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        normal_llr(s, var, self.games(), sprt)
     }
 }
 

@@ -146,6 +146,26 @@ fn list(numbers: impl Iterator<Item = String>) -> String {
     numbers.collect::<Vec<_>>().join(", ")
 }
 
+/// Ascending game numbers as a list with runs of three or more joined: `2, 5, 40–1000`, so that a
+/// match stopped early (an SPRT's) names its unplayed games in a line.
+fn runs(numbers: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        match j - i {
+            0 => parts.push(numbers[i].to_string()),
+            1 => parts.extend([numbers[i].to_string(), numbers[j].to_string()]),
+            _ => parts.push(format!("{}–{}", numbers[i], numbers[j])),
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 /// `chariot match report`'s output: the results table of the games found (as the match that
 /// played them prints it), then how many of the match's games were found in how many files,
 /// which are missing and which were found twice.
@@ -171,12 +191,7 @@ pub fn write_merged(
         merged.found, merged.games, merged.settings
     )?;
     if !merged.missing.is_empty() {
-        writeln!(
-            out,
-            "missing games ({}): {}",
-            merged.missing.len(),
-            list(merged.missing.iter().map(u32::to_string))
-        )?;
+        writeln!(out, "missing games ({}): {}", merged.missing.len(), runs(&merged.missing))?;
         let shards = merged.missing_shards();
         if !shards.is_empty() {
             writeln!(
@@ -227,6 +242,17 @@ pub fn write_ratings(out: &mut impl Write, table: &RatingTable, games: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_of_game_numbers_are_joined() {
+        assert_eq!(runs(&[]), "");
+        assert_eq!(runs(&[7]), "7");
+        assert_eq!(runs(&[2, 5]), "2, 5");
+        assert_eq!(runs(&[2, 3, 9]), "2, 3, 9");
+        assert_eq!(runs(&[1, 2, 3, 7, 40, 41, 42, 43]), "1–3, 7, 40–43");
+        let stopped: Vec<u32> = (40..=1000).collect();
+        assert_eq!(runs(&stopped), "40–1000");
+    }
 
     #[test]
     fn the_table_takes_any_name() {

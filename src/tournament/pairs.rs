@@ -107,6 +107,8 @@ mod tests {
     const WIN: Tally = Tally { wins: 1, draws: 0, losses: 0 };
     const DRAW: Tally = Tally { wins: 0, draws: 1, losses: 0 };
     const LOSS: Tally = Tally { wins: 0, draws: 0, losses: 1 };
+    /// The gates' SPRT [0, 10].
+    const GATE: SprtSpec = SprtSpec { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
 
     fn close(a: f64, b: f64, tolerance: f64) -> bool {
         (a - b).abs() <= tolerance
@@ -129,7 +131,7 @@ mod tests {
 
     #[test]
     fn elo_error_and_llr_by_hand() {
-        let sprt = SprtSpec { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let sprt = GATE;
         // Pairs of 0, ½, 1, 1½, 2 points: 2, 10, 40, 30, 8 (90 pairs). Per-game scores 0, ¼, ½,
         // ¾, 1; their sum is 0 + 2.5 + 20 + 22.5 + 8 = 53, so s = 53/90 = 0.588889 and
         // Elo = −400·log10(1/s − 1) = 62.4297. σ² = Σ c·x²/n − s² = (0.625 + 10 + 16.875 + 8)/90
@@ -149,7 +151,7 @@ mod tests {
     fn pairs_that_swing_with_the_opening_count_for_more_than_their_games() {
         // Each opening won by whichever side plays Red: every pair is one win and one loss.
         // Mixed with a few pairs won outright, the pairs' variance is far below the games'.
-        let sprt = SprtSpec { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let sprt = GATE;
         let mut p = Pentanomial::default();
         for _ in 0..40 {
             p.add_pair(WIN, LOSS);
@@ -164,7 +166,7 @@ mod tests {
 
     #[test]
     fn one_kind_of_pair_falls_back_to_the_games() {
-        let sprt = SprtSpec { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let sprt = GATE;
         let mut sweeps = Pentanomial::default();
         for _ in 0..60 {
             sweeps.add_pair(WIN, WIN);

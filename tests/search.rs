@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use chariot::board::{movegen, Move, Position};
+use chariot::eval::EvalChoice;
 use chariot::search::score::{mate_in_moves, MATE, MATE_BOUND};
 use chariot::search::{bench, Algorithm, Engine, Info, Limits, SearchControl, SearchParams, SearchResult};
 
@@ -156,13 +157,16 @@ fn singular_extensions_keep_the_mates_and_determinism() {
     );
 }
 
-/// The first iteration of a search to depth 9 that reports a mate, with `setting`.
+/// The first iteration of a search to depth 9 that reports a mate, with `setting` and the classic
+/// evaluation: a hand-tuned evaluation, so that a new built-in net does not move the depths.
 fn first_mate_depth(fen: &str, setting: &str) -> Option<i32> {
     let pos = Position::from_fen(fen).unwrap();
     let control = SearchControl::new();
     control.start(false);
     let mut found = None;
-    tuned(setting).search(&pos, &Limits::depth(9), &control, &mut |info| {
+    let mut engine = tuned(setting);
+    engine.options.eval = EvalChoice::Classic;
+    engine.search(&pos, &Limits::depth(9), &control, &mut |info| {
         if let Info::Iteration(it) = info {
             if found.is_none() && it.score.abs() >= MATE_BOUND {
                 found = Some(it.depth);

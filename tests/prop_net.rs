@@ -36,6 +36,7 @@ fn small_architecture() -> impl Strategy<Value = Architecture> {
             activation,
             output_buckets,
             quantisation: Quantisation::DEFAULT,
+            hidden: chariot::eval::nnue::Hidden::NONE,
         })
 }
 

@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 
 use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
-use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation};
 use crate::eval::nnue::{embedded, features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
 use crate::train::run::{self, Export, TrainJob};
@@ -83,6 +83,12 @@ pub struct TrainArgs {
     /// Output buckets by material, 1 to 31 [default: 8].
     #[arg(long)]
     pub output_buckets: Option<usize>,
+    /// Hidden layers between the accumulators and the output, one stack per output bucket:
+    /// sizes separated by commas, e.g. 16,32 (multiples of 16 up to 128, at most two layers), or
+    /// none [default: none]. With --init from a net without them, the stack starts out passing
+    /// the net's output through.
+    #[arg(long, value_name = "SIZES", value_parser = Hidden::parse)]
+    pub hidden: Option<Hidden>,
     /// Passes over the training positions [default: 20].
     #[arg(long)]
     pub epochs: Option<u32>,
@@ -135,6 +141,7 @@ impl TrainArgs {
                 relations: self.relations,
                 activation: self.activation,
                 output_buckets: self.output_buckets,
+                hidden: self.hidden,
                 epochs: self.epochs,
                 batch_size: self.batch_size,
                 lr: self.lr,
@@ -178,6 +185,9 @@ pub struct RandomArgs {
     /// Output buckets by material (1 to 31).
     #[arg(long, default_value_t = Architecture::DEFAULT.output_buckets)]
     pub output_buckets: usize,
+    /// Hidden layers, sizes separated by commas (e.g. 16,32), or none.
+    #[arg(long, value_name = "SIZES", default_value = "none", value_parser = Hidden::parse)]
+    pub hidden: Hidden,
     /// Seed of the random weights.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -199,6 +209,7 @@ impl RandomArgs {
             activation: self.activation,
             output_buckets: self.output_buckets,
             quantisation: Quantisation::DEFAULT,
+            hidden: self.hidden,
         }
     }
 }
@@ -237,6 +248,13 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Format: version {}, checksum {:016x} ok", format::version_of(net), format::checksum(net))?;
     writeln!(out, "Inputs: {}", arch.features)?;
     writeln!(out, "Accumulator: {} per perspective, {}", arch.width, arch.activation.name())?;
+    if !arch.hidden.is_empty() {
+        writeln!(
+            out,
+            "Hidden layers: {} (clipped ReLU, one stack per output bucket)",
+            arch.hidden.sizes().iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" -> ")
+        )?;
+    }
     writeln!(
         out,
         "Output buckets: {} (by pieces other than the kings, n * {0} / {})",

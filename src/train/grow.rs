@@ -8,7 +8,13 @@
 //! * finer king buckets: each new bucket starts as a copy of the old bucket that held the same
 //!   king squares (one bucket copied into nine palace squares, three rank buckets into their
 //!   palace squares);
-//! * relation inputs added: their weights start at **zero**, so they add nothing until trained.
+//! * relation inputs added: their weights start at **zero**, so they add nothing until trained;
+//! * hidden layers added under a net without them (`--hidden`): the feature transformer and the
+//!   output biases are copied, and the stack starts out passing the old output through (see
+//!   `add_stack`), so training starts from the old net's scores rather than from noise.
+//!
+//! A net that has hidden layers keeps its shape: its first layer reads every accumulator value,
+//! and growing under it is not written.
 //!
 //! The mirroring, the activation, the output buckets and the quantisation must stay: changing
 //! them changes what the weights mean.
@@ -17,7 +23,7 @@ use std::fmt;
 
 use crate::board::{Color, Square};
 use crate::eval::nnue::features::{FeatureSet, FEATURES_PER_BUCKET};
-use crate::eval::nnue::network::Architecture;
+use crate::eval::nnue::network::{Architecture, Hidden};
 use crate::eval::nnue::relations::RELATION_FEATURES;
 
 use super::float::FloatNetwork;
@@ -79,6 +85,72 @@ impl std::error::Error for GrowError {}
 /// `net` in the shape `arch`: the same function (see the module's doc), new weights drawn from
 /// `seed`. The same shape gives `net` back unchanged.
 pub fn grow(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNetwork, GrowError> {
+    let old = net.arch;
+    if arch == old {
+        return Ok(net.clone());
+    }
+    if !old.hidden.is_empty() {
+        return Err(GrowError::Changed {
+            what: "the shape of a net with hidden layers",
+            from: old.to_string(),
+            to: arch.to_string(),
+        });
+    }
+    let flat = grow_flat(net, Architecture { hidden: Hidden::NONE, ..arch }, seed)?;
+    if arch.hidden.is_empty() {
+        return Ok(flat);
+    }
+    Ok(add_stack(&flat, arch, seed))
+}
+
+/// How far the pass-through neurons reach: the first hidden layer's two pass-through neurons
+/// compute `clamp(±PASS·u, 0, 1)`, `u` the old net's output less its bias, so the old output is
+/// reproduced exactly while `|u| ≤ 1/PASS` (800 centipawns at scale 400) and clipped beyond. A
+/// larger reach would cost resolution: the quantised neuron has 255 steps, so one step is
+/// `1/(255·PASS)` units, 3 centipawns here.
+pub const PASS: f32 = 0.5;
+
+/// The one-layer net `flat` with the hidden layers of `arch` added under its output, computing
+/// (in floats, while the output stays within ±1/PASS of the bias) what `flat` computes. The
+/// first layer's neurons 0 and 1 are `±PASS` times the old output weights, with zero bias, and
+/// each later layer passes neurons 0 and 1 on (weight 1, bias 0); the output layer reads only
+/// those two, with weights `±1/PASS` and the old bias. Every other hidden neuron is drawn at random
+/// (as `FloatNetwork::random` draws them) and has a zero output weight: it adds nothing at first
+/// but receives gradient through its output weight, as the new neurons of a wider net do.
+fn add_stack(flat: &FloatNetwork, arch: Architecture, seed: u64) -> FloatNetwork {
+    let mut net = FloatNetwork::random(arch, seed);
+    net.feature_weights.clone_from(&flat.feature_weights);
+    net.feature_bias.clone_from(&flat.feature_bias);
+    let two_n = 2 * arch.width;
+    for (l, layer) in net.hidden.iter_mut().enumerate() {
+        let (inputs, outputs) = (layer.inputs, layer.outputs);
+        for k in 0..arch.output_buckets {
+            for (j, sign) in [(0, 1.0f32), (1, -1.0)] {
+                let row = &mut layer.weights[(k * outputs + j) * inputs..(k * outputs + j + 1) * inputs];
+                if l == 0 {
+                    let old = &flat.output_weights[k * two_n..(k + 1) * two_n];
+                    row.iter_mut().zip(old).for_each(|(w, &o)| *w = sign * PASS * o);
+                } else {
+                    row.fill(0.0);
+                    row[j] = 1.0;
+                }
+                layer.bias[k * outputs + j] = 0.0;
+            }
+        }
+    }
+    let last = arch.output_inputs();
+    for k in 0..arch.output_buckets {
+        let w = &mut net.output_weights[k * last..(k + 1) * last];
+        w.fill(0.0);
+        w[0] = 1.0 / PASS;
+        w[1] = -1.0 / PASS;
+    }
+    net.output_bias.clone_from(&flat.output_bias);
+    net
+}
+
+/// `grow` between two shapes without hidden layers.
+fn grow_flat(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNetwork, GrowError> {
     let old = net.arch;
     if arch == old {
         return Ok(net.clone());
@@ -174,6 +246,7 @@ mod tests {
             activation: Activation::SCRelu,
             output_buckets: 4,
             quantisation: Quantisation::DEFAULT,
+            hidden: Hidden::NONE,
         }
     }
 

@@ -421,7 +421,7 @@ impl TrainState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::Architecture;
+    use crate::eval::nnue::network::{Architecture, Hidden};
     use crate::train::adam::Adam;
     use crate::train::settings::SettingsRequest;
 
@@ -540,6 +540,55 @@ mod tests {
         bytes[end..].copy_from_slice(&sum.to_le_bytes());
         let back = TrainState::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), original.to_bytes());
+    }
+
+    fn hidden_state() -> TrainState {
+        let mut original = state();
+        original.settings.arch.hidden = Hidden::new(&[16, 32]).unwrap();
+        let arch = original.settings.arch;
+        original.net = FloatNetwork::random(arch, 1);
+        original.best_net = FloatNetwork::random(arch, 2);
+        original.adam = Adam::new(&arch);
+        original.adam.m.hidden[1].weights[7] = 0.25;
+        original.adam.v.hidden[0].bias[3] = 0.5;
+        original
+    }
+
+    /// A run with hidden layers is a version 3 checkpoint carrying the sizes and every layer's
+    /// tensors, and reads back whole; a run without is still version 2.
+    #[test]
+    fn a_state_with_hidden_layers_round_trips_as_version_3() {
+        let original = hidden_state();
+        let bytes = original.to_bytes();
+        assert_eq!(bytes[8..10], 3u16.to_le_bytes());
+        assert_eq!(state().to_bytes()[8..10], 2u16.to_le_bytes());
+        let back = TrainState::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.settings.arch.hidden.sizes(), [16, 32]);
+        assert_eq!((back.net, back.best_net, back.adam), (original.net, original.best_net, original.adam));
+        // The hidden sizes follow the init net: count at `init_flag + 9`, then the sizes.
+        let count_at = 10 + 14 + 70 + 9;
+        let resealed = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = bytes.clone();
+            f(&mut b);
+            let end = b.len() - 8;
+            let sum = fnv1a64(&b[..end]);
+            b[end..].copy_from_slice(&sum.to_le_bytes());
+            b
+        };
+        for (damaged, offset, words) in [
+            (resealed(&|b| b[count_at] = 0), count_at, "0 hidden layers"),
+            (resealed(&|b| b[count_at + 1] = 24), count_at, "hidden layer 1 of 24 neurons"),
+            // Another valid size: the tensors no longer fit the bytes (a layer's weights are read
+            // with the wrong length, and the rest runs out or is left over).
+            (resealed(&|b| b[count_at + 3] = 16), 0, ""),
+        ] {
+            let err = TrainState::from_bytes(&damaged).unwrap_err();
+            assert!(err.message.contains(words), "wanted '{words}', got: {err}");
+            if !words.is_empty() {
+                assert_eq!(err.offset, offset as u64, "{err}");
+            }
+        }
     }
 
     #[test]

@@ -419,6 +419,70 @@ pub(crate) mod tests {
         }
     }
 
+    fn with_hidden(arch: Architecture, sizes: &[usize]) -> Architecture {
+        Architecture { hidden: crate::eval::nnue::Hidden::new(sizes).unwrap(), ..arch }
+    }
+
+    /// With hidden layers, the quantised net agrees with the float net within 2% of the score's
+    /// size plus 6 centipawns: the feature transformer's rounding (as above) goes through the
+    /// hidden layers, whose values are rounded to 1/255 and weights to 1/1024 each.
+    #[test]
+    fn quantised_agrees_with_float_with_hidden_layers() {
+        let mut worst = 0.0f32;
+        for activation in Activation::ALL {
+            for sizes in [&[16][..], &[16, 32], &[32, 32]] {
+                let arch = with_hidden(small(activation, KingBuckets::Palace, true), sizes);
+                let float = FloatNetwork::random(arch, 6);
+                let net = float.quantise().unwrap();
+                let mut distinct = std::collections::HashSet::new();
+                for pos in random_positions(10, 300) {
+                    let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+                    distinct.insert(net.evaluate(&pos));
+                    let error = (exact - quantised).abs();
+                    worst = worst.max(error - 0.02 * exact.abs());
+                    assert!(
+                        error <= 6.0 + 0.02 * exact.abs(),
+                        "{activation:?} {sizes:?} {pos:?}: {exact} vs {quantised}"
+                    );
+                }
+                assert!(distinct.len() > 30, "{sizes:?}: the random net must tell positions apart");
+            }
+        }
+        eprintln!("hidden: worst excess over 2%: {worst} cp");
+    }
+
+    /// A net with hidden layers dequantises and quantises back to the same integers.
+    #[test]
+    fn a_quantised_net_with_hidden_layers_round_trips_through_floats() {
+        let arch = with_hidden(small(Activation::SCRelu, KingBuckets::Rank, false), &[16, 32]);
+        let net = FloatNetwork::random(arch, 18).quantise().unwrap();
+        let float = FloatNetwork::from_quantised(&net);
+        assert!(float.quantise().unwrap() == net, "the integers change on the way back");
+        for pos in random_positions(4, 100) {
+            let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+            assert!((exact - quantised).abs() <= 6.0, "{pos:?}: {exact} vs {quantised}");
+        }
+    }
+
+    /// Hidden weights and biases too large for their integers are refused by name.
+    #[test]
+    fn oversized_hidden_weights_are_refused_with_what_and_where() {
+        let arch = with_hidden(small(Activation::CRelu, KingBuckets::Single, false), &[16]);
+        let mut float = FloatNetwork::zeros(arch);
+        float.hidden[0].weights[5] = 40.0;
+        assert!(float.quantise().unwrap_err().to_string().contains("hidden weight 5"));
+        float.hidden[0].weights[5] = 0.0;
+        float.hidden[0].bias[3] = 1e5;
+        assert!(float.quantise().unwrap_err().to_string().contains("hidden bias 3"));
+        float.hidden[0].bias[3] = 0.0;
+        // A bias of 8000 (2.09e9 at scale 255·1024, within i32) and 64 inputs of 30 at scale
+        // 1024 times 255: together more than i32 holds.
+        float.hidden[0].bias[1] = 8000.0;
+        float.hidden[0].weights[64..128].iter_mut().for_each(|w| *w = 30.0);
+        let err = float.quantise().unwrap_err().to_string();
+        assert!(err.contains("hidden layer 1 of output bucket 0: neuron 1"), "{err}");
+    }
+
     #[test]
     fn zero_net_scores_its_output_bias() {
         let arch = small(Activation::CRelu, KingBuckets::Single, false);

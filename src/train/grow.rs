@@ -323,6 +323,54 @@ mod tests {
             .bucket_offset()
     }
 
+    /// Hidden layers added under a one-layer net (and the net widened at once): the float net
+    /// computes what it computed wherever the output is within ±1/PASS of the bias (the
+    /// pass-through's reach), and the quantised nets differ by the pass-through neurons'
+    /// rounding, a few centipawns. A net with hidden layers cannot be reshaped.
+    #[test]
+    fn hidden_layers_start_by_passing_the_net_through() {
+        let flat = arch(KingBuckets::Rank, true, 32);
+        let all = random_positions(7, 600);
+        for (width, sizes) in [(32, &[16][..]), (32, &[16, 32]), (48, &[32, 16])] {
+            let to = Architecture { width, hidden: Hidden::new(sizes).unwrap(), ..flat };
+            let net = FloatNetwork::random(flat, 3).quantise().unwrap();
+            let float = FloatNetwork::from_quantised(&net);
+            let grown = grow(&float, to, 9).unwrap();
+            assert_eq!(grown.arch, to);
+            assert_eq!(grown.hidden.len(), sizes.len());
+            let quantised = grown.quantise().unwrap();
+            let (mut compared, mut worst) = (0, 0.0f32);
+            for pos in &all {
+                let (before, after) = (float.evaluate_cp(pos), grown.evaluate_cp(pos));
+                let bucket = crate::eval::nnue::features::output_bucket(
+                    crate::eval::nnue::features::non_king_pieces(pos),
+                    flat.output_buckets,
+                );
+                let reach = flat.quantisation.scale as f32 / PASS;
+                if (before - float.output_bias[bucket] * flat.quantisation.scale as f32).abs() < reach * 0.99
+                {
+                    assert!((before - after).abs() < 0.05, "{sizes:?} {pos:?}: {before} vs {after}");
+                    let error = (net.evaluate(pos) - quantised.evaluate(pos)).abs() as f32;
+                    worst = worst.max(error);
+                    assert!(error <= 8.0, "{sizes:?} {pos:?}: quantised {error} cp apart");
+                    compared += 1;
+                }
+            }
+            assert!(compared > 500, "{sizes:?}: only {compared} positions within reach");
+            eprintln!("{sizes:?}: quantised pass-through worst {worst} cp");
+            // The stack's other neurons are live but silent: random weights, zero output weights.
+            let last = to.output_inputs();
+            assert!(grown.output_weights[2..last].iter().all(|&w| w == 0.0));
+            assert!(grown.hidden[0].weights[2 * 2 * width..].iter().any(|&w| w != 0.0));
+        }
+        let deep = Architecture { hidden: Hidden::new(&[16]).unwrap(), ..flat };
+        let err = grow(&FloatNetwork::random(deep, 1), Architecture { width: 48, ..deep }, 1).unwrap_err();
+        assert!(err.to_string().contains("the shape of a net with hidden layers"), "{err}");
+        let err = grow(&FloatNetwork::random(deep, 1), flat, 1).unwrap_err();
+        assert!(err.to_string().contains("hidden layers"), "{err}");
+        assert_eq!(grow(&FloatNetwork::random(deep, 1), deep, 1).unwrap(), FloatNetwork::random(deep, 1));
+    }
+
     #[test]
     fn the_same_shape_gives_the_net_back() {
         let net = FloatNetwork::random(arch(KingBuckets::Palace, true, 16), 4);

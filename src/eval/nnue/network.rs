@@ -687,4 +687,38 @@ mod tests {
         assert_eq!(Activation::from_name("SCReLU"), Ok(Activation::SCRelu));
         assert!(Activation::from_name("relu").is_err());
     }
+
+    #[test]
+    fn hidden_sizes_parse_and_bad_ones_are_named() {
+        let two = Hidden::parse("16, 32").unwrap();
+        assert_eq!(two.sizes(), [16, 32]);
+        assert_eq!(two.to_string(), "16,32");
+        assert_eq!(Hidden::parse("none"), Ok(Hidden::NONE));
+        assert_eq!(Hidden::parse("128").unwrap().sizes(), [128]);
+        assert!(Hidden::NONE.is_empty() && Hidden::NONE.sizes().is_empty());
+        for (text, words) in [
+            ("16,20", "hidden layer 2 of 20 neurons"),
+            ("0", "hidden layer 1 of 0 neurons"),
+            ("144", "hidden layer 1 of 144 neurons"),
+            ("16,16,16", "3 hidden layers"),
+            ("16;32", "'16;32'"),
+            ("", "''"),
+        ] {
+            let err = Hidden::parse(text).unwrap_err().to_string();
+            assert!(err.contains(words), "{text}: {err}");
+        }
+        let arch = Architecture { hidden: two, ..Architecture::DEFAULT };
+        assert_eq!(arch.validate(), Ok(()));
+        assert_eq!(arch.output_inputs(), 32);
+        assert_eq!(arch.dense_shapes(), [(512, 16), (16, 32), (32, 1)]);
+        assert_eq!(Architecture::DEFAULT.dense_shapes(), [(512, 1)]);
+        assert!(arch.to_string().contains("256x2 screlu -> 16 crelu -> 32 crelu -> 1"), "{arch}");
+        assert!(Architecture::DEFAULT.to_string().contains("256x2 screlu -> 1 with"));
+        // Sizes set by hand past `Hidden::new` are still caught by `validate`.
+        let mut hand = Hidden::NONE;
+        hand.sizes = [24, 0];
+        hand.count = 1;
+        let err = Architecture { hidden: hand, ..Architecture::DEFAULT }.validate().unwrap_err();
+        assert_eq!(err, ArchitectureError::HiddenSize { layer: 0, size: 24 });
+    }
 }

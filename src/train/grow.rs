@@ -371,6 +371,30 @@ mod tests {
         assert_eq!(grow(&FloatNetwork::random(deep, 1), deep, 1).unwrap(), FloatNetwork::random(deep, 1));
     }
 
+    /// The built-in net grown into `--hidden 16,32` quantises, writes and loads as a net file,
+    /// and scores as the built-in net does within the pass-through's rounding wherever its score
+    /// is within the pass-through's reach of its output bias.
+    #[test]
+    fn the_built_in_net_grows_hidden_layers_and_loads() {
+        use crate::eval::nnue::{embedded, format};
+        let net = format::from_bytes(embedded::BYTES).unwrap();
+        let to = Architecture { hidden: Hidden::new(&[16, 32]).unwrap(), ..*net.arch() };
+        let grown = grow(&FloatNetwork::from_quantised(&net), to, 1).unwrap().quantise().unwrap();
+        let loaded = format::from_bytes(&format::to_bytes(&grown)).unwrap();
+        assert_eq!(loaded.arch(), &to);
+        let (mut compared, mut worst) = (0, 0);
+        for pos in random_positions(8, 400) {
+            let (before, after) = (net.evaluate(&pos), loaded.evaluate(&pos));
+            if before.abs() < 600 {
+                worst = worst.max((before - after).abs());
+                compared += 1;
+            }
+        }
+        assert!(compared > 200, "{compared} positions within reach");
+        assert!(worst <= 8, "the grown built-in net is {worst} cp from the built-in net");
+        eprintln!("built-in net grown into 16,32: worst {worst} cp over {compared} positions");
+    }
+
     #[test]
     fn the_same_shape_gives_the_net_back() {
         let net = FloatNetwork::random(arch(KingBuckets::Palace, true, 16), 4);

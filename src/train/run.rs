@@ -322,8 +322,13 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
     if let Some(net) = init.as_ref().filter(|net| *net.arch() != arch && state.epochs_done == 0) {
         writeln!(
             log,
-            "init: grown from {} (new neurons silent, new king buckets copies of the old)",
-            net.arch()
+            "init: grown from {} (new neurons silent, new king buckets copies of the old{})",
+            net.arch(),
+            if net.arch().hidden.is_empty() && !arch.hidden.is_empty() {
+                ", hidden layers passing the net's output through"
+            } else {
+                ""
+            }
         )?;
     }
     let blend = trainer::blend(&state);

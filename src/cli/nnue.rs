@@ -27,6 +27,9 @@ pub struct NnueArgs {
 }
 
 /// The `nnue` subcommands.
+// `Train` is the largest by far (with `--hidden`, past clippy's threshold); the value is parsed
+// once per process, so its size costs nothing worth a `Box` in every match on it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug, Clone, PartialEq)]
 pub enum NnueCommand {
     /// Verify a net file (header, length, checksum, weight ranges) and print its architecture.

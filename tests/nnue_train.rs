@@ -595,7 +595,14 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     let hidden = ["--hidden", "16,32"];
     let log = succeeded(&train(&data, &a, "7", &hidden));
     assert!(log.contains("32x2 screlu -> 16 crelu -> 32 crelu -> 1 with 2 output buckets"), "{log}");
-    assert!(log.contains("quantised: validation loss"), "{log}");
+    // The trained float net and its quantised form agree on the validation positions: within
+    // 2 cp on average and 10 cp at worst (the rounding of the hidden values at 1/255 and of the
+    // weights at 1/1024 and 1/510; measured 0.55 and 1.6 cp on this small net).
+    let line = log.lines().find(|l| l.starts_with("quantised:")).expect("the quantised check");
+    let numbers: Vec<f64> =
+        line.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|t| t.parse().ok()).collect();
+    let (mean, max) = (numbers[numbers.len() - 2], numbers[numbers.len() - 1]);
+    assert!(mean <= 2.0 && max <= 10.0, "{line}");
     succeeded(&train(&data, &b, "7", &hidden));
     let bytes = std::fs::read(&a).unwrap();
     assert_eq!(bytes, std::fs::read(&b).unwrap(), "same data, seed and threads: the same net");

@@ -594,7 +594,7 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     let (a, b, c) = (dir.join("a.nnue"), dir.join("b.nnue"), dir.join("c.nnue"));
     let hidden = ["--hidden", "16,32"];
     let log = succeeded(&train(&data, &a, "7", &hidden));
-    assert!(log.contains("32x2 screlu -> 16 crelu -> 32 crelu -> 1 with 2 output buckets"), "{log}");
+    assert!(log.contains("32x2 screlu -> 16 screlu -> 32 crelu -> 1 with 2 output buckets"), "{log}");
     // The trained float net and its quantised form agree on the validation positions: within
     // 2 cp on average and 10 cp at worst (the rounding of the hidden values at 1/255 and of the
     // weights at 1/1024 and 1/510; measured 0.55 and 1.6 cp on this small net).
@@ -615,6 +615,8 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     };
     let err = refused(&resume(&["--hidden", "16"]));
     assert!(err.contains("--hidden 16 (the checkpoint's: 16,32)"), "{err}");
+    let err = refused(&resume(&["--hidden-activation", "crelu"]));
+    assert!(err.contains("--hidden-activation crelu (the checkpoint's: screlu)"), "{err}");
     succeeded(&resume(&["--hidden", "16,32"]));
     assert_eq!(std::fs::read(&c).unwrap(), bytes, "resumed: the uninterrupted run's net");
     let check = succeeded(&chariot(&["nnue", "check", s(&a)]));
@@ -628,7 +630,11 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     // From the one-layer net: the stack grows under it, and the net trains on.
     let grown = dir.join("grown.nnue");
     let log = succeeded(&train(&data, &grown, "7", &["--init", s(&flat), "--hidden", "16"]));
-    assert!(log.contains("init: grown from") && log.contains("-> 16 crelu -> 1"), "{log}");
+    assert!(log.contains("init: grown from") && log.contains("-> 16 screlu -> 1"), "{log}");
+    let clipped = dir.join("clipped.nnue");
+    let args = ["--init", s(&flat), "--hidden", "16", "--hidden-activation", "crelu"];
+    let log = succeeded(&train(&data, &clipped, "7", &args));
+    assert!(log.contains("-> 16 crelu -> 1"), "{log}");
     assert!(succeeded(&chariot(&["nnue", "check", s(&grown)])).contains("Hidden layers: 16"));
     // A net with hidden layers keeps its shape.
     let err = refused(&train(&data, &dir.join("no.nnue"), "7", &["--init", s(&a), "--hidden", "16"]));

@@ -24,7 +24,12 @@ const MAX_NET_MESSAGE_LEN: usize = 300;
 
 /// Small architectures of every kind the format has (small so each case stays fast).
 fn small_architecture() -> impl Strategy<Value = Architecture> {
-    let hidden = vec![Hidden::NONE, Hidden::new(&[16]).unwrap(), Hidden::new(&[16, 32]).unwrap()];
+    let hidden = vec![
+        Hidden::NONE,
+        Hidden::new(&[16]).unwrap(),
+        Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::CRelu),
+        Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::SCRelu),
+    ];
     (
         prop::sample::select(KingBuckets::ALL.to_vec()),
         any::<bool>(),

@@ -92,6 +92,10 @@ pub struct TrainArgs {
     /// the net's output through.
     #[arg(long, value_name = "SIZES", value_parser = Hidden::parse)]
     pub hidden: Option<Hidden>,
+    /// The first hidden layer's activation: screlu or crelu (the later ones clip) [default:
+    /// screlu].
+    #[arg(long, value_parser = Activation::from_name)]
+    pub hidden_activation: Option<Activation>,
     /// Passes over the training positions [default: 20].
     #[arg(long)]
     pub epochs: Option<u32>,
@@ -145,6 +149,7 @@ impl TrainArgs {
                 activation: self.activation,
                 output_buckets: self.output_buckets,
                 hidden: self.hidden,
+                hidden_activation: self.hidden_activation,
                 epochs: self.epochs,
                 batch_size: self.batch_size,
                 lr: self.lr,
@@ -191,6 +196,9 @@ pub struct RandomArgs {
     /// Hidden layers, sizes separated by commas (e.g. 16,32), or none.
     #[arg(long, value_name = "SIZES", default_value = "none", value_parser = Hidden::parse)]
     pub hidden: Hidden,
+    /// The first hidden layer's activation: screlu or crelu (the later ones clip).
+    #[arg(long, default_value = "screlu", value_parser = Activation::from_name)]
+    pub hidden_activation: Activation,
     /// Seed of the random weights.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -212,7 +220,7 @@ impl RandomArgs {
             activation: self.activation,
             output_buckets: self.output_buckets,
             quantisation: Quantisation::DEFAULT,
-            hidden: self.hidden,
+            hidden: self.hidden.with_first_activation(self.hidden_activation),
         }
     }
 }
@@ -254,8 +262,9 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     if !arch.hidden.is_empty() {
         writeln!(
             out,
-            "Hidden layers: {} (clipped ReLU, one stack per output bucket)",
-            arch.hidden.sizes().iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" -> ")
+            "Hidden layers: {} (the first {}, later ones crelu; one stack per output bucket)",
+            arch.hidden.sizes().iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" -> "),
+            arch.hidden.first_activation().name()
         )?;
     }
     writeln!(

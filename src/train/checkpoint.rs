@@ -13,7 +13,8 @@
 //! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
 //!
 //! Version 3 is a run of a net with hidden layers: version 2 with, after the `--init` net, the
-//! number of hidden layers (u8, 1 or 2) and their sizes (u16 each); each network then has, between
+//! number of hidden layers (u8, 1 or 2), the first one's activation (u8, 0 CReLU, 1 SCReLU) and
+//! their sizes (u16 each); each network then has, between
 //! the feature biases and the output weights, each hidden layer's weights and biases. A run
 //! without hidden layers is still written as version 2, byte for byte as before.
 
@@ -154,6 +155,7 @@ impl TrainState {
         out.u64(s.init.unwrap_or(0));
         if !hidden.is_empty() {
             out.u8(hidden.sizes().len() as u8);
+            out.u8(hidden.first_activation().code());
             hidden.sizes().iter().for_each(|&size| out.u16(size as u16));
         }
         out.u64(self.data.fingerprint);
@@ -280,12 +282,17 @@ impl TrainState {
                     format!("{count} hidden layers (1 to {MAX_HIDDEN_LAYERS} in version {version})"),
                 );
             }
+            let code_at = r.at;
+            let code = r.u8("hidden activation")?;
+            let Some(first) = Activation::from_code(code) else {
+                return fail(code_at, format!("unknown hidden activation {code}"));
+            };
             let mut sizes = [0; MAX_HIDDEN_LAYERS];
             for size in &mut sizes[..count] {
                 *size = r.u16("hidden layer size")? as usize;
             }
             arch.hidden = match Hidden::new(&sizes[..count]) {
-                Ok(hidden) => hidden,
+                Ok(hidden) => hidden.with_first_activation(first),
                 Err(e) => return fail(at, format!("the settings are invalid: {e}")),
             };
         }
@@ -566,6 +573,10 @@ mod tests {
         assert_eq!(back.to_bytes(), bytes);
         assert_eq!(back.settings.arch.hidden.sizes(), [16, 32]);
         assert_eq!((back.net, back.best_net, back.adam), (original.net, original.best_net, original.adam));
+        let mut clipped = hidden_state();
+        clipped.settings.arch.hidden = clipped.settings.arch.hidden.with_first_activation(Activation::CRelu);
+        let back_clipped = TrainState::from_bytes(&clipped.to_bytes()).unwrap();
+        assert_eq!(back_clipped.settings.arch.hidden.first_activation(), Activation::CRelu);
         // The hidden sizes follow the init net: count at `init_flag + 9`, then the sizes.
         let count_at = 10 + 14 + 70 + 9;
         let resealed = |f: &dyn Fn(&mut Vec<u8>)| {
@@ -578,10 +589,11 @@ mod tests {
         };
         for (damaged, offset, words) in [
             (resealed(&|b| b[count_at] = 0), count_at, "0 hidden layers"),
-            (resealed(&|b| b[count_at + 1] = 24), count_at, "hidden layer 1 of 24 neurons"),
+            (resealed(&|b| b[count_at + 1] = 9), count_at + 1, "unknown hidden activation 9"),
+            (resealed(&|b| b[count_at + 2] = 24), count_at, "hidden layer 1 of 24 neurons"),
             // Another valid size: the tensors no longer fit the bytes (a layer's weights are read
             // with the wrong length, and the rest runs out or is left over).
-            (resealed(&|b| b[count_at + 3] = 16), 0, ""),
+            (resealed(&|b| b[count_at + 4] = 16), 0, ""),
         ] {
             let err = TrainState::from_bytes(&damaged).unwrap_err();
             assert!(err.message.contains(words), "wanted '{words}', got: {err}");

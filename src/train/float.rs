@@ -160,14 +160,15 @@ impl FloatNetwork {
                 .chain(self.accumulate(them))
                 .map(|a| activate(act, a))
                 .collect();
-            for layer in &self.hidden {
+            for (l, layer) in self.hidden.iter().enumerate() {
+                let act = if l == 0 { self.arch.hidden.first_activation() } else { Activation::CRelu };
                 x = (0..layer.outputs)
                     .map(|j| {
                         let at = (bucket * layer.outputs + j) * layer.inputs;
                         let w = &layer.weights[at..at + layer.inputs];
                         let z = layer.bias[bucket * layer.outputs + j]
                             + x.iter().zip(w).map(|(a, b)| a * b).sum::<f32>();
-                        z.clamp(0.0, 1.0)
+                        activate(act, z)
                     })
                     .collect();
             }
@@ -430,8 +431,15 @@ pub(crate) mod tests {
     fn quantised_agrees_with_float_with_hidden_layers() {
         let mut worst = 0.0f32;
         for activation in Activation::ALL {
-            for sizes in [&[16][..], &[16, 32], &[32, 32]] {
-                let arch = with_hidden(small(activation, KingBuckets::Palace, true), sizes);
+            for (sizes, first) in [
+                (&[16][..], Activation::CRelu),
+                (&[16, 32], Activation::CRelu),
+                (&[32, 32], Activation::CRelu),
+                (&[16], Activation::SCRelu),
+                (&[16, 32], Activation::SCRelu),
+            ] {
+                let mut arch = with_hidden(small(activation, KingBuckets::Palace, true), sizes);
+                arch.hidden = arch.hidden.with_first_activation(first);
                 let float = FloatNetwork::random(arch, 6);
                 let net = float.quantise().unwrap();
                 let mut distinct = std::collections::HashSet::new();
@@ -442,7 +450,7 @@ pub(crate) mod tests {
                     worst = worst.max(error - 0.02 * exact.abs());
                     assert!(
                         error <= 6.0 + 0.02 * exact.abs(),
-                        "{activation:?} {sizes:?} {pos:?}: {exact} vs {quantised}"
+                        "{activation:?} {sizes:?} {first:?} {pos:?}: {exact} vs {quantised}"
                     );
                 }
                 assert!(distinct.len() > 30, "{sizes:?}: the random net must tell positions apart");

@@ -240,6 +240,7 @@ fn hidden_output(net: &FloatNetwork, scratch: &mut Scratch, bucket: usize) -> f3
         x[n + i] = activate(act, them[i]);
     }
     let (mut input_at, mut inputs, mut z_at) = (0, 2 * n, 0);
+    let mut hidden_act = net.arch.hidden.first_activation();
     for layer in &net.hidden {
         let (before, after) = x.split_at_mut(input_at + inputs);
         let input = &before[input_at..];
@@ -248,8 +249,9 @@ fn hidden_output(net: &FloatNetwork, scratch: &mut Scratch, bucket: usize) -> f3
         for j in 0..layer.outputs {
             let sum = bias[j] + dot(input, &rows[j * inputs..(j + 1) * inputs]);
             z[z_at + j] = sum;
-            after[j] = sum.clamp(0.0, 1.0);
+            after[j] = activate(hidden_act, sum);
         }
+        hidden_act = Activation::CRelu;
         input_at += inputs;
         inputs = layer.outputs;
         z_at += layer.outputs;
@@ -368,9 +370,8 @@ fn hidden_gradient(
         let grad = &mut grads.hidden[l];
         let grad_rows = &mut grad.weights[k * layer.outputs * inputs..(k + 1) * layer.outputs * inputs];
         for j in 0..layer.outputs {
-            let sum = z[z_at + j];
-            let inside = ((sum > 0.0) & (sum < 1.0)) as u32 as f32;
-            let dz = d_out[j] * inside;
+            let act = if l == 0 { net.arch.hidden.first_activation() } else { Activation::CRelu };
+            let dz = d_out[j] * slope(act, z[z_at + j]);
             if dz == 0.0 {
                 continue; // a clipped neuron passes nothing back
             }
@@ -546,7 +547,9 @@ mod tests {
     /// output weights. Accumulators are kept away from the activation's kinks by the biases.
     #[test]
     fn gradients_match_finite_differences() {
-        let shapes = [Hidden::NONE, Hidden::new(&[16]).unwrap(), Hidden::new(&[16, 32]).unwrap()];
+        let clipped = |sizes: &[usize]| Hidden::new(sizes).unwrap().with_first_activation(Activation::CRelu);
+        let squared = |sizes: &[usize]| Hidden::new(sizes).unwrap().with_first_activation(Activation::SCRelu);
+        let shapes = [Hidden::NONE, clipped(&[16]), clipped(&[16, 32]), squared(&[16]), squared(&[16, 32])];
         for (activation, hidden) in Activation::ALL.into_iter().flat_map(|a| shapes.map(|h| (a, h))) {
             let arch = Architecture { hidden, ..tiny(activation) };
             let mut net = FloatNetwork::random(arch, 3);
@@ -626,7 +629,10 @@ mod tests {
                 }
                 assert_eq!(biases.len(), layer.bias.len());
             }
-            eprintln!("{activation:?} {hidden}: {checked} weights, worst relative error {worst:.2e}");
+            eprintln!(
+                "{activation:?} {hidden} {:?}: {checked} weights, worst relative error {worst:.2e}",
+                hidden.first_activation()
+            );
         }
     }
 
@@ -639,7 +645,11 @@ mod tests {
             return;
         }
         let records = random_records(300, 9);
-        let shapes = [Hidden::NONE, Hidden::new(&[16, 32]).unwrap()];
+        let shapes = [
+            Hidden::NONE,
+            Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::CRelu),
+            Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::SCRelu),
+        ];
         for (activation, hidden) in Activation::ALL.into_iter().flat_map(|a| shapes.map(|h| (a, h))) {
             let arch = Architecture { width: 64, activation, hidden, ..Architecture::DEFAULT };
             let net = FloatNetwork::random(arch, 8);

@@ -27,8 +27,9 @@
 //! | 110+D | … | payload: I·N feature weights (i16), N feature biases (i16), B·2N output weights (i16), B output biases (i32) |
 //!
 //! Version 4 is a net with hidden layers (`Architecture::hidden`): version 3's layout with, at
-//! byte 36 (before the description length, which moves on by `1 + 2H`), the number of hidden
-//! layers H (u8, 1 or 2) and each one's size (u16, first layer first). Its payload has, between
+//! byte 36 (before the description length, which moves on by `2 + 2H`), the number of hidden
+//! layers H (u8, 1 or 2), the first one's activation (u8, 0 CReLU, 1 SCReLU), and each one's
+//! size (u16, first layer first). Its payload has, between
 //! the feature biases and the output weights, each hidden layer's `B·out·in` weights (i16, bucket
 //! by bucket, neuron by neuron) and `B·out` biases (i32); its output layer has `B·L` weights,
 //! `L` the last hidden layer's size.
@@ -123,6 +124,7 @@ fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     header.u64(payload_len(arch));
     if !arch.hidden.is_empty() {
         header.u8(arch.hidden.sizes().len() as u8);
+        header.u8(arch.hidden.first_activation().code());
         arch.hidden.sizes().iter().for_each(|&size| header.u16(size as u16));
     }
     header.u16(description.len() as u16);
@@ -214,6 +216,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
                 format!("{count} hidden layers (1 to {MAX_HIDDEN_LAYERS} in version {version})"),
             );
         }
+        let code = r.u8("hidden activation")?;
+        let Some(first) = Activation::from_code(code) else {
+            return fail(37, format!("unknown hidden activation {code} (0 CReLU, 1 SCReLU)"));
+        };
+        if let Err(e) = network::check_activation_scale(first, quantisation) {
+            return fail(37, format!("unsupported architecture: {e}"));
+        }
         let mut sizes = [0; MAX_HIDDEN_LAYERS];
         for (layer, size) in sizes[..count].iter_mut().enumerate() {
             let at = r.at;
@@ -222,7 +231,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
                 return fail(at, format!("unsupported architecture: {e}"));
             }
         }
-        arch.hidden = Hidden::new(&sizes[..count]).expect("each size was checked");
+        arch.hidden =
+            Hidden::new(&sizes[..count]).expect("each size was checked").with_first_activation(first);
     }
     let expected_payload = payload_len(&arch);
     if stated_payload != expected_payload {
@@ -335,7 +345,7 @@ const MAX_INPUTS: usize = {
 /// Anything larger is refused unread.
 pub const FILE_LIMIT: Limit = Limit {
     what: "net file",
-    max_len: (FIXED_HEADER + 1 + 2 * MAX_HIDDEN_LAYERS + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
+    max_len: (FIXED_HEADER + 2 + 2 * MAX_HIDDEN_LAYERS + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
         + 2 * (MAX_INPUTS * MAX_WIDTH + MAX_WIDTH) as u64
         + MAX_OUTPUT_BUCKETS as u64
             * (MAX_HIDDEN as u64 * (2 * 2 * MAX_WIDTH as u64 + 4)
@@ -403,7 +413,7 @@ mod tests {
             ..Architecture::DEFAULT
         };
         assert!(largest.validate().is_ok());
-        let hidden_header = 1 + 2 * MAX_HIDDEN_LAYERS;
+        let hidden_header = 2 + 2 * MAX_HIDDEN_LAYERS;
         let longest = (FIXED_HEADER + hidden_header + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
             + payload_len(&largest);
         assert_eq!(FILE_LIMIT.max_len, longest);
@@ -419,17 +429,27 @@ mod tests {
         FloatNetwork::random(arch, seed).quantise().unwrap().with_description("hidden")
     }
 
-    /// A net with hidden layers is version 4 with its sizes at byte 36, and reads back whole;
-    /// the payload holds each layer's weights and biases for every bucket.
+    /// A net with hidden layers is version 4 with their count at byte 36, the first one's
+    /// activation at 37 and the sizes from 38, and reads back whole; the payload holds each
+    /// layer's weights and biases for every bucket.
     #[test]
     fn hidden_layers_need_version_4_and_round_trip() {
-        for sizes in [&[16][..], &[16, 32], &[32, 16]] {
-            let net = hidden_net(5, sizes);
+        for (sizes, first) in
+            [(&[16][..], Activation::SCRelu), (&[16, 32], Activation::CRelu), (&[32, 16], Activation::SCRelu)]
+        {
+            let arch = Architecture {
+                width: 16,
+                output_buckets: 2,
+                hidden: Hidden::new(sizes).unwrap().with_first_activation(first),
+                ..Architecture::DEFAULT
+            };
+            let net = FloatNetwork::random(arch, 5).quantise().unwrap().with_description("hidden");
             let bytes = to_bytes(&net);
             assert_eq!(bytes[8..10], [4, 0]);
             assert_eq!(bytes[36] as usize, sizes.len());
+            assert_eq!(bytes[37], first.code());
             for (i, &size) in sizes.iter().enumerate() {
-                assert_eq!(u16::from_le_bytes([bytes[37 + 2 * i], bytes[38 + 2 * i]]) as usize, size);
+                assert_eq!(u16::from_le_bytes([bytes[38 + 2 * i], bytes[39 + 2 * i]]) as usize, size);
             }
             // 2 buckets: 32 → L1 (→ L2) → 1, each weight 2 bytes, each bias 4.
             let arch = net.arch();
@@ -440,7 +460,7 @@ mod tests {
                 inputs = size;
             }
             assert_eq!(payload_len(arch), 2 * (arch.inputs() as u64 * 16 + 16) + dense);
-            let header = FIXED_HEADER + 1 + 2 * sizes.len() + "hidden".len() + WIN_RATE_LEN + 8;
+            let header = FIXED_HEADER + 2 + 2 * sizes.len() + "hidden".len() + WIN_RATE_LEN + 8;
             assert_eq!(bytes.len() as u64, header as u64 + payload_len(arch));
             assert_eq!(from_bytes(&bytes), Ok(net));
         }
@@ -454,22 +474,33 @@ mod tests {
             let mut b = good.clone();
             f(&mut b);
             // Recompute the checksum over the header (before it) and the payload (after it).
-            let description = u16::from_le_bytes([b[41], b[42]]) as usize;
-            let sum_at = 43 + description + WIN_RATE_LEN;
+            let description = u16::from_le_bytes([b[42], b[43]]) as usize;
+            let sum_at = 44 + description + WIN_RATE_LEN;
             let sum = fnv1a64_parts(&[&b[..sum_at], &b[sum_at + 8..]]);
             b[sum_at..sum_at + 8].copy_from_slice(&sum.to_le_bytes());
             b
         };
-        let payload_at = 43 + "hidden".len() + WIN_RATE_LEN + 8;
+        let payload_at = 44 + "hidden".len() + WIN_RATE_LEN + 8;
         let first_hidden_weight = payload_at + 2 * (Architecture::DEFAULT.inputs() * 16 + 16);
         let cases: Vec<(Vec<u8>, u64, &str)> = vec![
             (resealed(&|b| b[36] = 0), 36, "0 hidden layers"),
             (resealed(&|b| b[36] = 3), 36, "3 hidden layers"),
-            (resealed(&|b| b[37] = 20), 37, "hidden layer 1 of 20 neurons"),
-            (resealed(&|b| b[39..41].copy_from_slice(&144u16.to_le_bytes())), 39, "hidden layer 2 of 144"),
+            (resealed(&|b| b[37] = 7), 37, "unknown hidden activation 7"),
+            (resealed(&|b| b[38] = 20), 38, "hidden layer 1 of 20 neurons"),
+            (resealed(&|b| b[40..42].copy_from_slice(&144u16.to_le_bytes())), 40, "hidden layer 2 of 144"),
             // A valid size that is not the file's: the stated payload length no longer matches.
-            (resealed(&|b| b[37] = 32), 28, "does not match the architecture"),
+            (resealed(&|b| b[38] = 32), 28, "does not match the architecture"),
             (good[..38].to_vec(), 38, "truncated"),
+            // The other activation is a valid net but not this file's: the checksum says so.
+            (
+                {
+                    let mut b = good.clone();
+                    b[37] ^= 1;
+                    b
+                },
+                (payload_at - 8) as u64,
+                "checksum mismatch",
+            ),
             (good[..good.len() - 1].to_vec(), good.len() as u64 - 1, "truncated"),
             // The first hidden bias near the top of i32: with the weights, the sum could leave it.
             (

@@ -2,7 +2,8 @@
 //! stack per output bucket, and their forward pass from the two accumulators to the output
 //! layer's sum. `network`'s module doc gives the exact arithmetic; in short, the activated
 //! accumulators (integers in `0..=QA`) go through `s = b + Σ x·w` (i16 weights at scale `QH`, i32
-//! sums) and `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, QA)`, layer after layer.
+//! sums) and `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, QA)` (squared for a first layer with
+//! SCReLU, as the accumulators are), layer after layer.
 //!
 //! The first layer reads `2·width` values, so it costs most: its inputs are activated a chunk at a
 //! time into a small buffer on the stack (any width, no allocation), and each chunk is multiplied
@@ -86,6 +87,11 @@ pub fn stack_sum(
     }
     let mut values = [0i16; MAX_HIDDEN];
     clipped_relu(sums, q.qa, &mut values[..first.outputs]);
+    if arch.hidden.first_activation() == Activation::SCRelu {
+        let mut squared = [0i16; MAX_HIDDEN];
+        activate(&values[..first.outputs], Activation::SCRelu, q.qa, m, &mut squared[..first.outputs]);
+        values = squared;
+    }
     let mut width = first.outputs;
     for layer in &hidden[1..] {
         let mut sums = [0i32; MAX_HIDDEN];

@@ -22,13 +22,15 @@
 //! **Hidden layers** (optional, `Architecture::hidden`, e.g. `16, 32`): one stack per output
 //! bucket, `2·width → L1 [→ L2] → 1`. Float: `a` is the `2·width` activated accumulator values
 //! above (side to move first), each hidden layer computes `z = b + W·x` and `h = clamp(z, 0, 1)`
-//! (clipped ReLU) from the previous layer's `x` (`a` for the first), and the output is
+//! (clipped ReLU; the first hidden layer's may be squared, `clamp(z, 0, 1)²`,
+//! `Hidden::first_activation`) from the previous layer's `x` (`a` for the first), and the output is
 //! `y = b_out + Σ h·w_out` over the last hidden layer. Quantised: `a` is the `2·width` values `v`
 //! (CReLU) or `(v² · M) >> 16` (SCReLU) as above, integers in `0..=QA`; a hidden layer's weights
 //! are `round(w · QH)` as i16 and its biases `round(b · QA · QH)` as i32, with
 //! `QH = 2^HIDDEN_SHIFT = 1024` (`layers::QH`); it computes `s = b + Σ x·w` in i32 and
 //! `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, QA)` (an arithmetic shift: `s / QH` rounded half up,
-//! so `h` is back at scale QA); the output layer is today's, over the last `h`:
+//! so `h` is back at scale QA), squared as the accumulators are, `(h² · M) >> 16`, where the first
+//! layer's activation is SCReLU; the output layer is today's, over the last `h`:
 //! `sum = Σ h·w` (weights `round(w · QB)` as i16), and the score `(sum + b_out) · scale / (QA · QB)`.
 //! The loader refuses a net whose sums could leave i32 (`check_ranges`), so the arithmetic never
 //! wraps on a net that loads.
@@ -133,18 +135,32 @@ pub const HIDDEN_STEP: usize = 16;
 /// 2 MB of weights per output bucket).
 pub const MAX_HIDDEN: usize = 128;
 
-/// The sizes of the hidden layers: none, one (`2·width → L1 → 1`) or two (`→ L1 → L2 → 1`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// The sizes of the hidden layers: none, one (`2·width → L1 → 1`) or two (`→ L1 → L2 → 1`), and
+/// the first one's activation (the others clip: clipped ReLU).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Hidden {
     sizes: [usize; MAX_HIDDEN_LAYERS],
     count: u8,
+    first: Activation,
+}
+
+impl Default for Hidden {
+    fn default() -> Hidden {
+        Hidden::NONE
+    }
 }
 
 impl Hidden {
     /// No hidden layer: the accumulators feed the output directly.
-    pub const NONE: Hidden = Hidden { sizes: [0; MAX_HIDDEN_LAYERS], count: 0 };
+    pub const NONE: Hidden = Hidden { sizes: [0; MAX_HIDDEN_LAYERS], count: 0, first: Activation::CRelu };
 
-    /// The layers of `sizes`, first to last; the error names the size or count that is wrong.
+    /// The first hidden layer's activation unless told otherwise (`--hidden-activation`):
+    /// squared, which learned much faster than clipped from random weights (docs/nnue-log.md,
+    /// "Hidden layers: the code").
+    pub const DEFAULT_FIRST: Activation = Activation::SCRelu;
+
+    /// The layers of `sizes`, first to last, the first with `DEFAULT_FIRST`; the error names the
+    /// size or count that is wrong.
     pub fn new(sizes: &[usize]) -> Result<Hidden, ArchitectureError> {
         if sizes.len() > MAX_HIDDEN_LAYERS {
             return Err(ArchitectureError::HiddenLayers(sizes.len()));
@@ -155,7 +171,21 @@ impl Hidden {
             hidden.sizes[layer] = size;
         }
         hidden.count = sizes.len() as u8;
-        Ok(hidden)
+        Ok(hidden.with_first_activation(Hidden::DEFAULT_FIRST))
+    }
+
+    /// The same layers with the first one's activation `first` (`NONE` stays `NONE`: with no
+    /// layer there is no activation to choose).
+    pub fn with_first_activation(mut self, first: Activation) -> Hidden {
+        if !self.is_empty() {
+            self.first = first;
+        }
+        self
+    }
+
+    /// The first hidden layer's activation (the later ones are clipped ReLU).
+    pub fn first_activation(&self) -> Activation {
+        self.first
     }
 
     /// Reads `16,32` (sizes separated by commas), `16`, or `none`.
@@ -229,7 +259,11 @@ impl Architecture {
         check_quantisation(self.quantisation)?;
         check_activation_scale(self.activation, self.quantisation)?;
         // `Hidden::new` checks its sizes, but its fields can be set by hand in a test.
-        Hidden::new(self.hidden.sizes()).map(|_| ())
+        Hidden::new(self.hidden.sizes())?;
+        if !self.hidden.is_empty() {
+            check_activation_scale(self.hidden.first_activation(), self.quantisation)?;
+        }
+        Ok(())
     }
 
     /// Inputs to the feature transformer.
@@ -441,7 +475,16 @@ impl std::error::Error for RangeError {}
 impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let q = self.quantisation;
-        let hidden: String = self.hidden.sizes().iter().map(|s| format!(" -> {s} crelu")).collect();
+        let hidden: String = self
+            .hidden
+            .sizes()
+            .iter()
+            .enumerate()
+            .map(|(l, s)| {
+                let activation = if l == 0 { self.hidden.first_activation() } else { Activation::CRelu };
+                format!(" -> {s} {}", activation.name())
+            })
+            .collect();
         write!(
             f,
             "({}) -> {}x2 {}{hidden} -> 1 with {} output bucket{}; QA {} QB {} scale {}",
@@ -712,7 +755,19 @@ mod tests {
         assert_eq!(arch.output_inputs(), 32);
         assert_eq!(arch.dense_shapes(), [(512, 16), (16, 32), (32, 1)]);
         assert_eq!(Architecture::DEFAULT.dense_shapes(), [(512, 1)]);
-        assert!(arch.to_string().contains("256x2 screlu -> 16 crelu -> 32 crelu -> 1"), "{arch}");
+        assert!(arch.to_string().contains("256x2 screlu -> 16 screlu -> 32 crelu -> 1"), "{arch}");
+        assert_eq!(two.first_activation(), Hidden::DEFAULT_FIRST);
+        let clipped = Architecture { hidden: two.with_first_activation(Activation::CRelu), ..arch };
+        assert!(clipped.to_string().contains("-> 16 crelu -> 32 crelu -> 1"), "{clipped}");
+        assert_eq!(Hidden::NONE.with_first_activation(Activation::SCRelu), Hidden::NONE);
+        // A squared first hidden layer needs QA ≤ 255 even under a clipped accumulator.
+        let wide_qa = Architecture {
+            activation: Activation::CRelu,
+            quantisation: Quantisation { qa: 300, qb: 1024, scale: 400 },
+            ..arch
+        };
+        assert_eq!(wide_qa.validate(), Err(ArchitectureError::ScreluQa(300)));
+        assert_eq!(Architecture { hidden: clipped.hidden, ..wide_qa }.validate(), Ok(()));
         assert!(Architecture::DEFAULT.to_string().contains("256x2 screlu -> 1 with"));
         // Sizes set by hand past `Hidden::new` are still caught by `validate`.
         let mut hand = Hidden::NONE;

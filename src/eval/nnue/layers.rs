@@ -57,8 +57,9 @@ impl Dense {
 }
 
 /// The sum the output layer adds its bias to: `Σ h·w_out` over the last hidden layer's values
-/// `h`, from the side to move's accumulator `us` and the other's `them`. `out_weights` are the
-/// output layer's weights of `bucket`.
+/// `h` (the first layer's squared when its activation is SCReLU), from the side to move's
+/// accumulator `us` and the other's `them`. `out_weights` are the output layer's weights of
+/// `bucket`.
 #[inline]
 pub fn stack_sum(
     arch: &Architecture,

@@ -103,6 +103,45 @@ fn nnue_random_then_check_prints_the_architecture() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `nnue random --hidden 16,32` writes the net `FloatNetwork::random` makes of that shape, `nnue
+/// check` describes its stack, and `bench` searches with it the nodes the library counts.
+#[test]
+fn nnue_random_with_hidden_layers_checks_and_benches() {
+    let dir = scratch("hidden");
+    let file = dir.join("h.nnue");
+    let path = file.to_str().unwrap();
+    let made = chariot(&["nnue", "random", "--width", "32", "--hidden", "16,32", "--seed", "3", "-o", path]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let out = text(&chariot(&["nnue", "check", path]).stdout);
+    for line in ["Format: version 4", "Accumulator: 32 per perspective, screlu", "Hidden layers: 16 -> 32"] {
+        assert!(
+            out.contains(line),
+            "missing '{line}' in:
+{out}"
+        );
+    }
+    let arch = Architecture {
+        width: 32,
+        hidden: chariot::eval::nnue::Hidden::new(&[16, 32]).unwrap(),
+        ..Architecture::DEFAULT
+    };
+    let net = FloatNetwork::random(arch, 3).quantise().unwrap().with_description("random weights, seed 3");
+    assert_eq!(format::load(&file).unwrap(), net);
+    let bench_out = chariot(&["bench", "--depth", "3", "--evalfile", path]);
+    assert!(bench_out.status.success(), "{}", text(&bench_out.stderr));
+    let options = EngineOptions { eval: EvalChoice::Nnue(Arc::new(net)), ..EngineOptions::default() };
+    let expected = bench::run_with(3, 16, &options).unwrap().nodes;
+    assert!(
+        text(&bench_out.stdout).contains(&format!("Nodes searched: {expected}\n")),
+        "{}",
+        text(&bench_out.stdout)
+    );
+    let bad = chariot(&["nnue", "random", "--hidden", "16,20", "-o", path]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("hidden layer 2 of 20 neurons"), "{}", text(&bad.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn nnue_check_without_a_file_checks_the_built_in_net() {
     let checked = chariot(&["nnue", "check"]);

@@ -583,3 +583,63 @@ fn a_run_with_init_starts_from_that_nets_weights_and_grows_it_on_demand() {
     succeeded(&two_epochs(&["--resume", "--init", s(&base)]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--hidden 16,32`: the run repeats itself byte for byte, a resumed run is the uninterrupted one,
+/// the net says what it is and evaluates; `--init` from a one-layer net grows the stack under it;
+/// a resumed run refuses other sizes.
+#[test]
+fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
+    let dir = scratch("hidden");
+    let data = selfplay_data(&dir, 30, 4);
+    let (a, b, c) = (dir.join("a.nnue"), dir.join("b.nnue"), dir.join("c.nnue"));
+    let hidden = ["--hidden", "16,32"];
+    let log = succeeded(&train(&data, &a, "7", &hidden));
+    assert!(log.contains("32x2 screlu -> 16 screlu -> 32 crelu -> 1 with 2 output buckets"), "{log}");
+    // The trained float net and its quantised form agree on the validation positions: within
+    // 2 cp on average and 10 cp at worst (the rounding of the hidden values at 1/255 and of the
+    // weights at 1/1024 and 1/510; measured 0.55 and 1.6 cp on this small net).
+    let line = log.lines().find(|l| l.starts_with("quantised:")).expect("the quantised check");
+    let numbers: Vec<f64> =
+        line.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|t| t.parse().ok()).collect();
+    let (mean, max) = (numbers[numbers.len() - 2], numbers[numbers.len() - 1]);
+    assert!(mean <= 2.0 && max <= 10.0, "{line}");
+    succeeded(&train(&data, &b, "7", &hidden));
+    let bytes = std::fs::read(&a).unwrap();
+    assert_eq!(bytes, std::fs::read(&b).unwrap(), "same data, seed and threads: the same net");
+    assert_eq!(bytes[8..10], [4, 0], "a net with hidden layers is format version 4");
+    succeeded(&train(&data, &c, "7", &["--hidden", "16,32", "--stop-after", "2"]));
+    let resume = |extra: &[&str]| {
+        let mut args = vec!["nnue", "train", "--data", s(&data), "--out", s(&c), "--resume"];
+        args.extend_from_slice(extra);
+        chariot(&args)
+    };
+    let err = refused(&resume(&["--hidden", "16"]));
+    assert!(err.contains("--hidden 16 (the checkpoint's: 16,32)"), "{err}");
+    let err = refused(&resume(&["--hidden-activation", "crelu"]));
+    assert!(err.contains("--hidden-activation crelu (the checkpoint's: screlu)"), "{err}");
+    succeeded(&resume(&["--hidden", "16,32"]));
+    assert_eq!(std::fs::read(&c).unwrap(), bytes, "resumed: the uninterrupted run's net");
+    let check = succeeded(&chariot(&["nnue", "check", s(&a)]));
+    assert!(check.contains("Format: version 4") && check.contains("Hidden layers: 16 -> 32"), "{check}");
+    let eval = succeeded(&chariot(&["eval", "--evalfile", s(&a), "--moves", "h2e2", "h9g7"]));
+    assert!(!eval.is_empty());
+    // Without --hidden, the same run is another net, and a one-layer one.
+    let flat = dir.join("flat.nnue");
+    succeeded(&train(&data, &flat, "7", &[]));
+    assert_eq!(std::fs::read(&flat).unwrap()[8..10], [2, 0]);
+    // From the one-layer net: the stack grows under it, and the net trains on.
+    let grown = dir.join("grown.nnue");
+    let log = succeeded(&train(&data, &grown, "7", &["--init", s(&flat), "--hidden", "16"]));
+    assert!(log.contains("init: grown from") && log.contains("-> 16 screlu -> 1"), "{log}");
+    let clipped = dir.join("clipped.nnue");
+    let args = ["--init", s(&flat), "--hidden", "16", "--hidden-activation", "crelu"];
+    let log = succeeded(&train(&data, &clipped, "7", &args));
+    assert!(log.contains("-> 16 crelu -> 1"), "{log}");
+    assert!(succeeded(&chariot(&["nnue", "check", s(&grown)])).contains("Hidden layers: 16"));
+    // A net with hidden layers keeps its shape.
+    let err = refused(&train(&data, &dir.join("no.nnue"), "7", &["--init", s(&a), "--hidden", "16"]));
+    assert!(err.contains("the shape of a net with hidden layers"), "{err}");
+    let err = refused(&train(&data, &dir.join("no.nnue"), "7", &["--hidden", "16,24"]));
+    assert!(err.contains("hidden layer 2 of 24 neurons"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,7 +12,8 @@ use chariot::binary::fnv1a64_parts;
 use chariot::board::{movegen, Position};
 use chariot::eval::nnue::format::{self, FIXED_HEADER};
 use chariot::eval::nnue::{
-    AccumulatorStack, Activation, Architecture, FeatureSet, KingBuckets, Network, Quantisation, SCORE_LIMIT,
+    AccumulatorStack, Activation, Architecture, FeatureSet, Hidden, KingBuckets, Network, Quantisation,
+    SCORE_LIMIT,
 };
 use chariot::train::FloatNetwork;
 use prop_support::{any_position, config, memory_bound, mutate, mutations, random_bytes, read_guarded};
@@ -23,19 +24,27 @@ const MAX_NET_MESSAGE_LEN: usize = 300;
 
 /// Small architectures of every kind the format has (small so each case stays fast).
 fn small_architecture() -> impl Strategy<Value = Architecture> {
+    let hidden = vec![
+        Hidden::NONE,
+        Hidden::new(&[16]).unwrap(),
+        Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::CRelu),
+        Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::SCRelu),
+    ];
     (
         prop::sample::select(KingBuckets::ALL.to_vec()),
         any::<bool>(),
         prop::sample::select(vec![16usize, 32]),
         prop::sample::select(vec![Activation::CRelu, Activation::SCRelu]),
         1usize..=8,
+        prop::sample::select(hidden),
     )
-        .prop_map(|(king_buckets, mirror, width, activation, output_buckets)| Architecture {
+        .prop_map(|(king_buckets, mirror, width, activation, output_buckets, hidden)| Architecture {
             features: FeatureSet { king_buckets, mirror, relations: false },
             width,
             activation,
             output_buckets,
             quantisation: Quantisation::DEFAULT,
+            hidden,
         })
 }
 
@@ -53,8 +62,13 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
     if bytes.len() < FIXED_HEADER {
         return bytes;
     }
-    let description_len = u16::from_le_bytes([bytes[36], bytes[37]]) as usize;
-    let header_end = FIXED_HEADER + description_len;
+    // Version 4 (hidden layers) has their count and sizes at byte 36, before the description.
+    let sizes = if u16::from_le_bytes([bytes[8], bytes[9]]) >= 4 { 1 + 2 * bytes[36] as usize } else { 0 };
+    if bytes.len() < FIXED_HEADER + sizes {
+        return bytes;
+    }
+    let description_len = u16::from_le_bytes([bytes[36 + sizes], bytes[37 + sizes]]) as usize;
+    let header_end = FIXED_HEADER + sizes + description_len;
     if bytes.len() < header_end + 8 {
         return bytes;
     }

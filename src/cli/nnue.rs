@@ -12,7 +12,7 @@ use clap::{Args, Subcommand};
 
 use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
-use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation};
 use crate::eval::nnue::{embedded, features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
 use crate::train::run::{self, Export, TrainJob};
@@ -27,6 +27,9 @@ pub struct NnueArgs {
 }
 
 /// The `nnue` subcommands.
+// `Train` is the largest by far (with `--hidden`, past clippy's threshold); the value is parsed
+// once per process, so its size costs nothing worth a `Box` in every match on it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug, Clone, PartialEq)]
 pub enum NnueCommand {
     /// Verify a net file (header, length, checksum, weight ranges) and print its architecture.
@@ -83,6 +86,16 @@ pub struct TrainArgs {
     /// Output buckets by material, 1 to 31 [default: 8].
     #[arg(long)]
     pub output_buckets: Option<usize>,
+    /// Hidden layers between the accumulators and the output, one stack per output bucket:
+    /// sizes separated by commas, e.g. 16,32 (multiples of 16 up to 128, at most two layers), or
+    /// none [default: none]. With --init from a net without them, the stack starts out passing
+    /// the net's output through.
+    #[arg(long, value_name = "SIZES", value_parser = Hidden::parse)]
+    pub hidden: Option<Hidden>,
+    /// The first hidden layer's activation: screlu or crelu (the later ones clip) [default:
+    /// screlu].
+    #[arg(long, value_parser = Activation::from_name)]
+    pub hidden_activation: Option<Activation>,
     /// Passes over the training positions [default: 20].
     #[arg(long)]
     pub epochs: Option<u32>,
@@ -135,6 +148,8 @@ impl TrainArgs {
                 relations: self.relations,
                 activation: self.activation,
                 output_buckets: self.output_buckets,
+                hidden: self.hidden,
+                hidden_activation: self.hidden_activation,
                 epochs: self.epochs,
                 batch_size: self.batch_size,
                 lr: self.lr,
@@ -178,6 +193,12 @@ pub struct RandomArgs {
     /// Output buckets by material (1 to 31).
     #[arg(long, default_value_t = Architecture::DEFAULT.output_buckets)]
     pub output_buckets: usize,
+    /// Hidden layers, sizes separated by commas (e.g. 16,32), or none.
+    #[arg(long, value_name = "SIZES", default_value = "none", value_parser = Hidden::parse)]
+    pub hidden: Hidden,
+    /// The first hidden layer's activation: screlu or crelu (the later ones clip).
+    #[arg(long, default_value = "screlu", value_parser = Activation::from_name)]
+    pub hidden_activation: Activation,
     /// Seed of the random weights.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -199,6 +220,7 @@ impl RandomArgs {
             activation: self.activation,
             output_buckets: self.output_buckets,
             quantisation: Quantisation::DEFAULT,
+            hidden: self.hidden.with_first_activation(self.hidden_activation),
         }
     }
 }
@@ -237,6 +259,14 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Format: version {}, checksum {:016x} ok", format::version_of(net), format::checksum(net))?;
     writeln!(out, "Inputs: {}", arch.features)?;
     writeln!(out, "Accumulator: {} per perspective, {}", arch.width, arch.activation.name())?;
+    if !arch.hidden.is_empty() {
+        writeln!(
+            out,
+            "Hidden layers: {} (the first {}, later ones crelu; one stack per output bucket)",
+            arch.hidden.sizes().iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" -> "),
+            arch.hidden.first_activation().name()
+        )?;
+    }
     writeln!(
         out,
         "Output buckets: {} (by pieces other than the kings, n * {0} / {})",

@@ -33,14 +33,28 @@ pub struct Adam {
     pub v: Gradients,
 }
 
-/// The four tensors of `net`, in the order of `Gradients::tensors_mut`.
-pub fn net_tensors_mut(net: &mut FloatNetwork) -> [&mut Vec<f32>; 4] {
-    [&mut net.feature_weights, &mut net.feature_bias, &mut net.output_weights, &mut net.output_bias]
+/// The tensors of `net`, in the order of `Gradients::tensors_mut`.
+pub fn net_tensors_mut(net: &mut FloatNetwork) -> Vec<&mut Vec<f32>> {
+    let mut out = vec![&mut net.feature_weights, &mut net.feature_bias];
+    for layer in &mut net.hidden {
+        out.push(&mut layer.weights);
+        out.push(&mut layer.bias);
+    }
+    out.push(&mut net.output_weights);
+    out.push(&mut net.output_bias);
+    out
 }
 
-/// The four tensors of `net`, in the order of `Gradients::tensors_mut`.
-pub fn net_tensors(net: &FloatNetwork) -> [&Vec<f32>; 4] {
-    [&net.feature_weights, &net.feature_bias, &net.output_weights, &net.output_bias]
+/// The tensors of `net`, in the order of `Gradients::tensors_mut`.
+pub fn net_tensors(net: &FloatNetwork) -> Vec<&Vec<f32>> {
+    let mut out = vec![&net.feature_weights, &net.feature_bias];
+    for layer in &net.hidden {
+        out.push(&layer.weights);
+        out.push(&layer.bias);
+    }
+    out.push(&net.output_weights);
+    out.push(&net.output_bias);
+    out
 }
 
 impl Adam {
@@ -69,9 +83,10 @@ impl Adam {
         let weights = net_tensors_mut(net);
         let firsts = self.m.tensors_mut();
         let seconds = self.v.tensors_mut();
-        let mut per_thread: Vec<[&mut Vec<f32>; 4]> = grads.iter_mut().map(|g| g.tensors_mut()).collect();
+        let mut per_thread: Vec<Vec<&mut Vec<f32>>> = grads.iter_mut().map(|g| g.tensors_mut()).collect();
+        let per_tensor = limits.per_tensor();
         for (j, ((w, m), v)) in weights.into_iter().zip(firsts).zip(seconds).enumerate() {
-            let limit = limits.per_tensor()[j];
+            let limit = per_tensor[j];
             let mut g: Vec<&mut [f32]> = per_thread.iter_mut().map(|t| t[j].as_mut_slice()).collect();
             let parts = threads.clamp(1, (w.len() / MIN_PARALLEL).max(1));
             if parts == 1 {

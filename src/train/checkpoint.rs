@@ -11,13 +11,19 @@
 //! ends them with the `--init` net: a flag byte and its checksum, u64), the data's identity, the state's scalars, the loss history, then four networks' worth of tensors (the
 //! weights, Adam's first and second moments, the best epoch's weights), each tensor a u64 length
 //! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
+//!
+//! Version 3 is a run of a net with hidden layers: version 2 with, after the `--init` net, the
+//! number of hidden layers (u8, 1 or 2), the first one's activation (u8, 0 CReLU, 1 SCReLU) and
+//! their sizes (u16 each); each network then has, between
+//! the feature biases and the output weights, each hidden layer's weights and biases. A run
+//! without hidden layers is still written as version 2, byte for byte as before.
 
 use std::path::Path;
 
 use crate::adam::Decays;
 use crate::binary::{self, fail, fnv1a64, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError};
 use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-use crate::eval::nnue::network::{Activation, Architecture, Quantisation};
+use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation, MAX_HIDDEN_LAYERS};
 use crate::files;
 
 use super::adam::{net_tensors, net_tensors_mut, Adam};
@@ -27,9 +33,11 @@ use super::settings::{Schedule, TrainSettings};
 
 /// The first eight bytes of a checkpoint.
 pub const MAGIC: [u8; 8] = *b"CHARCKPT";
-/// The checkpoint format this build writes. It reads this one and `VERSION - 1` (whose
-/// settings have no `--init` net).
-pub const VERSION: u16 = 2;
+/// The checkpoint format this build writes for nets with hidden layers. It reads this one,
+/// version 2 (what it writes for nets without) and version 1 (whose settings have no `--init` net).
+pub const VERSION: u16 = 3;
+/// The version of a run without hidden layers.
+pub const PLAIN_VERSION: u16 = 2;
 /// What messages call a checkpoint file.
 const NOUN: &str = "checkpoint";
 /// The checkpoint's file name in the checkpoint directory.
@@ -89,16 +97,32 @@ const SCHEDULE_CONSTANT: u8 = 0;
 const SCHEDULE_COSINE: u8 = 1;
 const SCHEDULE_STEP: u8 = 2;
 
-/// The names of a network's four tensors, for error messages.
-const TENSORS: [&str; 4] = ["feature weights", "feature biases", "output weights", "output biases"];
+/// The names and sizes of a network's tensors, in `Gradients::tensors_mut`'s order, for reading
+/// them and naming them in error messages.
+fn tensor_shapes(arch: &Architecture) -> Vec<(String, usize)> {
+    let mut out = vec![
+        ("feature weights".to_string(), arch.feature_weight_count()),
+        ("feature biases".to_string(), arch.width),
+    ];
+    let shapes = arch.dense_shapes();
+    for (l, &(inputs, outputs)) in shapes[..shapes.len() - 1].iter().enumerate() {
+        let b = arch.output_buckets;
+        out.push((format!("hidden layer {} weights", l + 1), b * outputs * inputs));
+        out.push((format!("hidden layer {} biases", l + 1), b * outputs));
+    }
+    out.push(("output weights".to_string(), arch.output_weight_count()));
+    out.push(("output biases".to_string(), arch.output_buckets));
+    out
+}
 
 impl TrainState {
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = FieldWriter::with_capacity(1024 + 16 * self.net.feature_weights.len());
         out.bytes(&MAGIC);
-        out.u16(VERSION);
         let s = &self.settings;
+        let hidden = s.arch.hidden;
+        out.u16(if hidden.is_empty() { PLAIN_VERSION } else { VERSION });
         let a = &s.arch;
         out.u8(a.features.king_buckets.code());
         // Input flags: bit 0 mirroring, bit 1 relation inputs (a checkpoint without relation
@@ -129,6 +153,11 @@ impl TrainState {
         out.u32(s.threads);
         out.u8(s.init.is_some() as u8);
         out.u64(s.init.unwrap_or(0));
+        if !hidden.is_empty() {
+            out.u8(hidden.sizes().len() as u8);
+            out.u8(hidden.first_activation().code());
+            hidden.sizes().iter().for_each(|&size| out.u16(size as u16));
+        }
         out.u64(self.data.fingerprint);
         out.u64(self.data.training);
         out.u64(self.data.validation);
@@ -150,7 +179,7 @@ impl TrainState {
             out.tensor(t);
         }
         for t in [&self.adam.m, &self.adam.v] {
-            for values in [&t.feature_weights, &t.feature_bias, &t.output_weights, &t.output_bias] {
+            for values in t.tensors() {
                 out.tensor(values);
             }
         }
@@ -176,13 +205,10 @@ impl TrainState {
             );
         }
         let version = r.u16("version")?;
-        if version != VERSION && version != VERSION - 1 {
+        if !(1..=VERSION).contains(&version) {
             return fail(
                 8,
-                format!(
-                    "checkpoint format version {version}: this build reads versions {} and {VERSION}",
-                    VERSION - 1
-                ),
+                format!("checkpoint format version {version}: this build reads versions 1 to {VERSION}"),
             );
         }
         let at = r.at;
@@ -205,12 +231,13 @@ impl TrainState {
         };
         let output_buckets = r.u8("output buckets")? as usize;
         let quantisation = Quantisation { qa: r.i16("QA")?, qb: r.i16("QB")?, scale: r.i32("scale")? };
-        let arch = Architecture {
+        let mut arch = Architecture {
             features: FeatureSet { king_buckets, mirror, relations },
             width,
             activation,
             output_buckets,
             quantisation,
+            hidden: Hidden::NONE,
         };
         let epochs = r.u32("epochs")?;
         let batch_size = r.u32("batch size")?;
@@ -246,6 +273,29 @@ impl TrainState {
                 (flag, _) => return fail(at, format!("init flag {flag} (0 or 1)")),
             }
         };
+        if version >= 3 {
+            let at = r.at;
+            let count = r.u8("hidden layer count")? as usize;
+            if !(1..=MAX_HIDDEN_LAYERS).contains(&count) {
+                return fail(
+                    at,
+                    format!("{count} hidden layers (1 to {MAX_HIDDEN_LAYERS} in version {version})"),
+                );
+            }
+            let code_at = r.at;
+            let code = r.u8("hidden activation")?;
+            let Some(first) = Activation::from_code(code) else {
+                return fail(code_at, format!("unknown hidden activation {code}"));
+            };
+            let mut sizes = [0; MAX_HIDDEN_LAYERS];
+            for size in &mut sizes[..count] {
+                *size = r.u16("hidden layer size")? as usize;
+            }
+            arch.hidden = match Hidden::new(&sizes[..count]) {
+                Ok(hidden) => hidden.with_first_activation(first),
+                Err(e) => return fail(at, format!("the settings are invalid: {e}")),
+            };
+        }
         let settings = TrainSettings {
             arch,
             epochs,
@@ -298,12 +348,12 @@ impl TrainState {
                 lr: r.f64("loss history")?,
             });
         }
-        let sizes = [arch.feature_weight_count(), width, arch.output_weight_count(), output_buckets];
+        let shapes = tensor_shapes(&arch);
         let mut groups = Vec::with_capacity(4);
         for group in ["weights", "Adam first moments", "Adam second moments", "best weights"] {
-            let mut tensors = Vec::with_capacity(4);
-            for (name, &size) in TENSORS.iter().zip(&sizes) {
-                tensors.push((r.at, r.tensor(size, &format!("{group}: {name}"))?));
+            let mut tensors = Vec::with_capacity(shapes.len());
+            for (name, size) in &shapes {
+                tensors.push((r.at, r.tensor(*size, &format!("{group}: {name}"))?));
             }
             groups.push(tensors);
         }
@@ -319,7 +369,7 @@ impl TrainState {
         for (group, tensors) in
             ["weights", "Adam first moments", "Adam second moments", "best weights"].iter().zip(&groups)
         {
-            for (name, (at, values)) in TENSORS.iter().zip(tensors) {
+            for ((name, _), (at, values)) in shapes.iter().zip(tensors) {
                 if let Some(i) = values.iter().position(|v| !v.is_finite()) {
                     return fail(at + 8 + 4 * i, format!("{group}: {name} {i} is {}", values[i]));
                 }
@@ -336,6 +386,7 @@ impl TrainState {
         let gradients = |n: FloatNetwork| Gradients {
             feature_weights: n.feature_weights,
             feature_bias: n.feature_bias,
+            hidden: n.hidden,
             output_weights: n.output_weights,
             output_bias: n.output_bias,
         };
@@ -377,7 +428,7 @@ impl TrainState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::Architecture;
+    use crate::eval::nnue::network::{Architecture, Hidden};
     use crate::train::adam::Adam;
     use crate::train::settings::SettingsRequest;
 
@@ -496,6 +547,60 @@ mod tests {
         bytes[end..].copy_from_slice(&sum.to_le_bytes());
         let back = TrainState::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), original.to_bytes());
+    }
+
+    fn hidden_state() -> TrainState {
+        let mut original = state();
+        original.settings.arch.hidden = Hidden::new(&[16, 32]).unwrap();
+        let arch = original.settings.arch;
+        original.net = FloatNetwork::random(arch, 1);
+        original.best_net = FloatNetwork::random(arch, 2);
+        original.adam = Adam::new(&arch);
+        original.adam.m.hidden[1].weights[7] = 0.25;
+        original.adam.v.hidden[0].bias[3] = 0.5;
+        original
+    }
+
+    /// A run with hidden layers is a version 3 checkpoint carrying the sizes and every layer's
+    /// tensors, and reads back whole; a run without is still version 2.
+    #[test]
+    fn a_state_with_hidden_layers_round_trips_as_version_3() {
+        let original = hidden_state();
+        let bytes = original.to_bytes();
+        assert_eq!(bytes[8..10], 3u16.to_le_bytes());
+        assert_eq!(state().to_bytes()[8..10], 2u16.to_le_bytes());
+        let back = TrainState::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.settings.arch.hidden.sizes(), [16, 32]);
+        assert_eq!((back.net, back.best_net, back.adam), (original.net, original.best_net, original.adam));
+        let mut clipped = hidden_state();
+        clipped.settings.arch.hidden = clipped.settings.arch.hidden.with_first_activation(Activation::CRelu);
+        let back_clipped = TrainState::from_bytes(&clipped.to_bytes()).unwrap();
+        assert_eq!(back_clipped.settings.arch.hidden.first_activation(), Activation::CRelu);
+        // The hidden sizes follow the init net: count at `init_flag + 9`, then the sizes.
+        let count_at = 10 + 14 + 70 + 9;
+        let resealed = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = bytes.clone();
+            f(&mut b);
+            let end = b.len() - 8;
+            let sum = fnv1a64(&b[..end]);
+            b[end..].copy_from_slice(&sum.to_le_bytes());
+            b
+        };
+        for (damaged, offset, words) in [
+            (resealed(&|b| b[count_at] = 0), count_at, "0 hidden layers"),
+            (resealed(&|b| b[count_at + 1] = 9), count_at + 1, "unknown hidden activation 9"),
+            (resealed(&|b| b[count_at + 2] = 24), count_at, "hidden layer 1 of 24 neurons"),
+            // Another valid size: the tensors no longer fit the bytes (a layer's weights are read
+            // with the wrong length, and the rest runs out or is left over).
+            (resealed(&|b| b[count_at + 4] = 16), 0, ""),
+        ] {
+            let err = TrainState::from_bytes(&damaged).unwrap_err();
+            assert!(err.message.contains(words), "wanted '{words}', got: {err}");
+            if !words.is_empty() {
+                assert_eq!(err.offset, offset as u64, "{err}");
+            }
+        }
     }
 
     #[test]

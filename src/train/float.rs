@@ -9,6 +9,7 @@ use crate::board::Position;
 use crate::eval::nnue::features::{self, MAX_ACTIVE};
 use std::fmt;
 
+use crate::eval::nnue::layers::{Dense, QH};
 use crate::eval::nnue::network::{Activation, Architecture, ArchitectureError, Network, RangeError};
 
 /// The hidden layer's activation in floating point: `clamp(x, 0, 1)`, squared for SCReLU.
@@ -21,6 +22,36 @@ pub fn activate(activation: Activation, x: f32) -> f32 {
     }
 }
 
+/// One hidden layer in floating point, for every output bucket (`layers::Dense`'s layout).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatLayer {
+    /// Inputs of each neuron.
+    pub inputs: usize,
+    /// Neurons.
+    pub outputs: usize,
+    /// `[(bucket · outputs + neuron) · inputs + input]`.
+    pub weights: Vec<f32>,
+    /// `[bucket · outputs + neuron]`.
+    pub bias: Vec<f32>,
+}
+
+impl FloatLayer {
+    /// Every hidden layer of `arch`, all zero.
+    pub fn zeros(arch: &Architecture) -> Vec<FloatLayer> {
+        let shapes = arch.dense_shapes();
+        let b = arch.output_buckets;
+        shapes[..shapes.len() - 1]
+            .iter()
+            .map(|&(inputs, outputs)| FloatLayer {
+                inputs,
+                outputs,
+                weights: vec![0.0; b * outputs * inputs],
+                bias: vec![0.0; b * outputs],
+            })
+            .collect()
+    }
+}
+
 /// A network in floating point: what a trainer updates and `quantise` turns into a `Network`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
@@ -30,7 +61,10 @@ pub struct FloatNetwork {
     pub feature_weights: Vec<f32>,
     /// Feature transformer bias, `width` values.
     pub feature_bias: Vec<f32>,
-    /// Output weights per bucket, the side to move's half first: `[bucket * 2 * width + i]`.
+    /// The hidden layers, first to last (none for a one-layer net).
+    pub hidden: Vec<FloatLayer>,
+    /// Output weights per bucket: `[bucket * inputs + i]`, over the last hidden layer or, without
+    /// one, the `2·width` activated accumulators (the side to move's half first).
     pub output_weights: Vec<f32>,
     /// Output bias per bucket.
     pub output_bias: Vec<f32>,
@@ -43,6 +77,7 @@ impl FloatNetwork {
             arch,
             feature_weights: vec![0.0; arch.feature_weight_count()],
             feature_bias: vec![0.0; arch.width],
+            hidden: FloatLayer::zeros(&arch),
             output_weights: vec![0.0; arch.output_weight_count()],
             output_bias: vec![0.0; arch.output_buckets],
         }
@@ -51,14 +86,23 @@ impl FloatNetwork {
     /// A network of `arch` with random weights from `seed` (the same seed gives the same net):
     /// feature weights uniform in ±0.1, biases near the middle of the clipping range, output
     /// weights uniform in ±1/√(2·width), so that scores stay within a few hundred centipawns.
+    /// Hidden layers: weights uniform in ±1/√inputs, biases in 0.25..0.75 (most neurons start
+    /// inside the clipping range, where they pass gradients); the output layer's weights are then
+    /// uniform in ±1/√L over the last hidden layer's L neurons. A net without hidden layers draws
+    /// the same numbers as before they existed.
     pub fn random(arch: Architecture, seed: u64) -> FloatNetwork {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut net = FloatNetwork::zeros(arch);
         net.feature_weights.iter_mut().for_each(|w| *w = rng.gen_range(-0.1..=0.1));
         net.feature_bias.iter_mut().for_each(|b| *b = rng.gen_range(0.2..=0.6));
-        let out = 1.0 / ((2 * arch.width) as f32).sqrt();
+        let out = 1.0 / (arch.output_inputs() as f32).sqrt();
         net.output_weights.iter_mut().for_each(|w| *w = rng.gen_range(-out..=out));
         net.output_bias.iter_mut().for_each(|b| *b = rng.gen_range(-0.05..=0.05));
+        for layer in &mut net.hidden {
+            let limit = 1.0 / (layer.inputs as f32).sqrt();
+            layer.weights.iter_mut().for_each(|w| *w = rng.gen_range(-limit..=limit));
+            layer.bias.iter_mut().for_each(|b| *b = rng.gen_range(0.25..=0.75));
+        }
         net
     }
 
@@ -73,6 +117,16 @@ impl FloatNetwork {
             arch: net.arch,
             feature_weights: scaled(&net.feature_weights, qa),
             feature_bias: scaled(&net.feature_bias, qa),
+            hidden: net
+                .hidden
+                .iter()
+                .map(|layer| FloatLayer {
+                    inputs: layer.inputs,
+                    outputs: layer.outputs,
+                    weights: scaled(&layer.weights, QH as f32),
+                    bias: layer.bias.iter().map(|&v| (v as f64 / (qa as f64 * QH as f64)) as f32).collect(),
+                })
+                .collect(),
             output_weights: scaled(&net.output_weights, qb),
             output_bias: net
                 .output_bias
@@ -98,8 +152,30 @@ impl FloatNetwork {
     /// `us`, the other side's `them`, and the output bucket.
     pub fn forward(&self, us: &[usize], them: &[usize], bucket: usize) -> f32 {
         let n = self.arch.width;
-        let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let act = self.arch.activation;
+        if !self.hidden.is_empty() {
+            let mut x: Vec<f32> = self
+                .accumulate(us)
+                .into_iter()
+                .chain(self.accumulate(them))
+                .map(|a| activate(act, a))
+                .collect();
+            for (l, layer) in self.hidden.iter().enumerate() {
+                let act = if l == 0 { self.arch.hidden.first_activation() } else { Activation::CRelu };
+                x = (0..layer.outputs)
+                    .map(|j| {
+                        let at = (bucket * layer.outputs + j) * layer.inputs;
+                        let w = &layer.weights[at..at + layer.inputs];
+                        let z = layer.bias[bucket * layer.outputs + j]
+                            + x.iter().zip(w).map(|(a, b)| a * b).sum::<f32>();
+                        activate(act, z)
+                    })
+                    .collect();
+            }
+            let w = &self.output_weights[bucket * x.len()..(bucket + 1) * x.len()];
+            return self.output_bias[bucket] + x.iter().zip(w).map(|(a, b)| a * b).sum::<f32>();
+        }
+        let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let half =
             |acc: Vec<f32>, w: &[f32]| acc.iter().zip(w).map(|(&a, &w)| activate(act, a) * w).sum::<f32>();
         self.output_bias[bucket] + half(self.accumulate(us), &w[..n]) + half(self.accumulate(them), &w[n..])
@@ -162,10 +238,39 @@ impl FloatNetwork {
                 }
             })
             .collect::<Result<Vec<i32>, QuantiseError>>()?;
+        let mut hidden = Vec::with_capacity(self.hidden.len());
+        for layer in &self.hidden {
+            let bias = layer
+                .bias
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let v = (x as f64 * qa as f64 * QH as f64).round();
+                    if v.is_finite() && (i32::MIN as f64..=i32::MAX as f64).contains(&v) {
+                        Ok(v as i32)
+                    } else {
+                        Err(QuantiseError::DoesNotFit {
+                            what: "hidden bias",
+                            index: i,
+                            value: x,
+                            scaled: v,
+                            bits: 32,
+                        })
+                    }
+                })
+                .collect::<Result<Vec<i32>, QuantiseError>>()?;
+            hidden.push(Dense {
+                inputs: layer.inputs,
+                outputs: layer.outputs,
+                weights: to_i16("hidden weight", &layer.weights, QH as f32)?,
+                bias,
+            });
+        }
         let net = Network {
             arch: self.arch,
             feature_weights: to_i16("feature weight", &self.feature_weights, qa)?,
             feature_bias: to_i16("feature bias", &self.feature_bias, qa)?,
+            hidden,
             output_weights: to_i16("output weight", &self.output_weights, qb)?,
             output_bias,
             description: String::new(),
@@ -241,6 +346,7 @@ pub(crate) mod tests {
             activation,
             output_buckets: 4,
             quantisation: Quantisation::DEFAULT,
+            hidden: crate::eval::nnue::Hidden::NONE,
         }
     }
 
@@ -312,6 +418,77 @@ pub(crate) mod tests {
                 assert!((exact - quantised).abs() <= 2.0, "{activation:?} {pos:?}: {exact} vs {quantised}");
             }
         }
+    }
+
+    fn with_hidden(arch: Architecture, sizes: &[usize]) -> Architecture {
+        Architecture { hidden: crate::eval::nnue::Hidden::new(sizes).unwrap(), ..arch }
+    }
+
+    /// With hidden layers, the quantised net agrees with the float net within 2% of the score's
+    /// size plus 6 centipawns: the feature transformer's rounding (as above) goes through the
+    /// hidden layers, whose values are rounded to 1/255 and weights to 1/1024 each.
+    #[test]
+    fn quantised_agrees_with_float_with_hidden_layers() {
+        let mut worst = 0.0f32;
+        for activation in Activation::ALL {
+            for (sizes, first) in [
+                (&[16][..], Activation::CRelu),
+                (&[16, 32], Activation::CRelu),
+                (&[32, 32], Activation::CRelu),
+                (&[16], Activation::SCRelu),
+                (&[16, 32], Activation::SCRelu),
+            ] {
+                let mut arch = with_hidden(small(activation, KingBuckets::Palace, true), sizes);
+                arch.hidden = arch.hidden.with_first_activation(first);
+                let float = FloatNetwork::random(arch, 6);
+                let net = float.quantise().unwrap();
+                let mut distinct = std::collections::HashSet::new();
+                for pos in random_positions(10, 300) {
+                    let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+                    distinct.insert(net.evaluate(&pos));
+                    let error = (exact - quantised).abs();
+                    worst = worst.max(error - 0.02 * exact.abs());
+                    assert!(
+                        error <= 6.0 + 0.02 * exact.abs(),
+                        "{activation:?} {sizes:?} {first:?} {pos:?}: {exact} vs {quantised}"
+                    );
+                }
+                assert!(distinct.len() > 30, "{sizes:?}: the random net must tell positions apart");
+            }
+        }
+        eprintln!("hidden: worst excess over 2%: {worst} cp");
+    }
+
+    /// A net with hidden layers dequantises and quantises back to the same integers.
+    #[test]
+    fn a_quantised_net_with_hidden_layers_round_trips_through_floats() {
+        let arch = with_hidden(small(Activation::SCRelu, KingBuckets::Rank, false), &[16, 32]);
+        let net = FloatNetwork::random(arch, 18).quantise().unwrap();
+        let float = FloatNetwork::from_quantised(&net);
+        assert!(float.quantise().unwrap() == net, "the integers change on the way back");
+        for pos in random_positions(4, 100) {
+            let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+            assert!((exact - quantised).abs() <= 6.0, "{pos:?}: {exact} vs {quantised}");
+        }
+    }
+
+    /// Hidden weights and biases too large for their integers are refused by name.
+    #[test]
+    fn oversized_hidden_weights_are_refused_with_what_and_where() {
+        let arch = with_hidden(small(Activation::CRelu, KingBuckets::Single, false), &[16]);
+        let mut float = FloatNetwork::zeros(arch);
+        float.hidden[0].weights[5] = 40.0;
+        assert!(float.quantise().unwrap_err().to_string().contains("hidden weight 5"));
+        float.hidden[0].weights[5] = 0.0;
+        float.hidden[0].bias[3] = 1e5;
+        assert!(float.quantise().unwrap_err().to_string().contains("hidden bias 3"));
+        float.hidden[0].bias[3] = 0.0;
+        // A bias of 8000 (2.09e9 at scale 255·1024, within i32) and 64 inputs of 30 at scale
+        // 1024 times 255: together more than i32 holds.
+        float.hidden[0].bias[1] = 8000.0;
+        float.hidden[0].weights[64..128].iter_mut().for_each(|w| *w = 30.0);
+        let err = float.quantise().unwrap_err().to_string();
+        assert!(err.contains("hidden layer 1 of output bucket 0: neuron 1"), "{err}");
     }
 
     #[test]

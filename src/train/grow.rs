@@ -8,7 +8,13 @@
 //! * finer king buckets: each new bucket starts as a copy of the old bucket that held the same
 //!   king squares (one bucket copied into nine palace squares, three rank buckets into their
 //!   palace squares);
-//! * relation inputs added: their weights start at **zero**, so they add nothing until trained.
+//! * relation inputs added: their weights start at **zero**, so they add nothing until trained;
+//! * hidden layers added under a net without them (`--hidden`): the feature transformer and the
+//!   output biases are copied, and the stack starts out passing the old output through (see
+//!   `add_stack`), so training starts from the old net's scores rather than from noise.
+//!
+//! A net that has hidden layers keeps its shape: its first layer reads every accumulator value,
+//! and growing under it is not written.
 //!
 //! The mirroring, the activation, the output buckets and the quantisation must stay: changing
 //! them changes what the weights mean.
@@ -17,7 +23,7 @@ use std::fmt;
 
 use crate::board::{Color, Square};
 use crate::eval::nnue::features::{FeatureSet, FEATURES_PER_BUCKET};
-use crate::eval::nnue::network::Architecture;
+use crate::eval::nnue::network::{Activation, Architecture, Hidden};
 use crate::eval::nnue::relations::RELATION_FEATURES;
 
 use super::float::FloatNetwork;
@@ -79,6 +85,83 @@ impl std::error::Error for GrowError {}
 /// `net` in the shape `arch`: the same function (see the module's doc), new weights drawn from
 /// `seed`. The same shape gives `net` back unchanged.
 pub fn grow(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNetwork, GrowError> {
+    let old = net.arch;
+    if arch == old {
+        return Ok(net.clone());
+    }
+    if !old.hidden.is_empty() {
+        return Err(GrowError::Changed {
+            what: "the shape of a net with hidden layers",
+            from: old.to_string(),
+            to: arch.to_string(),
+        });
+    }
+    let flat = grow_flat(net, Architecture { hidden: Hidden::NONE, ..arch }, seed)?;
+    if arch.hidden.is_empty() {
+        return Ok(flat);
+    }
+    Ok(add_stack(&flat, arch, seed))
+}
+
+/// How far the pass-through neurons reach: the first hidden layer's two pass-through neurons
+/// compute `clamp(±PASS·u, 0, 1)`, `u` the old net's output less its bias, so the old output is
+/// reproduced exactly while `|u| ≤ 1/PASS` (850 centipawns at scale 400) and clipped beyond. A
+/// larger reach would cost resolution: the quantised neuron has 255 steps, so one step is
+/// `1/(255·PASS)` units, 3.3 centipawns here. Not 0.5: the old output weights are multiples of
+/// 1/QB = 1/1024, so half of them would become exact ties at the hidden scale QH = 1024 (`v/2`
+/// for odd `v`), and the first training step, which moves a row's weights all the same way,
+/// would tip every tie the same way: a bias of about 12 cp measured on s17's positions (the
+/// quantised net against the float one), where 0.47 leaves rounding errors that cancel (1 cp).
+pub const PASS: f32 = 0.47;
+
+/// The one-layer net `flat` with the hidden layers of `arch` added under its output, computing
+/// (in floats, while the output stays within ±1/PASS of the bias) what `flat` computes. With a
+/// clipped first layer, its neurons 0 and 1 are `±PASS` times the old output weights, with zero
+/// bias: `h₀ − h₁ = PASS·u`. With a squared one, they are `±PASS/2` times them with bias ½:
+/// `(½ + t)² − (½ − t)² = 2t = PASS·u` for `t = PASS·u/2`, exact while both stay in [0, 1], that
+/// is over the same reach. Each later layer passes neurons 0 and 1 on (weight 1, bias 0); the
+/// output layer reads only those two, with weights `±1/PASS` and the old bias. Every other hidden neuron is drawn at random
+/// (as `FloatNetwork::random` draws them) and has a zero output weight: it adds nothing at first
+/// but receives gradient through its output weight, as the new neurons of a wider net do.
+fn add_stack(flat: &FloatNetwork, arch: Architecture, seed: u64) -> FloatNetwork {
+    let mut net = FloatNetwork::random(arch, seed);
+    net.feature_weights.clone_from(&flat.feature_weights);
+    net.feature_bias.clone_from(&flat.feature_bias);
+    let two_n = 2 * arch.width;
+    let (scale, middle) = match arch.hidden.first_activation() {
+        Activation::CRelu => (PASS, 0.0),
+        Activation::SCRelu => (PASS / 2.0, 0.5),
+    };
+    for (l, layer) in net.hidden.iter_mut().enumerate() {
+        let (inputs, outputs) = (layer.inputs, layer.outputs);
+        for k in 0..arch.output_buckets {
+            for (j, sign) in [(0, 1.0f32), (1, -1.0)] {
+                let row = &mut layer.weights[(k * outputs + j) * inputs..(k * outputs + j + 1) * inputs];
+                if l == 0 {
+                    let old = &flat.output_weights[k * two_n..(k + 1) * two_n];
+                    row.iter_mut().zip(old).for_each(|(w, &o)| *w = sign * scale * o);
+                    layer.bias[k * outputs + j] = middle;
+                } else {
+                    row.fill(0.0);
+                    row[j] = 1.0;
+                    layer.bias[k * outputs + j] = 0.0;
+                }
+            }
+        }
+    }
+    let last = arch.output_inputs();
+    for k in 0..arch.output_buckets {
+        let w = &mut net.output_weights[k * last..(k + 1) * last];
+        w.fill(0.0);
+        w[0] = 1.0 / PASS;
+        w[1] = -1.0 / PASS;
+    }
+    net.output_bias.clone_from(&flat.output_bias);
+    net
+}
+
+/// `grow` between two shapes without hidden layers.
+fn grow_flat(net: &FloatNetwork, arch: Architecture, seed: u64) -> Result<FloatNetwork, GrowError> {
     let old = net.arch;
     if arch == old {
         return Ok(net.clone());
@@ -174,6 +257,7 @@ mod tests {
             activation: Activation::SCRelu,
             output_buckets: 4,
             quantisation: Quantisation::DEFAULT,
+            hidden: Hidden::NONE,
         }
     }
 
@@ -248,6 +332,95 @@ mod tests {
         FeatureSet { king_buckets: buckets, mirror, relations: false }
             .frame(side, pos.king_square(side))
             .bucket_offset()
+    }
+
+    /// Hidden layers added under a one-layer net (and the net widened at once): the float net
+    /// computes what it computed wherever the output is within ±1/PASS of the bias (the
+    /// pass-through's reach), and the quantised nets differ by the pass-through neurons'
+    /// rounding, a few centipawns. A net with hidden layers cannot be reshaped.
+    #[test]
+    fn hidden_layers_start_by_passing_the_net_through() {
+        let flat = arch(KingBuckets::Rank, true, 32);
+        let all = random_positions(7, 600);
+        let cases = [
+            (32, &[16][..], Activation::CRelu),
+            (32, &[16, 32], Activation::CRelu),
+            (48, &[32, 16], Activation::CRelu),
+            (32, &[16], Activation::SCRelu),
+            (48, &[16, 32], Activation::SCRelu),
+        ];
+        for (width, sizes, first) in cases {
+            let hidden = Hidden::new(sizes).unwrap().with_first_activation(first);
+            let to = Architecture { width, hidden, ..flat };
+            let net = FloatNetwork::random(flat, 3).quantise().unwrap();
+            let float = FloatNetwork::from_quantised(&net);
+            let grown = grow(&float, to, 9).unwrap();
+            assert_eq!(grown.arch, to);
+            assert_eq!(grown.hidden.len(), sizes.len());
+            let quantised = grown.quantise().unwrap();
+            let (mut compared, mut worst) = (0, 0.0f32);
+            for pos in &all {
+                let (before, after) = (float.evaluate_cp(pos), grown.evaluate_cp(pos));
+                let bucket = crate::eval::nnue::features::output_bucket(
+                    crate::eval::nnue::features::non_king_pieces(pos),
+                    flat.output_buckets,
+                );
+                let reach = flat.quantisation.scale as f32 / PASS;
+                if (before - float.output_bias[bucket] * flat.quantisation.scale as f32).abs() < reach * 0.99
+                {
+                    assert!(
+                        (before - after).abs() < 0.05,
+                        "{sizes:?} {first:?} {pos:?}: {before} vs {after}"
+                    );
+                    let error = (net.evaluate(pos) - quantised.evaluate(pos)).abs() as f32;
+                    worst = worst.max(error);
+                    assert!(error <= 8.0, "{sizes:?} {first:?} {pos:?}: quantised {error} cp apart");
+                    compared += 1;
+                }
+            }
+            assert!(compared > 500, "{sizes:?}: only {compared} positions within reach");
+            eprintln!("{sizes:?} {first:?}: quantised pass-through worst {worst} cp");
+            // The stack's other neurons are live but silent: random weights, zero output weights.
+            let last = to.output_inputs();
+            assert!(grown.output_weights[2..last].iter().all(|&w| w == 0.0));
+            assert!(grown.hidden[0].weights[2 * 2 * width..].iter().any(|&w| w != 0.0));
+        }
+        let deep = Architecture { hidden: Hidden::new(&[16]).unwrap(), ..flat };
+        let err = grow(&FloatNetwork::random(deep, 1), Architecture { width: 48, ..deep }, 1).unwrap_err();
+        assert!(err.to_string().contains("the shape of a net with hidden layers"), "{err}");
+        let err = grow(&FloatNetwork::random(deep, 1), flat, 1).unwrap_err();
+        assert!(err.to_string().contains("hidden layers"), "{err}");
+        assert_eq!(grow(&FloatNetwork::random(deep, 1), deep, 1).unwrap(), FloatNetwork::random(deep, 1));
+    }
+
+    /// The built-in net grown into `--hidden 16,32` quantises, writes and loads as a net file,
+    /// and scores as the built-in net does within the pass-through's rounding wherever its score
+    /// is within the pass-through's reach of its output bias: 8 cp with a clipped first layer,
+    /// 12 cp with a squared one (squaring after the rounding to 1/255 doubles its error near 1).
+    /// Measured: 5 and 9 cp.
+    #[test]
+    fn the_built_in_net_grows_hidden_layers_and_loads() {
+        use crate::eval::nnue::{embedded, format};
+        let net = format::from_bytes(embedded::BYTES).unwrap();
+        for first in Activation::ALL {
+            let hidden = Hidden::new(&[16, 32]).unwrap().with_first_activation(first);
+            let to = Architecture { hidden, ..*net.arch() };
+            let grown = grow(&FloatNetwork::from_quantised(&net), to, 1).unwrap().quantise().unwrap();
+            let loaded = format::from_bytes(&format::to_bytes(&grown)).unwrap();
+            assert_eq!(loaded.arch(), &to);
+            let (mut compared, mut worst) = (0, 0);
+            for pos in random_positions(8, 400) {
+                let (before, after) = (net.evaluate(&pos), loaded.evaluate(&pos));
+                if before.abs() < 600 {
+                    worst = worst.max((before - after).abs());
+                    compared += 1;
+                }
+            }
+            assert!(compared > 200, "{compared} positions within reach");
+            let bound = if first == Activation::SCRelu { 12 } else { 8 };
+            assert!(worst <= bound, "{first:?}: the grown built-in net is {worst} cp from the built-in net");
+            eprintln!("built-in net grown into 16,32, {first:?}: worst {worst} cp over {compared} positions");
+        }
     }
 
     #[test]

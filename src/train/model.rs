@@ -7,9 +7,10 @@
 //! rows. Gradients are sums over the positions a thread was given (the optimiser divides by the
 //! batch size), accumulated in a fixed order, so a run is reproducible.
 
+use crate::eval::nnue::layers::QH;
 use crate::eval::nnue::network::{Activation, Architecture};
 
-use super::float::{activate, FloatNetwork};
+use super::float::{activate, FloatLayer, FloatNetwork};
 use super::loss::Blend;
 use super::samples::{Sample, Samples};
 
@@ -24,6 +25,8 @@ pub struct Gradients {
     pub feature_weights: Vec<f32>,
     /// With respect to `feature_bias`.
     pub feature_bias: Vec<f32>,
+    /// With respect to each hidden layer's weights and biases.
+    pub hidden: Vec<FloatLayer>,
     /// With respect to `output_weights`.
     pub output_weights: Vec<f32>,
     /// With respect to `output_bias`.
@@ -36,20 +39,41 @@ impl Gradients {
         Gradients {
             feature_weights: vec![0.0; arch.feature_weight_count()],
             feature_bias: vec![0.0; arch.width],
+            hidden: FloatLayer::zeros(arch),
             output_weights: vec![0.0; arch.output_weight_count()],
             output_bias: vec![0.0; arch.output_buckets],
         }
     }
 
-    /// The four tensors, in `FloatNetwork`'s order.
-    pub fn tensors_mut(&mut self) -> [&mut Vec<f32>; 4] {
-        [&mut self.feature_weights, &mut self.feature_bias, &mut self.output_weights, &mut self.output_bias]
+    /// The tensors, in `tensors_mut`'s order.
+    pub fn tensors(&self) -> Vec<&Vec<f32>> {
+        let mut out = vec![&self.feature_weights, &self.feature_bias];
+        for layer in &self.hidden {
+            out.push(&layer.weights);
+            out.push(&layer.bias);
+        }
+        out.push(&self.output_weights);
+        out.push(&self.output_bias);
+        out
+    }
+
+    /// The tensors, in `FloatNetwork`'s order: feature weights and biases, each hidden layer's
+    /// weights and biases, output weights and biases (four without hidden layers).
+    pub fn tensors_mut(&mut self) -> Vec<&mut Vec<f32>> {
+        let mut out = vec![&mut self.feature_weights, &mut self.feature_bias];
+        for layer in &mut self.hidden {
+            out.push(&mut layer.weights);
+            out.push(&mut layer.bias);
+        }
+        out.push(&mut self.output_weights);
+        out.push(&mut self.output_bias);
+        out
     }
 }
 
 /// The largest magnitudes training lets the weights take, so that `quantise` never refuses the
 /// net (docs/nnue.md, "Quantisation"): after every step each weight is clipped to these.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClipLimits {
     /// Feature weights and feature biases: the bias plus the largest weights of a column that
     /// can be on together (32 pieces, and 134 relations with relation inputs), each rounded at
@@ -60,6 +84,10 @@ pub struct ClipLimits {
     pub output: f32,
     /// Output bias: rounded at scale QA·QB it fits in i32.
     pub output_bias: f32,
+    /// Each hidden layer's weights and biases: rounded at scale QH (and QA·QH), a neuron's sum
+    /// stays within i32 whatever its inputs, the biases taking at most half of it; each weight
+    /// fits in i16.
+    pub hidden: Vec<(f32, f32)>,
 }
 
 impl ClipLimits {
@@ -70,48 +98,70 @@ impl ClipLimits {
         // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
         let per_weight = (i16::MAX as f64 / (arch.features.max_active() + 1) as f64).floor() - 1.0;
         let feature = per_weight / qa;
-        let per_unit = match arch.activation {
-            Activation::CRelu => qa,
-            Activation::SCRelu => ((q.qa as i64 * q.qa as i64 * q.screlu_multiplier() as i64) >> 16) as f64,
-        };
-        let per_output = (i32::MAX as f64 / per_unit.max(1.0) / (2 * arch.width) as f64).floor() - 1.0;
+        let per_unit = arch.output_input_max() as f64;
+        let per_output = (i32::MAX as f64 / per_unit.max(1.0) / arch.output_inputs() as f64).floor() - 1.0;
         let output = per_output.min(i16::MAX as f64 - 1.0) / qb;
         let output_bias = (i32::MAX as f64 / (qa * qb)).floor() - 1.0;
-        ClipLimits { feature: feature as f32, output: output as f32, output_bias: output_bias as f32 }
+        let half = (1u64 << 30) as f64 - QH as f64;
+        let mut input_max = arch.activation_max() as f64;
+        let mut hidden = Vec::new();
+        for &(inputs, _) in &arch.dense_shapes()[..arch.hidden.sizes().len()] {
+            // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
+            let per_weight = (half / (input_max.max(1.0) * inputs as f64) - 0.5).floor() - 1.0;
+            let weight = per_weight.min(i16::MAX as f64 - 1.0) / QH as f64;
+            let bias = (half / (qa * QH as f64)).floor() - 1.0;
+            hidden.push((weight as f32, bias as f32));
+            input_max = qa;
+        }
+        ClipLimits { feature: feature as f32, output: output as f32, output_bias: output_bias as f32, hidden }
     }
 
-    /// The limit of each of the four tensors, in `FloatNetwork`'s order.
-    pub fn per_tensor(&self) -> [f32; 4] {
-        [self.feature, self.feature, self.output, self.output_bias]
+    /// The limit of each tensor, in `Gradients::tensors_mut`'s order.
+    pub fn per_tensor(&self) -> Vec<f32> {
+        let mut out = vec![self.feature, self.feature];
+        for &(weight, bias) in &self.hidden {
+            out.extend([weight, bias]);
+        }
+        out.extend([self.output, self.output_bias]);
+        out
     }
 }
 
 /// Clips every weight of `net` to `limits`.
 pub fn clip(net: &mut FloatNetwork, limits: &ClipLimits) {
-    let tensors =
-        [&mut net.feature_weights, &mut net.feature_bias, &mut net.output_weights, &mut net.output_bias];
-    for (tensor, limit) in tensors.into_iter().zip(limits.per_tensor()) {
+    for (tensor, limit) in super::adam::net_tensors_mut(net).into_iter().zip(limits.per_tensor()) {
         tensor.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
     }
 }
 
-/// Per-thread working memory: the two accumulators and their gradients.
+/// Per-thread working memory: the two accumulators and their gradients, and for hidden layers
+/// every layer's inputs (`x`: the activated accumulators, then each hidden layer's values), sums
+/// before the clipping (`z`) and gradients (`dx`).
 #[derive(Clone, Debug)]
 pub struct Scratch {
     us: Vec<f32>,
     them: Vec<f32>,
     d_us: Vec<f32>,
     d_them: Vec<f32>,
+    x: Vec<f32>,
+    z: Vec<f32>,
+    dx: Vec<f32>,
 }
 
 impl Scratch {
-    /// Room for a net `width` wide.
-    pub fn new(width: usize) -> Scratch {
+    /// Room for a net of `arch`.
+    pub fn new(arch: &Architecture) -> Scratch {
+        let width = arch.width;
+        let hidden: usize = arch.hidden.sizes().iter().sum();
+        let x = if hidden == 0 { 0 } else { 2 * width + hidden };
         Scratch {
             us: vec![0.0; width],
             them: vec![0.0; width],
             d_us: vec![0.0; width],
             d_them: vec![0.0; width],
+            x: vec![0.0; x],
+            z: vec![0.0; hidden],
+            dx: vec![0.0; x],
         }
     }
 }
@@ -158,9 +208,64 @@ fn activated_dot(activation: Activation, acc: &[f32], w: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
+/// `Σ a[i] · w[i]` in `LANES` partial sums added in a fixed order.
+#[inline(always)]
+fn dot(a: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; LANES];
+    for (a, w) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for j in 0..LANES {
+            lanes[j] += a[j] * w[j];
+        }
+    }
+    let tail: f32 = a
+        .chunks_exact(LANES)
+        .remainder()
+        .iter()
+        .zip(w.chunks_exact(LANES).remainder())
+        .map(|(&a, &w)| a * w)
+        .sum();
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// The hidden stack's forward pass from the accumulators in `scratch`: fills `scratch.x` (the
+/// activated accumulators, then each layer's clipped values) and `scratch.z` (each layer's sums),
+/// and returns the output in units of `scale`.
+#[inline(always)]
+fn hidden_output(net: &FloatNetwork, scratch: &mut Scratch, bucket: usize) -> f32 {
+    let n = net.arch.width;
+    let act = net.arch.activation;
+    let Scratch { us, them, x, z, .. } = scratch;
+    for i in 0..n {
+        x[i] = activate(act, us[i]);
+        x[n + i] = activate(act, them[i]);
+    }
+    let (mut input_at, mut inputs, mut z_at) = (0, 2 * n, 0);
+    let mut hidden_act = net.arch.hidden.first_activation();
+    for layer in &net.hidden {
+        let (before, after) = x.split_at_mut(input_at + inputs);
+        let input = &before[input_at..];
+        let rows = &layer.weights[bucket * layer.outputs * inputs..(bucket + 1) * layer.outputs * inputs];
+        let bias = &layer.bias[bucket * layer.outputs..(bucket + 1) * layer.outputs];
+        for j in 0..layer.outputs {
+            let sum = bias[j] + dot(input, &rows[j * inputs..(j + 1) * inputs]);
+            z[z_at + j] = sum;
+            after[j] = activate(hidden_act, sum);
+        }
+        hidden_act = Activation::CRelu;
+        input_at += inputs;
+        inputs = layer.outputs;
+        z_at += layer.outputs;
+    }
+    let w = &net.output_weights[bucket * inputs..(bucket + 1) * inputs];
+    net.output_bias[bucket] + dot(&x[input_at..input_at + inputs], w)
+}
+
 /// The net's output for the accumulators in `scratch`, in units of `scale`.
 #[inline(always)]
-fn output(net: &FloatNetwork, scratch: &Scratch, bucket: usize) -> f32 {
+fn output(net: &FloatNetwork, scratch: &mut Scratch, bucket: usize) -> f32 {
+    if !net.hidden.is_empty() {
+        return hidden_output(net, scratch, bucket);
+    }
     let n = net.arch.width;
     let w = &net.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
     let act = net.arch.activation;
@@ -190,13 +295,17 @@ pub fn add_gradient(
     let cp = predict_cp(net, sample, scratch);
     let (loss, d_cp) = blend.loss_and_slope(cp, blend.target(sample.score, sample.result));
     let g = d_cp * scale;
+    if !net.hidden.is_empty() {
+        hidden_gradient(net, sample, g, grads, scratch);
+        return loss;
+    }
     let n = net.arch.width;
     let k = sample.bucket;
     let act = net.arch.activation;
     let w = &net.output_weights[k * 2 * n..(k + 1) * 2 * n];
     grads.output_bias[k] += g;
     let gw = &mut grads.output_weights[k * 2 * n..(k + 1) * 2 * n];
-    let Scratch { us, them, d_us, d_them } = scratch;
+    let Scratch { us, them, d_us, d_them, .. } = scratch;
     for (half, acc, delta) in [(0, &*us, &mut *d_us), (n, &*them, &mut *d_them)] {
         let (w, gw) = (&w[half..half + n], &mut gw[half..half + n]);
         for (((gw, delta), &a), &w) in gw.iter_mut().zip(delta.iter_mut()).zip(acc.iter()).zip(w) {
@@ -216,6 +325,80 @@ pub fn add_gradient(
         }
     }
     loss
+}
+
+/// The backward pass of a net with hidden layers, after `hidden_output` filled `scratch`: adds
+/// the gradient of a loss whose slope with respect to the output `y` is `g` to `grads`.
+#[inline(always)]
+fn hidden_gradient(
+    net: &FloatNetwork,
+    sample: &Sample,
+    g: f32,
+    grads: &mut Gradients,
+    scratch: &mut Scratch,
+) {
+    let n = net.arch.width;
+    let k = sample.bucket;
+    let act = net.arch.activation;
+    let Scratch { us, them, d_us, d_them, x, z, dx } = scratch;
+    // Where each layer's inputs start in `x`, and its sums in `z`.
+    let mut starts = [(0usize, 0usize); crate::eval::nnue::network::MAX_HIDDEN_LAYERS + 1];
+    let (mut input_at, mut z_at) = (0, 0);
+    let mut inputs = 2 * n;
+    for (l, layer) in net.hidden.iter().enumerate() {
+        starts[l] = (input_at, z_at);
+        input_at += inputs;
+        z_at += layer.outputs;
+        inputs = layer.outputs;
+    }
+    grads.output_bias[k] += g;
+    let w = &net.output_weights[k * inputs..(k + 1) * inputs];
+    let gw = &mut grads.output_weights[k * inputs..(k + 1) * inputs];
+    for i in 0..inputs {
+        gw[i] += g * x[input_at + i];
+        dx[input_at + i] = g * w[i];
+    }
+    for (l, layer) in net.hidden.iter().enumerate().rev() {
+        let (input_at, z_at) = starts[l];
+        let inputs = layer.inputs;
+        let out_at = input_at + inputs;
+        let (d_in, d_out) = dx.split_at_mut(out_at);
+        let d_in = &mut d_in[input_at..];
+        d_in.fill(0.0);
+        let input = &x[input_at..out_at];
+        let rows = &layer.weights[k * layer.outputs * inputs..(k + 1) * layer.outputs * inputs];
+        let grad = &mut grads.hidden[l];
+        let grad_rows = &mut grad.weights[k * layer.outputs * inputs..(k + 1) * layer.outputs * inputs];
+        for j in 0..layer.outputs {
+            let act = if l == 0 { net.arch.hidden.first_activation() } else { Activation::CRelu };
+            let dz = d_out[j] * slope(act, z[z_at + j]);
+            if dz == 0.0 {
+                continue; // a clipped neuron passes nothing back
+            }
+            grad.bias[k * layer.outputs + j] += dz;
+            let row = &rows[j * inputs..(j + 1) * inputs];
+            let grad_row = &mut grad_rows[j * inputs..(j + 1) * inputs];
+            for i in 0..inputs {
+                grad_row[i] += dz * input[i];
+                d_in[i] += dz * row[i];
+            }
+        }
+    }
+    for i in 0..n {
+        d_us[i] = dx[i] * slope(act, us[i]);
+        d_them[i] = dx[n + i] * slope(act, them[i]);
+    }
+    for ((b, du), dt) in grads.feature_bias.iter_mut().zip(d_us.iter()).zip(d_them.iter()) {
+        *b += du + dt;
+    }
+    for (features, delta) in [(sample.us, &*d_us), (sample.them, &*d_them)] {
+        for &f in features {
+            let row = &mut grads.feature_weights[f as usize * n..(f as usize + 1) * n];
+            for (r, d) in row.iter_mut().zip(delta.iter()) {
+                *r += d;
+            }
+        }
+    }
 }
 
 /// Adds the gradients of the positions `order` names to `grads`; returns the sum of their losses.
@@ -286,7 +469,7 @@ fn batch_gradient_inline(
 
 /// The sum of the losses of positions `range` of `samples`.
 pub fn batch_loss(net: &FloatNetwork, samples: &Samples, range: std::ops::Range<usize>, blend: Blend) -> f64 {
-    let mut scratch = Scratch::new(net.arch.width);
+    let mut scratch = Scratch::new(&net.arch);
     range
         .map(|i| {
             let sample = samples.get(i);
@@ -301,7 +484,7 @@ mod tests {
     use super::*;
     use crate::datagen::format::Record;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::Quantisation;
+    use crate::eval::nnue::network::{Hidden, Quantisation};
     use crate::train::adam::{net_tensors, net_tensors_mut};
     use rand::{Rng, SeedableRng};
 
@@ -312,6 +495,7 @@ mod tests {
             activation,
             output_buckets: 2,
             quantisation: Quantisation::DEFAULT,
+            hidden: Hidden::NONE,
         }
     }
 
@@ -344,7 +528,7 @@ mod tests {
 
     /// The mean loss over `samples` in double precision from the single-precision forward pass.
     fn mean_loss(net: &FloatNetwork, samples: &Samples, blend: Blend) -> f64 {
-        let mut scratch = Scratch::new(net.arch.width);
+        let mut scratch = Scratch::new(&net.arch);
         let n = samples.len() as f64;
         (0..samples.len())
             .map(|i| {
@@ -363,18 +547,33 @@ mod tests {
     /// output weights. Accumulators are kept away from the activation's kinks by the biases.
     #[test]
     fn gradients_match_finite_differences() {
-        for activation in Activation::ALL {
-            let arch = tiny(activation);
+        let clipped = |sizes: &[usize]| Hidden::new(sizes).unwrap().with_first_activation(Activation::CRelu);
+        let squared = |sizes: &[usize]| Hidden::new(sizes).unwrap().with_first_activation(Activation::SCRelu);
+        let shapes = [Hidden::NONE, clipped(&[16]), clipped(&[16, 32]), squared(&[16]), squared(&[16, 32])];
+        for (activation, hidden) in Activation::ALL.into_iter().flat_map(|a| shapes.map(|h| (a, h))) {
+            let arch = Architecture { hidden, ..tiny(activation) };
             let mut net = FloatNetwork::random(arch, 3);
             // Feature weights in ±0.01, biases 0.3..0.7: every accumulator well inside (0, 1).
             let mut rng = rand::rngs::StdRng::seed_from_u64(4);
             net.feature_weights.iter_mut().for_each(|w| *w = rng.gen_range(-0.01..0.01));
             net.feature_bias.iter_mut().for_each(|b| *b = rng.gen_range(0.3..0.7));
+            // Hidden weights in ±0.3/inputs, biases 0.3..0.7: every hidden sum inside (0, 1) too,
+            // but a few neurons pushed below 0 (bias −0.5), whose gradients must then be zero.
+            for layer in &mut net.hidden {
+                let limit = 0.3 / layer.inputs as f32;
+                layer.weights.iter_mut().for_each(|w| *w = rng.gen_range(-limit..limit));
+                layer.bias.iter_mut().for_each(|b| *b = rng.gen_range(0.3..0.7));
+                layer.bias.iter_mut().step_by(5).for_each(|b| *b = -0.5);
+            }
+            // Output weights large enough for the hidden layers' gradients to be measurable.
+            if !net.hidden.is_empty() {
+                net.output_weights.iter_mut().for_each(|w| *w = rng.gen_range(-2.0..2.0));
+            }
             let records = random_records(12, 5);
             let samples = Samples::from_records(&records, arch.features, arch.output_buckets, 1);
             let blend = Blend { lambda: 0.6, k: 150.0 };
             let mut grads = Gradients::zeros(&arch);
-            let mut scratch = Scratch::new(arch.width);
+            let mut scratch = Scratch::new(&arch);
             let order: Vec<u32> = (0..samples.len() as u32).collect();
             batch_gradient(&net, &samples, &order, blend, &mut grads, &mut scratch);
             let n = samples.len() as f32;
@@ -391,11 +590,7 @@ mod tests {
                         .collect::<Vec<_>>()
                 })
                 .collect();
-            let analytic: Vec<Vec<f32>> =
-                [&grads.feature_weights, &grads.feature_bias, &grads.output_weights, &grads.output_bias]
-                    .iter()
-                    .map(|t| t.to_vec())
-                    .collect();
+            let analytic: Vec<Vec<f32>> = grads.tensors().iter().map(|t| t.to_vec()).collect();
             let (mut checked, mut worst) = (0, 0.0f64);
             for (tensor, expected) in analytic.iter().enumerate() {
                 for (i, &ours) in expected.iter().enumerate() {
@@ -416,15 +611,28 @@ mod tests {
                     worst = worst.max(error / (1e-4 + numeric.abs()));
                     assert!(
                         error <= 2e-5 + 0.02 * numeric.abs(),
-                        "{activation:?} tensor {tensor} weight {i}: analytic {ours}, numeric {numeric}"
+                        "{activation:?} {hidden} tensor {tensor} weight {i}: analytic {ours}, numeric {numeric}"
                     );
                     checked += 1;
                 }
             }
             assert!(checked > 800, "{checked} weights checked");
-            // The check has teeth: the output gradients are far from zero.
-            assert!(analytic[3].iter().any(|g| g.abs() > 1e-3), "{:?}", analytic[3]);
-            eprintln!("{activation:?}: {checked} weights, worst relative error {worst:.2e}");
+            // The check has teeth: every tensor's gradient is far from zero somewhere (the
+            // output bias's last), and the neurons held below zero pass nothing back.
+            for (tensor, g) in analytic.iter().enumerate() {
+                assert!(g.iter().any(|g| g.abs() > 1e-4), "{hidden} tensor {tensor}: {g:?}");
+            }
+            for (l, layer) in net.hidden.iter().enumerate() {
+                let biases = &analytic[3 + 2 * l];
+                for (i, &g) in biases.iter().enumerate().step_by(5) {
+                    assert_eq!(g, 0.0, "{hidden} layer {l} neuron {i} is clipped");
+                }
+                assert_eq!(biases.len(), layer.bias.len());
+            }
+            eprintln!(
+                "{activation:?} {hidden} {:?}: {checked} weights, worst relative error {worst:.2e}",
+                hidden.first_activation()
+            );
         }
     }
 
@@ -437,20 +645,29 @@ mod tests {
             return;
         }
         let records = random_records(300, 9);
-        for activation in Activation::ALL {
-            let arch = Architecture { width: 64, activation, ..Architecture::DEFAULT };
+        let shapes = [
+            Hidden::NONE,
+            Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::CRelu),
+            Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::SCRelu),
+        ];
+        for (activation, hidden) in Activation::ALL.into_iter().flat_map(|a| shapes.map(|h| (a, h))) {
+            let arch = Architecture { width: 64, activation, hidden, ..Architecture::DEFAULT };
             let net = FloatNetwork::random(arch, 8);
             let samples = Samples::from_records(&records, arch.features, arch.output_buckets, 1);
             let blend = Blend { lambda: 0.75, k: 90.0 };
             let order: Vec<u32> = (0..samples.len() as u32).rev().collect();
             let (mut a, mut b) = (Gradients::zeros(&arch), Gradients::zeros(&arch));
-            let mut scratch = Scratch::new(arch.width);
+            let mut scratch = Scratch::new(&arch);
             let loss_a = batch_gradient_portable(&net, &samples, &order, blend, &mut a, &mut scratch);
             // SAFETY: the CPU has AVX2, checked at the top of the test.
             let loss_b = unsafe { batch_gradient_avx2(&net, &samples, &order, blend, &mut b, &mut scratch) };
             assert_eq!(loss_a.to_bits(), loss_b.to_bits());
+            assert_eq!(a.tensors().len(), 4 + 2 * hidden.sizes().len());
             for (x, y) in a.tensors_mut().into_iter().zip(b.tensors_mut()) {
-                assert!(x.iter().zip(y.iter()).all(|(p, q)| p.to_bits() == q.to_bits()), "{activation:?}");
+                assert!(
+                    x.iter().zip(y.iter()).all(|(p, q)| p.to_bits() == q.to_bits()),
+                    "{activation:?} {hidden}"
+                );
                 assert!(x.iter().any(|&g| g != 0.0));
             }
         }
@@ -458,6 +675,35 @@ mod tests {
 
     /// Weights at the clipping limits quantise, for every activation and for narrow and wide nets;
     /// a little beyond them, they do not.
+    /// With hidden layers, every weight at its clip limit (the worst case of every sum) still
+    /// quantises, for narrow and wide first layers; a first layer's weights 5% over do not where
+    /// the i32 sum, not i16, is what holds them.
+    #[test]
+    fn hidden_weights_at_the_clip_limits_quantise() {
+        for activation in Activation::ALL {
+            for (width, sizes) in [(16, &[16][..]), (256, &[16, 32]), (4096, &[128, 128])] {
+                let hidden = Hidden::new(sizes).unwrap();
+                let arch =
+                    Architecture { width, activation, output_buckets: 2, hidden, ..Architecture::DEFAULT };
+                let limits = ClipLimits::of(&arch);
+                assert_eq!(limits.per_tensor().len(), 4 + 2 * sizes.len());
+                let mut net = FloatNetwork::zeros(arch);
+                for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+                    tensor.iter_mut().for_each(|w| *w = limit);
+                }
+                net.quantise().unwrap_or_else(|e| panic!("{activation:?} {width} {hidden}: {e}"));
+                let (first, _) = limits.hidden[0];
+                assert!(first > 0.45, "{width} {hidden}: first-layer limit {first}");
+                if width == 4096 {
+                    let mut over = net.clone();
+                    over.hidden[0].weights.iter_mut().for_each(|w| *w = first * 1.05);
+                    let err = over.quantise().unwrap_err().to_string();
+                    assert!(err.contains("hidden layer 1"), "{err}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn weights_at_the_clip_limits_quantise() {
         for activation in Activation::ALL {

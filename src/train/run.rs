@@ -322,8 +322,13 @@ fn prepare(job: &TrainJob, log: &mut dyn Write) -> Result<Prepared, TrainError> 
     if let Some(net) = init.as_ref().filter(|net| *net.arch() != arch && state.epochs_done == 0) {
         writeln!(
             log,
-            "init: grown from {} (new neurons silent, new king buckets copies of the old)",
-            net.arch()
+            "init: grown from {} (new neurons silent, new king buckets copies of the old{})",
+            net.arch(),
+            if net.arch().hidden.is_empty() && !arch.hidden.is_empty() {
+                ", hidden layers passing the net's output through"
+            } else {
+                ""
+            }
         )?;
     }
     let blend = trainer::blend(&state);
@@ -464,7 +469,7 @@ fn data_identity(training: &Samples, validation: &Samples, fingerprint: u64) -> 
 }
 
 fn parameter_count(net: &FloatNetwork) -> usize {
-    net.feature_weights.len() + net.feature_bias.len() + net.output_weights.len() + net.output_bias.len()
+    super::adam::net_tensors(net).iter().map(|t| t.len()).sum()
 }
 
 /// The file names of `paths`, comma-separated.

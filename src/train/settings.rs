@@ -241,6 +241,14 @@ impl TrainSettings {
         differ("relation inputs", on_off(a.features.relations), on_off(b.features.relations));
         differ("--activation", a.activation.name().into(), b.activation.name().into());
         differ("--output-buckets", a.output_buckets.to_string(), b.output_buckets.to_string());
+        differ("--hidden", a.hidden.to_string(), b.hidden.to_string());
+        if !a.hidden.is_empty() && !b.hidden.is_empty() {
+            differ(
+                "--hidden-activation",
+                a.hidden.first_activation().name().into(),
+                b.hidden.first_activation().name().into(),
+            );
+        }
         differ("quantisation", format!("{:?}", a.quantisation), format!("{:?}", b.quantisation));
         differ("--epochs", self.epochs.to_string(), other.epochs.to_string());
         differ("--batch-size", self.batch_size.to_string(), other.batch_size.to_string());
@@ -312,6 +320,10 @@ pub struct SettingsRequest {
     pub activation: Option<crate::eval::nnue::Activation>,
     /// `--output-buckets`.
     pub output_buckets: Option<usize>,
+    /// `--hidden`.
+    pub hidden: Option<crate::eval::nnue::Hidden>,
+    /// `--hidden-activation`.
+    pub hidden_activation: Option<crate::eval::nnue::Activation>,
     /// `--init`: the checksum of the net given (the command reads the file and fills this in).
     pub init: Option<u64>,
     /// `--epochs`.
@@ -361,6 +373,13 @@ impl SettingsRequest {
         a.features.relations = a.features.relations || self.relations;
         a.activation = self.activation.unwrap_or(a.activation);
         a.output_buckets = self.output_buckets.unwrap_or(a.output_buckets);
+        // `--hidden` alone keeps the base's first-layer activation (a checkpoint's, or the default).
+        let first = self.hidden_activation.unwrap_or(if a.hidden.is_empty() {
+            crate::eval::nnue::Hidden::DEFAULT_FIRST
+        } else {
+            a.hidden.first_activation()
+        });
+        a.hidden = self.hidden.unwrap_or(a.hidden).with_first_activation(first);
         s.epochs = self.epochs.unwrap_or(s.epochs);
         s.batch_size = self.batch_size.unwrap_or(s.batch_size);
         s.lr = self.lr.unwrap_or(s.lr);

@@ -85,7 +85,7 @@ impl Workspace {
         let arch = &state.settings.arch;
         Workspace {
             grads: (0..threads).map(|_| Gradients::zeros(arch)).collect(),
-            scratch: (0..threads).map(|_| Scratch::new(arch.width)).collect(),
+            scratch: (0..threads).map(|_| Scratch::new(arch)).collect(),
         }
     }
 }
@@ -200,7 +200,7 @@ pub fn check_quantised(
     let n = net.arch().width;
     let (mut us, mut them) = (vec![0i16; n], vec![0i16; n]);
     let mut active = Vec::with_capacity(net.arch().features.max_active());
-    let mut scratch = Scratch::new(n);
+    let mut scratch = Scratch::new(net.arch());
     let (mut loss, mut max_error, mut sum_error) = (0.0f64, 0.0f64, 0.0f64);
     for i in 0..samples.len() {
         let s = samples.get(i);

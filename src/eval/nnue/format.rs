@@ -25,6 +25,14 @@
 //! | 38+D | 64 | win-rate model: a₃ a₂ a₁ a₀ b₃ b₂ b₁ b₀ (f64; see `winrate::model`) |
 //! | 102+D | 8 | checksum: FNV-1a (64-bit) of every other byte of the file |
 //! | 110+D | … | payload: I·N feature weights (i16), N feature biases (i16), B·2N output weights (i16), B output biases (i32) |
+//!
+//! Version 4 is a net with hidden layers (`Architecture::hidden`): version 3's layout with, at
+//! byte 36 (before the description length, which moves on by `2 + 2H`), the number of hidden
+//! layers H (u8, 1 or 2), the first one's activation (u8, 0 CReLU, 1 SCReLU), and each one's
+//! size (u16, first layer first). Its payload has, between
+//! the feature biases and the output weights, each hidden layer's `B·out·in` weights (i16, bucket
+//! by bucket, neuron by neuron) and `B·out` biases (i32); its output layer has `B·L` weights,
+//! `L` the last hidden layer's size.
 
 use std::path::Path;
 
@@ -36,15 +44,20 @@ use crate::input_file::Limit;
 use crate::winrate::WinRateModel;
 
 use super::features::{FeatureSet, KingBuckets};
+use super::layers::Dense;
 use super::network::{
-    self, Activation, Architecture, Network, Quantisation, MAX_DESCRIPTION, MAX_OUTPUT_BUCKETS, MAX_WIDTH,
+    self, Activation, Architecture, Hidden, Network, Quantisation, MAX_DESCRIPTION, MAX_HIDDEN,
+    MAX_HIDDEN_LAYERS, MAX_OUTPUT_BUCKETS, MAX_WIDTH,
 };
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"CHARNNUE";
-/// The newest format version, which this build writes for nets with relation inputs; a net
-/// without them is written as version 2, so that its bytes (and checksum) stay what they were.
-pub const VERSION: u16 = 3;
+/// The newest format version, which this build writes for nets with hidden layers; a net
+/// without them is written as the oldest version that holds it (3 with relation inputs, else
+/// 2), so that its bytes (and checksum) stay what they were.
+pub const VERSION: u16 = 4;
+/// The version of a net with relation inputs and no hidden layers.
+pub const RELATIONS_VERSION: u16 = 3;
 /// The version of a net without relation inputs.
 pub const PLAIN_VERSION: u16 = 2;
 /// The oldest version this build reads: version 1 has no win-rate model.
@@ -58,7 +71,8 @@ pub const FIXED_HEADER: usize = 38;
 pub fn payload_len(arch: &Architecture) -> u64 {
     let n = arch.width as u64;
     let b = arch.output_buckets as u64;
-    2 * (arch.inputs() as u64 * n + n + b * 2 * n) + 4 * b
+    let dense: u64 = arch.dense_shapes().iter().map(|&(i, o)| b * o as u64 * (2 * i as u64 + 4)).sum();
+    2 * (arch.inputs() as u64 * n + n) + dense
 }
 
 /// The net as the bytes of a file.
@@ -80,8 +94,10 @@ pub fn checksum(net: &Network) -> u64 {
 
 /// The version a net's file is written as: the oldest that can hold it.
 pub fn version_of(net: &Network) -> u16 {
-    if net.arch().features.relations {
+    if !net.arch().hidden.is_empty() {
         VERSION
+    } else if net.arch().features.relations {
+        RELATIONS_VERSION
     } else {
         PLAIN_VERSION
     }
@@ -106,13 +122,23 @@ fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     header.i32(q.scale);
     header.u32(arch.inputs() as u32);
     header.u64(payload_len(arch));
+    if !arch.hidden.is_empty() {
+        header.u8(arch.hidden.sizes().len() as u8);
+        header.u8(arch.hidden.first_activation().code());
+        arch.hidden.sizes().iter().for_each(|&size| header.u16(size as u16));
+    }
     header.u16(description.len() as u16);
     header.bytes(description);
     net.win_rate().to_array().iter().for_each(|&c| header.f64(c));
     let mut payload = FieldWriter::with_capacity(payload_len(arch) as usize);
-    for values in [&net.feature_weights, &net.feature_bias, &net.output_weights] {
+    for values in [&net.feature_weights, &net.feature_bias] {
         values.iter().for_each(|&v| payload.i16(v));
     }
+    for layer in &net.hidden {
+        layer.weights.iter().for_each(|&v| payload.i16(v));
+        layer.bias.iter().for_each(|&v| payload.i32(v));
+    }
+    net.output_weights.iter().for_each(|&v| payload.i16(v));
     net.output_bias.iter().for_each(|&v| payload.i32(v));
     (header.0, payload.0)
 }
@@ -169,18 +195,45 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     {
         return fail(16, format!("unsupported architecture: {e}"));
     }
-    let arch = Architecture {
+    let mut arch = Architecture {
         features: FeatureSet { king_buckets, mirror, relations },
         width,
         activation,
         output_buckets,
         quantisation,
+        hidden: Hidden::NONE,
     };
     let inputs = r.u32("input count")? as usize;
     if inputs != arch.inputs() {
         return fail(24, format!("{inputs} inputs, but {} has {}", arch.features, arch.inputs()));
     }
     let stated_payload = r.u64("payload length")?;
+    if version >= 4 {
+        let count = r.u8("hidden layer count")? as usize;
+        if !(1..=MAX_HIDDEN_LAYERS).contains(&count) {
+            return fail(
+                36,
+                format!("{count} hidden layers (1 to {MAX_HIDDEN_LAYERS} in version {version})"),
+            );
+        }
+        let code = r.u8("hidden activation")?;
+        let Some(first) = Activation::from_code(code) else {
+            return fail(37, format!("unknown hidden activation {code} (0 CReLU, 1 SCReLU)"));
+        };
+        if let Err(e) = network::check_activation_scale(first, quantisation) {
+            return fail(37, format!("unsupported architecture: {e}"));
+        }
+        let mut sizes = [0; MAX_HIDDEN_LAYERS];
+        for (layer, size) in sizes[..count].iter_mut().enumerate() {
+            let at = r.at;
+            *size = r.u16("hidden layer size")? as usize;
+            if let Err(e) = network::check_hidden_size(layer, *size) {
+                return fail(at, format!("unsupported architecture: {e}"));
+            }
+        }
+        arch.hidden =
+            Hidden::new(&sizes[..count]).expect("each size was checked").with_first_activation(first);
+    }
     let expected_payload = payload_len(&arch);
     if stated_payload != expected_payload {
         return fail(
@@ -191,13 +244,17 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             ),
         );
     }
+    let description_at = r.at;
     let description_len = r.u16("description length")? as usize;
     if description_len > MAX_DESCRIPTION {
-        return fail(36, format!("description length {description_len} (at most {MAX_DESCRIPTION})"));
+        return fail(
+            description_at,
+            format!("description length {description_len} (at most {MAX_DESCRIPTION})"),
+        );
     }
     let description = match std::str::from_utf8(r.take(description_len, "description")?) {
         Ok(text) => text.to_string(),
-        Err(e) => return fail(FIXED_HEADER + e.valid_up_to(), "the description is not UTF-8"),
+        Err(e) => return fail(description_at + 2 + e.valid_up_to(), "the description is not UTF-8"),
     };
     let win_rate = match version {
         1 => network::DEFAULT_WIN_RATE,
@@ -243,10 +300,25 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     // The length is checked, so the payload's fields read from `r` where the header left it.
     let feature_weights = r.values(arch.feature_weight_count(), "feature weights", i16::from_le_bytes)?;
     let feature_bias = r.values(width, "feature biases", i16::from_le_bytes)?;
+    let shapes = arch.dense_shapes();
+    let mut hidden = Vec::with_capacity(shapes.len() - 1);
+    for &(inputs, outputs) in &shapes[..shapes.len() - 1] {
+        let weights = r.values(output_buckets * outputs * inputs, "hidden weights", i16::from_le_bytes)?;
+        let bias = r.values(output_buckets * outputs, "hidden biases", i32::from_le_bytes)?;
+        hidden.push(Dense { inputs, outputs, weights, bias });
+    }
     let output_weights = r.values(arch.output_weight_count(), "output weights", i16::from_le_bytes)?;
     let output_bias = r.values(output_buckets, "output biases", i32::from_le_bytes)?;
-    let net =
-        Network { arch, feature_weights, feature_bias, output_weights, output_bias, description, win_rate };
+    let net = Network {
+        arch,
+        feature_weights,
+        feature_bias,
+        hidden,
+        output_weights,
+        output_bias,
+        description,
+        win_rate,
+    };
     if let Err(e) = net.check_ranges() {
         return fail(payload_start, format!("the weights are out of range: {e}"));
     }
@@ -269,12 +341,16 @@ const MAX_INPUTS: usize = {
 };
 
 /// The largest net file this format accepts: the widest accumulator with the most inputs and
-/// output buckets, and the longest description (about 50 MB). Anything larger is refused unread.
+/// output buckets, two of the largest hidden layers, and the longest description (about 120 MB).
+/// Anything larger is refused unread.
 pub const FILE_LIMIT: Limit = Limit {
     what: "net file",
-    max_len: (FIXED_HEADER + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
-        + 2 * (MAX_INPUTS * MAX_WIDTH + MAX_WIDTH + MAX_OUTPUT_BUCKETS * 2 * MAX_WIDTH) as u64
-        + 4 * MAX_OUTPUT_BUCKETS as u64,
+    max_len: (FIXED_HEADER + 2 + 2 * MAX_HIDDEN_LAYERS + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
+        + 2 * (MAX_INPUTS * MAX_WIDTH + MAX_WIDTH) as u64
+        + MAX_OUTPUT_BUCKETS as u64
+            * (MAX_HIDDEN as u64 * (2 * 2 * MAX_WIDTH as u64 + 4)
+                + MAX_HIDDEN as u64 * (2 * MAX_HIDDEN as u64 + 4)
+                + (2 * MAX_HIDDEN as u64 + 4)),
 };
 
 /// Loads a net file; the error names the file, the byte and the trouble.
@@ -333,11 +409,128 @@ mod tests {
             features: FeatureSet { king_buckets: KingBuckets::Palace, mirror: false, relations: true },
             width: MAX_WIDTH,
             output_buckets: MAX_OUTPUT_BUCKETS,
+            hidden: Hidden::new(&[MAX_HIDDEN; MAX_HIDDEN_LAYERS]).unwrap(),
             ..Architecture::DEFAULT
         };
         assert!(largest.validate().is_ok());
-        let longest = (FIXED_HEADER + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64 + payload_len(&largest);
+        let hidden_header = 2 + 2 * MAX_HIDDEN_LAYERS;
+        let longest = (FIXED_HEADER + hidden_header + MAX_DESCRIPTION + WIN_RATE_LEN + 8) as u64
+            + payload_len(&largest);
         assert_eq!(FILE_LIMIT.max_len, longest);
+    }
+
+    fn hidden_net(seed: u64, sizes: &[usize]) -> Network {
+        let arch = Architecture {
+            width: 16,
+            output_buckets: 2,
+            hidden: Hidden::new(sizes).unwrap(),
+            ..Architecture::DEFAULT
+        };
+        FloatNetwork::random(arch, seed).quantise().unwrap().with_description("hidden")
+    }
+
+    /// A net with hidden layers is version 4 with their count at byte 36, the first one's
+    /// activation at 37 and the sizes from 38, and reads back whole; the payload holds each
+    /// layer's weights and biases for every bucket.
+    #[test]
+    fn hidden_layers_need_version_4_and_round_trip() {
+        for (sizes, first) in
+            [(&[16][..], Activation::SCRelu), (&[16, 32], Activation::CRelu), (&[32, 16], Activation::SCRelu)]
+        {
+            let arch = Architecture {
+                width: 16,
+                output_buckets: 2,
+                hidden: Hidden::new(sizes).unwrap().with_first_activation(first),
+                ..Architecture::DEFAULT
+            };
+            let net = FloatNetwork::random(arch, 5).quantise().unwrap().with_description("hidden");
+            let bytes = to_bytes(&net);
+            assert_eq!(bytes[8..10], [4, 0]);
+            assert_eq!(bytes[36] as usize, sizes.len());
+            assert_eq!(bytes[37], first.code());
+            for (i, &size) in sizes.iter().enumerate() {
+                assert_eq!(u16::from_le_bytes([bytes[38 + 2 * i], bytes[39 + 2 * i]]) as usize, size);
+            }
+            // 2 buckets: 32 → L1 (→ L2) → 1, each weight 2 bytes, each bias 4.
+            let arch = net.arch();
+            let mut inputs = 32;
+            let mut dense = 0;
+            for &size in sizes.iter().chain([1].iter()) {
+                dense += 2 * (size * (2 * inputs + 4)) as u64;
+                inputs = size;
+            }
+            assert_eq!(payload_len(arch), 2 * (arch.inputs() as u64 * 16 + 16) + dense);
+            let header = FIXED_HEADER + 2 + 2 * sizes.len() + "hidden".len() + WIN_RATE_LEN + 8;
+            assert_eq!(bytes.len() as u64, header as u64 + payload_len(arch));
+            assert_eq!(from_bytes(&bytes), Ok(net));
+        }
+    }
+
+    /// Each kind of damage to a version 4 file, where it is reported, and what is said.
+    #[test]
+    fn damaged_hidden_layers_are_refused_with_what_and_where() {
+        let good = to_bytes(&hidden_net(6, &[16, 32]));
+        let resealed = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = good.clone();
+            f(&mut b);
+            // Recompute the checksum over the header (before it) and the payload (after it).
+            let description = u16::from_le_bytes([b[42], b[43]]) as usize;
+            let sum_at = 44 + description + WIN_RATE_LEN;
+            let sum = fnv1a64_parts(&[&b[..sum_at], &b[sum_at + 8..]]);
+            b[sum_at..sum_at + 8].copy_from_slice(&sum.to_le_bytes());
+            b
+        };
+        let payload_at = 44 + "hidden".len() + WIN_RATE_LEN + 8;
+        let first_hidden_weight = payload_at + 2 * (Architecture::DEFAULT.inputs() * 16 + 16);
+        let cases: Vec<(Vec<u8>, u64, &str)> = vec![
+            (resealed(&|b| b[36] = 0), 36, "0 hidden layers"),
+            (resealed(&|b| b[36] = 3), 36, "3 hidden layers"),
+            (resealed(&|b| b[37] = 7), 37, "unknown hidden activation 7"),
+            (resealed(&|b| b[38] = 20), 38, "hidden layer 1 of 20 neurons"),
+            (resealed(&|b| b[40..42].copy_from_slice(&144u16.to_le_bytes())), 40, "hidden layer 2 of 144"),
+            // A valid size that is not the file's: the stated payload length no longer matches.
+            (resealed(&|b| b[38] = 32), 28, "does not match the architecture"),
+            (good[..38].to_vec(), 38, "truncated"),
+            // The other activation is a valid net but not this file's: the checksum says so.
+            (
+                {
+                    let mut b = good.clone();
+                    b[37] ^= 1;
+                    b
+                },
+                (payload_at - 8) as u64,
+                "checksum mismatch",
+            ),
+            (good[..good.len() - 1].to_vec(), good.len() as u64 - 1, "truncated"),
+            // The first hidden bias near the top of i32: with the weights, the sum could leave it.
+            (
+                resealed(&|b| {
+                    let at = first_hidden_weight + 2 * (2 * 16 * 32);
+                    b[at..at + 4].copy_from_slice(&(i32::MAX - 10).to_le_bytes());
+                }),
+                payload_at as u64,
+                "hidden layer 1 of output bucket 0: neuron 0's sum could reach",
+            ),
+            // Without resealing, a changed weight is a damaged file.
+            (
+                {
+                    let mut b = good.clone();
+                    b[first_hidden_weight] ^= 1;
+                    b
+                },
+                (payload_at - 8) as u64,
+                "checksum mismatch",
+            ),
+        ];
+        for (bytes, offset, words) in cases {
+            let err = from_bytes(&bytes).unwrap_err();
+            assert!(err.message.contains(words), "wanted '{words}', got: {err}");
+            assert_eq!(err.offset, offset, "{err}");
+        }
+        // A version 2 file stays what it was: the byte at 36 is the description length.
+        let plain = to_bytes(&small_net(2));
+        assert_eq!(plain[8..10], [2, 0]);
+        assert_eq!(u16::from_le_bytes([plain[36], plain[37]]) as usize, "test net".len());
     }
 
     #[test]
@@ -365,7 +558,7 @@ mod tests {
         let cases: Vec<(Vec<u8>, u64, &str)> = vec![
             (b"PK\x03\x04".to_vec(), 4, "truncated"),
             (with(&|b| b[0] = b'X'), 0, "not a Chariot net"),
-            (with(&|b| b[8] = 4), 8, "version 4"),
+            (with(&|b| b[8] = 5), 8, "version 5"),
             // The midpoint's constant term made negative: no model.
             (with(&|b| b[model_at + 31] = 0xc0), model_at as u64, "bad win-rate model"),
             (
@@ -465,6 +658,7 @@ mod tests {
                 activation: Activation::from_code(activation).unwrap(),
                 output_buckets: outputs,
                 quantisation: Quantisation::DEFAULT,
+                hidden: Hidden::NONE,
             };
             let net = FloatNetwork::random(arch, seed).quantise().unwrap().with_description("round trip");
             prop_assert_eq!(from_bytes(&to_bytes(&net)), Ok(net));

@@ -3,6 +3,7 @@
 //!
 //! * `features`: which inputs a position switches on (shared with the trainer);
 //! * `network`: the architecture and the quantised network;
+//! * `layers`: the optional hidden layers (dense, in integers) and their forward pass;
 //! * `format`: the versioned, checksummed net file;
 //! * `accumulator`: the per-ply accumulator stack the search updates incrementally;
 //! * `relations`: which piece attacks or protects which, the optional relation inputs;
@@ -16,6 +17,7 @@ pub mod accumulator;
 pub mod embedded;
 pub mod features;
 pub mod format;
+pub mod layers;
 pub mod network;
 pub mod refresh_cache;
 pub mod relations;
@@ -23,4 +25,4 @@ pub mod simd;
 
 pub use accumulator::{AccumulatorStack, SCORE_LIMIT};
 pub use features::{FeatureSet, KingBuckets};
-pub use network::{Activation, Architecture, Network, Quantisation};
+pub use network::{Activation, Architecture, Hidden, Network, Quantisation};

@@ -18,10 +18,27 @@
 //!   need QA ≤ 255 so that `v²` fits in 16 bits,
 //!
 //! and the score is `(sum + b_out) · scale / (QA · QB)` in i64, rounded toward zero, as centipawns.
+//!
+//! **Hidden layers** (optional, `Architecture::hidden`, e.g. `16, 32`): one stack per output
+//! bucket, `2·width → L1 [→ L2] → 1`. Float: `a` is the `2·width` activated accumulator values
+//! above (side to move first), each hidden layer computes `z = b + W·x` and `h = clamp(z, 0, 1)`
+//! (clipped ReLU; the first hidden layer's may be squared, `clamp(z, 0, 1)²`,
+//! `Hidden::first_activation`) from the previous layer's `x` (`a` for the first), and the output is
+//! `y = b_out + Σ h·w_out` over the last hidden layer. Quantised: `a` is the `2·width` values `v`
+//! (CReLU) or `(v² · M) >> 16` (SCReLU) as above, integers in `0..=QA`; a hidden layer's weights
+//! are `round(w · QH)` as i16 and its biases `round(b · QA · QH)` as i32, with
+//! `QH = 2^HIDDEN_SHIFT = 1024` (`layers::QH`); it computes `s = b + Σ x·w` in i32 and
+//! `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, QA)` (an arithmetic shift: `s / QH` rounded half up,
+//! so `h` is back at scale QA), squared as the accumulators are, `(h² · M) >> 16`, where the first
+//! layer's activation is SCReLU; the output layer is today's, over the last `h`:
+//! `sum = Σ h·w` (weights `round(w · QB)` as i16), and the score `(sum + b_out) · scale / (QA · QB)`.
+//! The loader refuses a net whose sums could leave i32 (`check_ranges`), so the arithmetic never
+//! wraps on a net that loads.
 
 use std::fmt;
 
 use super::features::{self, FeatureSet, KingBuckets, UnknownName, MAX_ACTIVE};
+use super::layers::{self, Dense};
 use super::relations::MAX_RELATIONS;
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
@@ -104,6 +121,114 @@ pub struct Architecture {
     pub output_buckets: usize,
     /// Integer scales.
     pub quantisation: Quantisation,
+    /// Hidden layers between the accumulators and the output, one stack per output bucket:
+    /// `Hidden::NONE` is the one-layer net (`2·width → 1`).
+    pub hidden: Hidden,
+}
+
+/// Most hidden layers a net may have.
+pub const MAX_HIDDEN_LAYERS: usize = 2;
+/// Hidden layer sizes are multiples of this (the AVX2 lane count of i16: the next layer reads
+/// whole vectors)...
+pub const HIDDEN_STEP: usize = 16;
+/// ... up to this (a first hidden layer of `MAX_HIDDEN` over the widest accumulator is already
+/// 2 MB of weights per output bucket).
+pub const MAX_HIDDEN: usize = 128;
+
+/// The sizes of the hidden layers: none, one (`2·width → L1 → 1`) or two (`→ L1 → L2 → 1`), and
+/// the first one's activation (the others clip: clipped ReLU).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hidden {
+    sizes: [usize; MAX_HIDDEN_LAYERS],
+    count: u8,
+    first: Activation,
+}
+
+impl Default for Hidden {
+    fn default() -> Hidden {
+        Hidden::NONE
+    }
+}
+
+impl Hidden {
+    /// No hidden layer: the accumulators feed the output directly.
+    pub const NONE: Hidden = Hidden { sizes: [0; MAX_HIDDEN_LAYERS], count: 0, first: Activation::CRelu };
+
+    /// The first hidden layer's activation unless told otherwise (`--hidden-activation`):
+    /// squared, which learned much faster than clipped from random weights (docs/nnue-log.md,
+    /// "Hidden layers: the code").
+    pub const DEFAULT_FIRST: Activation = Activation::SCRelu;
+
+    /// The layers of `sizes`, first to last, the first with `DEFAULT_FIRST`; the error names the
+    /// size or count that is wrong.
+    pub fn new(sizes: &[usize]) -> Result<Hidden, ArchitectureError> {
+        if sizes.len() > MAX_HIDDEN_LAYERS {
+            return Err(ArchitectureError::HiddenLayers(sizes.len()));
+        }
+        let mut hidden = Hidden::NONE;
+        for (layer, &size) in sizes.iter().enumerate() {
+            check_hidden_size(layer, size)?;
+            hidden.sizes[layer] = size;
+        }
+        hidden.count = sizes.len() as u8;
+        Ok(hidden.with_first_activation(Hidden::DEFAULT_FIRST))
+    }
+
+    /// The same layers with the first one's activation `first` (`NONE` stays `NONE`: with no
+    /// layer there is no activation to choose).
+    pub fn with_first_activation(mut self, first: Activation) -> Hidden {
+        if !self.is_empty() {
+            self.first = first;
+        }
+        self
+    }
+
+    /// The first hidden layer's activation (the later ones are clipped ReLU).
+    pub fn first_activation(&self) -> Activation {
+        self.first
+    }
+
+    /// Reads `16,32` (sizes separated by commas), `16`, or `none`.
+    pub fn parse(text: &str) -> Result<Hidden, ArchitectureError> {
+        if text.trim().eq_ignore_ascii_case("none") {
+            return Ok(Hidden::NONE);
+        }
+        let sizes = text
+            .split(',')
+            .map(|part| {
+                part.trim().parse::<usize>().map_err(|_| ArchitectureError::HiddenText(text.to_string()))
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        Hidden::new(&sizes)
+    }
+
+    /// The sizes, first layer first (empty for `NONE`).
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes[..(self.count as usize).min(MAX_HIDDEN_LAYERS)]
+    }
+
+    /// Whether there is no hidden layer.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+impl fmt::Display for Hidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return write!(f, "none");
+        }
+        let sizes: Vec<String> = self.sizes().iter().map(|s| s.to_string()).collect();
+        write!(f, "{}", sizes.join(","))
+    }
+}
+
+/// A hidden layer has a multiple of `HIDDEN_STEP` neurons up to `MAX_HIDDEN`.
+pub fn check_hidden_size(layer: usize, size: usize) -> Result<(), ArchitectureError> {
+    if size == 0 || size > MAX_HIDDEN || !size.is_multiple_of(HIDDEN_STEP) {
+        return Err(ArchitectureError::HiddenSize { layer, size });
+    }
+    Ok(())
 }
 
 /// Accumulator widths a net may have: multiples of this (the AVX2 lane count of i16)...
@@ -124,6 +249,7 @@ impl Architecture {
         activation: Activation::SCRelu,
         output_buckets: 8,
         quantisation: Quantisation::DEFAULT,
+        hidden: Hidden::NONE,
     };
 
     /// Checks the numbers fit what the engine evaluates; the error says which does not.
@@ -131,7 +257,13 @@ impl Architecture {
         check_width(self.width)?;
         check_output_buckets(self.output_buckets)?;
         check_quantisation(self.quantisation)?;
-        check_activation_scale(self.activation, self.quantisation)
+        check_activation_scale(self.activation, self.quantisation)?;
+        // `Hidden::new` checks its sizes, but its fields can be set by hand in a test.
+        Hidden::new(self.hidden.sizes())?;
+        if !self.hidden.is_empty() {
+            check_activation_scale(self.hidden.first_activation(), self.quantisation)?;
+        }
+        Ok(())
     }
 
     /// Inputs to the feature transformer.
@@ -144,9 +276,47 @@ impl Architecture {
         self.inputs() * self.width
     }
 
-    /// Number of output weights (`output_buckets × 2·width`).
+    /// Number of output weights (`output_buckets × ` the output layer's inputs).
     pub fn output_weight_count(&self) -> usize {
-        self.output_buckets * 2 * self.width
+        self.output_buckets * self.output_inputs()
+    }
+
+    /// The output layer's inputs per bucket: the last hidden layer's size, or `2·width`.
+    pub fn output_inputs(&self) -> usize {
+        self.hidden.sizes().last().copied().unwrap_or(2 * self.width)
+    }
+
+    /// Each dense layer's inputs and outputs, hidden layers first, the output layer last.
+    pub fn dense_shapes(&self) -> Vec<(usize, usize)> {
+        let mut inputs = 2 * self.width;
+        let mut shapes = Vec::with_capacity(self.hidden.sizes().len() + 1);
+        for &size in self.hidden.sizes() {
+            shapes.push((inputs, size));
+            inputs = size;
+        }
+        shapes.push((inputs, 1));
+        shapes
+    }
+
+    /// The largest value the feature transformer's activation gives, in integers: QA for CReLU,
+    /// `(QA² · M) >> 16` (about QA) for SCReLU.
+    pub fn activation_max(&self) -> i64 {
+        let q = self.quantisation;
+        let qa = q.qa as i64;
+        match self.activation {
+            Activation::CRelu => qa,
+            Activation::SCRelu => (qa * qa * q.screlu_multiplier() as i64) >> 16,
+        }
+    }
+
+    /// The largest value the output layer reads: the feature transformer's activation, or a
+    /// hidden layer's clipped ReLU (QA).
+    pub fn output_input_max(&self) -> i64 {
+        if self.hidden.is_empty() {
+            self.activation_max()
+        } else {
+            self.quantisation.qa as i64
+        }
     }
 }
 
@@ -193,6 +363,18 @@ pub enum ArchitectureError {
     Quantisation(Quantisation),
     /// QA above 255 with SCReLU.
     ScreluQa(i16),
+    /// Hidden layer `layer` (from 0) of `size` neurons: not a multiple of `HIDDEN_STEP` up to
+    /// `MAX_HIDDEN`.
+    HiddenSize {
+        /// Which layer, from 0.
+        layer: usize,
+        /// Its size.
+        size: usize,
+    },
+    /// More than `MAX_HIDDEN_LAYERS` hidden layers.
+    HiddenLayers(usize),
+    /// Hidden sizes that are not numbers separated by commas.
+    HiddenText(String),
 }
 
 impl fmt::Display for ArchitectureError {
@@ -210,6 +392,17 @@ impl fmt::Display for ArchitectureError {
             }
             ArchitectureError::ScreluQa(qa) => {
                 write!(f, "QA {qa} with screlu: at most 255 (the square must fit in 16 bits)")
+            }
+            ArchitectureError::HiddenSize { layer, size } => write!(
+                f,
+                "hidden layer {} of {size} neurons: a multiple of {HIDDEN_STEP} between {HIDDEN_STEP} and {MAX_HIDDEN}",
+                layer + 1
+            ),
+            ArchitectureError::HiddenLayers(count) => {
+                write!(f, "{count} hidden layers (at most {MAX_HIDDEN_LAYERS})")
+            }
+            ArchitectureError::HiddenText(text) => {
+                write!(f, "hidden layers '{text}': sizes separated by commas (e.g. 16,32), or none")
             }
         }
     }
@@ -240,6 +433,17 @@ pub enum RangeError {
         /// The net's activation.
         activation: Activation,
     },
+    /// A hidden layer's sum could leave i32.
+    Hidden {
+        /// Which layer, from 0.
+        layer: usize,
+        /// Which bucket.
+        bucket: usize,
+        /// Which neuron.
+        neuron: usize,
+        /// The largest magnitude it could reach (with the rounding's `QH/2`).
+        worst: i64,
+    },
 }
 
 impl fmt::Display for RangeError {
@@ -256,6 +460,12 @@ impl fmt::Display for RangeError {
                  (output weights too large for QA {qa} and {})",
                 activation.name()
             ),
+            RangeError::Hidden { layer, bucket, neuron, worst } => write!(
+                f,
+                "hidden layer {} of output bucket {bucket}: neuron {neuron}'s sum could reach {worst}: \
+                 more than 32 bits hold (hidden weights or biases too large)",
+                layer + 1
+            ),
         }
     }
 }
@@ -265,9 +475,19 @@ impl std::error::Error for RangeError {}
 impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let q = self.quantisation;
+        let hidden: String = self
+            .hidden
+            .sizes()
+            .iter()
+            .enumerate()
+            .map(|(l, s)| {
+                let activation = if l == 0 { self.hidden.first_activation() } else { Activation::CRelu };
+                format!(" -> {s} {}", activation.name())
+            })
+            .collect();
         write!(
             f,
-            "({}) -> {}x2 {} -> 1 with {} output bucket{}; QA {} QB {} scale {}",
+            "({}) -> {}x2 {}{hidden} -> 1 with {} output bucket{}; QA {} QB {} scale {}",
             self.features,
             self.width,
             self.activation.name(),
@@ -289,7 +509,11 @@ pub struct Network {
     pub(crate) feature_weights: Vec<i16>,
     /// `round(b · QA)`.
     pub(crate) feature_bias: Vec<i16>,
-    /// `round(w · QB)`, per bucket, the side to move's half first: `[bucket * 2 * width + i]`.
+    /// The hidden layers, first to last (none for a one-layer net).
+    pub(crate) hidden: Vec<Dense>,
+    /// `round(w · QB)`, per bucket: `[bucket * inputs + i]`, where the inputs are the last
+    /// hidden layer's or, without one, the `2·width` activated accumulators (the side to move's
+    /// half first).
     pub(crate) output_weights: Vec<i16>,
     /// `round(b · QA · QB)`.
     pub(crate) output_bias: Vec<i32>,
@@ -383,14 +607,25 @@ impl Network {
                 return Err(RangeError::Accumulator { neuron, worst, qa: self.arch.quantisation.qa });
             }
         }
-        // The largest activation: QA for CReLU, (QA² · M) >> 16 (about QA) for SCReLU.
         let q = self.arch.quantisation;
-        let qa = q.qa as i64;
-        let per_unit = match self.arch.activation {
-            Activation::CRelu => qa,
-            Activation::SCRelu => (qa * qa * q.screlu_multiplier() as i64) >> 16,
-        };
-        for (bucket, w) in self.output_weights.chunks_exact(2 * n).enumerate() {
+        // Each hidden layer's sum, with the `QH/2` the shift's rounding adds, must stay in i32.
+        let mut input_max = self.arch.activation_max();
+        for (layer, dense) in self.hidden.iter().enumerate() {
+            for bucket in 0..self.arch.output_buckets {
+                for neuron in 0..dense.outputs {
+                    let row = dense.row(bucket, neuron);
+                    let worst = dense.bias(bucket)[neuron].unsigned_abs() as i64
+                        + row.iter().map(|&w| w.unsigned_abs() as i64).sum::<i64>() * input_max
+                        + layers::QH as i64 / 2;
+                    if worst > i32::MAX as i64 {
+                        return Err(RangeError::Hidden { layer, bucket, neuron, worst });
+                    }
+                }
+            }
+            input_max = q.qa as i64;
+        }
+        let per_unit = self.arch.output_input_max();
+        for (bucket, w) in self.output_weights.chunks_exact(self.arch.output_inputs()).enumerate() {
             let worst = w.iter().map(|&w| w.unsigned_abs() as i64).sum::<i64>() * per_unit;
             if worst > i32::MAX as i64 {
                 return Err(RangeError::Output {
@@ -418,6 +653,13 @@ impl Network {
     pub(crate) fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let n = self.arch.width;
         let q = self.arch.quantisation;
+        if !self.hidden.is_empty() {
+            let inputs = self.arch.output_inputs();
+            let w = &self.output_weights[bucket * inputs..(bucket + 1) * inputs];
+            let sum = layers::stack_sum(&self.arch, &self.hidden, w, us, them, bucket);
+            let raw = sum as i64 + self.output_bias[bucket] as i64;
+            return (raw * q.scale as i64 / (q.qa as i64 * q.qb as i64)) as i32;
+        }
         let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let sum = match self.arch.activation {
             Activation::CRelu => simd::crelu_dot(us, &w[..n], q.qa) + simd::crelu_dot(them, &w[n..], q.qa),
@@ -487,5 +729,51 @@ mod tests {
         assert_eq!(Architecture::DEFAULT.validate(), Ok(()));
         assert_eq!(Activation::from_name("SCReLU"), Ok(Activation::SCRelu));
         assert!(Activation::from_name("relu").is_err());
+    }
+
+    #[test]
+    fn hidden_sizes_parse_and_bad_ones_are_named() {
+        let two = Hidden::parse("16, 32").unwrap();
+        assert_eq!(two.sizes(), [16, 32]);
+        assert_eq!(two.to_string(), "16,32");
+        assert_eq!(Hidden::parse("none"), Ok(Hidden::NONE));
+        assert_eq!(Hidden::parse("128").unwrap().sizes(), [128]);
+        assert!(Hidden::NONE.is_empty() && Hidden::NONE.sizes().is_empty());
+        for (text, words) in [
+            ("16,20", "hidden layer 2 of 20 neurons"),
+            ("0", "hidden layer 1 of 0 neurons"),
+            ("144", "hidden layer 1 of 144 neurons"),
+            ("16,16,16", "3 hidden layers"),
+            ("16;32", "'16;32'"),
+            ("", "''"),
+        ] {
+            let err = Hidden::parse(text).unwrap_err().to_string();
+            assert!(err.contains(words), "{text}: {err}");
+        }
+        let arch = Architecture { hidden: two, ..Architecture::DEFAULT };
+        assert_eq!(arch.validate(), Ok(()));
+        assert_eq!(arch.output_inputs(), 32);
+        assert_eq!(arch.dense_shapes(), [(512, 16), (16, 32), (32, 1)]);
+        assert_eq!(Architecture::DEFAULT.dense_shapes(), [(512, 1)]);
+        assert!(arch.to_string().contains("256x2 screlu -> 16 screlu -> 32 crelu -> 1"), "{arch}");
+        assert_eq!(two.first_activation(), Hidden::DEFAULT_FIRST);
+        let clipped = Architecture { hidden: two.with_first_activation(Activation::CRelu), ..arch };
+        assert!(clipped.to_string().contains("-> 16 crelu -> 32 crelu -> 1"), "{clipped}");
+        assert_eq!(Hidden::NONE.with_first_activation(Activation::SCRelu), Hidden::NONE);
+        // A squared first hidden layer needs QA ≤ 255 even under a clipped accumulator.
+        let wide_qa = Architecture {
+            activation: Activation::CRelu,
+            quantisation: Quantisation { qa: 300, qb: 1024, scale: 400 },
+            ..arch
+        };
+        assert_eq!(wide_qa.validate(), Err(ArchitectureError::ScreluQa(300)));
+        assert_eq!(Architecture { hidden: clipped.hidden, ..wide_qa }.validate(), Ok(()));
+        assert!(Architecture::DEFAULT.to_string().contains("256x2 screlu -> 1 with"));
+        // Sizes set by hand past `Hidden::new` are still caught by `validate`.
+        let mut hand = Hidden::NONE;
+        hand.sizes = [24, 0];
+        hand.count = 1;
+        let err = Architecture { hidden: hand, ..Architecture::DEFAULT }.validate().unwrap_err();
+        assert_eq!(err, ArchitectureError::HiddenSize { layer: 0, size: 24 });
     }
 }

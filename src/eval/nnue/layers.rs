@@ -184,16 +184,9 @@ mod portable {
 /// caller has AVX2 too: the dispatchers above check the CPU first.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use super::super::simd::avx2::{lane_sum, load16};
     use super::Activation;
     use std::arch::x86_64::*;
-
-    /// Reads 16 values from `values` at `at`, which must leave 16 values in the slice.
-    #[target_feature(enable = "avx2")]
-    fn load16(values: &[i16], at: usize) -> __m256i {
-        assert!(at + 16 <= values.len());
-        // SAFETY: the assert keeps the 32 bytes read inside the slice; `loadu` needs no alignment.
-        unsafe { _mm256_loadu_si256(values.as_ptr().add(at).cast()) }
-    }
 
     /// Writes 16 values to `values` at `at`, which must leave room for 16.
     #[target_feature(enable = "avx2")]
@@ -201,14 +194,6 @@ mod avx2 {
         assert!(at + 16 <= values.len());
         // SAFETY: the assert keeps the 32 bytes written inside the slice; `storeu` needs no alignment.
         unsafe { _mm256_storeu_si256(values.as_mut_ptr().add(at).cast(), v) }
-    }
-
-    /// The wrapping sum of the eight 32-bit lanes.
-    #[target_feature(enable = "avx2")]
-    fn lane_sum(v: __m256i) -> i32 {
-        let halves = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32::<0b01_00_11_10>(halves));
-        _mm_cvtsi128_si32(_mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs)))
     }
 
     #[target_feature(enable = "avx2")]

@@ -40,6 +40,10 @@ def fail(message):
     sys.exit(1)
 
 
+class StaleError(str):
+    """A WebDriver error the caller chose to handle (its name)."""
+
+
 class Browser:
     """One Chromium session over WebDriver's HTTP protocol."""
 
@@ -49,7 +53,9 @@ class Browser:
             "binary": "/usr/bin/chromium", "args": FLAGS + [f"--user-data-dir={profile}"]}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
-    def call(self, method, path, body=None, what=None):
+    def call(self, method, path, body=None, what=None, allow=()):
+        """The command's value; an error whose WebDriver name is in `allow` is returned as
+        `StaleError` instead of failing the test."""
         if path != "/session":
             path = f"/session/{self.session}{path}"
         data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
@@ -59,7 +65,14 @@ class Browser:
             with urllib.request.urlopen(request, timeout=60) as answer:
                 return json.loads(answer.read())["value"]
         except urllib.error.HTTPError as e:
-            fail(f"{self.name}: {what or ''} WebDriver {method} {path}: {e.read().decode(errors='replace')[:400]}")
+            text = e.read().decode(errors="replace")
+            try:
+                error = json.loads(text)["value"]["error"]
+            except (ValueError, KeyError, TypeError):
+                error = None
+            if error in allow:
+                return StaleError(error)
+            fail(f"{self.name}: {what or ''} WebDriver {method} {path}: {text[:400]}")
 
     def open(self, url):
         self.call("POST", "/url", {"url": url})
@@ -68,8 +81,16 @@ class Browser:
         return self.call("POST", "/execute/sync", {"script": script, "args": list(args)})
 
     def click(self, css):
-        element = self.call("POST", "/element", {"using": "css selector", "value": css}, css)[ELEMENT]
-        self.call("POST", f"/element/{element}/click", None, f"clicking {css}:")
+        # The board redraws its squares when a state arrives from the server, so a square found
+        # a moment ago may be gone when it is clicked: find it again then, a few times.
+        for _ in range(5):
+            element = self.call("POST", "/element", {"using": "css selector", "value": css}, css)[ELEMENT]
+            done = self.call("POST", f"/element/{element}/click", None, f"clicking {css}:",
+                             allow=("stale element reference",))
+            if not isinstance(done, StaleError):
+                return
+            time.sleep(0.05)
+        fail(f"{self.name}: clicking {css}: the element went stale five times in a row")
 
     def type_into(self, css, text):
         element = self.call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]

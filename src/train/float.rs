@@ -376,6 +376,30 @@ pub(crate) mod tests {
         }
     }
 
+    /// Asserts that `float` and its quantised form score 300 random positions (from `seed`)
+    /// within `absolute + relative·|score|` centipawns and tell more than `distinct` of them
+    /// apart; returns the worst error beyond the relative share.
+    fn assert_quantised_agrees(
+        float: &FloatNetwork,
+        seed: u64,
+        (absolute, relative): (f32, f32),
+        distinct: usize,
+        label: &str,
+    ) -> f32 {
+        let net = float.quantise().unwrap();
+        let mut scores = std::collections::HashSet::new();
+        let mut worst = f32::MIN;
+        for pos in random_positions(seed, 300) {
+            let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
+            scores.insert(net.evaluate(&pos));
+            let error = (exact - quantised).abs();
+            worst = worst.max(error - relative * exact.abs());
+            assert!(error <= absolute + relative * exact.abs(), "{label} {pos:?}: {exact} vs {quantised}");
+        }
+        assert!(scores.len() > distinct, "{label}: the random net must tell positions apart");
+        worst
+    }
+
     /// Quantised and float nets agree within 1% of the score's size plus 4 centipawns (the
     /// rounding of ~33 feature weights at 1/510 each and of the output weights at 1/128 each).
     #[test]
@@ -384,19 +408,8 @@ pub(crate) mod tests {
         for activation in Activation::ALL {
             for (buckets, mirror) in [(KingBuckets::Palace, true), (KingBuckets::Rank, false)] {
                 let float = FloatNetwork::random(small(activation, buckets, mirror), 5);
-                let net = float.quantise().unwrap();
-                let mut distinct = std::collections::HashSet::new();
-                for pos in random_positions(9, 300) {
-                    let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
-                    distinct.insert(net.evaluate(&pos));
-                    let error = (exact - quantised).abs();
-                    worst = worst.max(error - 0.01 * exact.abs());
-                    assert!(
-                        error <= 4.0 + 0.01 * exact.abs(),
-                        "{activation:?} {pos:?}: {exact} vs {quantised}"
-                    );
-                }
-                assert!(distinct.len() > 50, "the random net must tell positions apart");
+                let label = format!("{activation:?}");
+                worst = worst.max(assert_quantised_agrees(&float, 9, (4.0, 0.01), 50, &label));
             }
         }
         eprintln!("worst excess over 1%: {worst} cp");
@@ -441,19 +454,8 @@ pub(crate) mod tests {
                 let mut arch = with_hidden(small(activation, KingBuckets::Palace, true), sizes);
                 arch.hidden = arch.hidden.with_first_activation(first);
                 let float = FloatNetwork::random(arch, 6);
-                let net = float.quantise().unwrap();
-                let mut distinct = std::collections::HashSet::new();
-                for pos in random_positions(10, 300) {
-                    let (exact, quantised) = (float.evaluate_cp(&pos), net.evaluate(&pos) as f32);
-                    distinct.insert(net.evaluate(&pos));
-                    let error = (exact - quantised).abs();
-                    worst = worst.max(error - 0.02 * exact.abs());
-                    assert!(
-                        error <= 6.0 + 0.02 * exact.abs(),
-                        "{activation:?} {sizes:?} {first:?} {pos:?}: {exact} vs {quantised}"
-                    );
-                }
-                assert!(distinct.len() > 30, "{sizes:?}: the random net must tell positions apart");
+                let label = format!("{activation:?} {sizes:?} {first:?}");
+                worst = worst.max(assert_quantised_agrees(&float, 10, (6.0, 0.02), 30, &label));
             }
         }
         eprintln!("hidden: worst excess over 2%: {worst} cp");

@@ -344,7 +344,15 @@ fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
     };
     let whole = play(&dir.join("whole.pgn"), &[]);
     assert!(whole.contains("H0 accepted") && whole.contains("stopped early on the SPRT verdict"), "{whole}");
-    assert!(games_of(&dir.join("whole.pgn")).len() < 30, "{whole}");
+    let decided = games_of(&dir.join("whole.pgn")).len();
+    assert!(decided < 30, "{whole}");
+    // Resuming a match whose SPRT has decided plays no further game and gives the same verdict.
+    let resumed = play(&dir.join("whole.pgn"), &["--resume"]);
+    assert!(
+        resumed.contains("H0 accepted") && resumed.contains("stopped early on the SPRT verdict"),
+        "{resumed}"
+    );
+    assert_eq!(games_of(&dir.join("whole.pgn")).len(), decided, "{resumed}");
     let (one, two) = (dir.join("one.pgn"), dir.join("two.pgn"));
     for (pgn, shard) in [(&one, "1/2"), (&two, "2/2")] {
         let out = play(pgn, &["--shard", shard]);

@@ -310,14 +310,23 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             pgn_text.push('\n');
         }
     }
-    let pending: Vec<Job> = jobs.iter().copied().filter(|j| !done.contains(&j.round)).collect();
+    // A resumed match whose SPRT had already decided plays no further game: the verdict stands.
+    let decided = match (&config.sprt, config.shard) {
+        (Some(sprt), None) => sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue,
+        _ => false,
+    };
+    let pending: Vec<Job> = if decided {
+        Vec::new()
+    } else {
+        jobs.iter().copied().filter(|j| !done.contains(&j.round)).collect()
+    };
     let bar = ProgressBar::new(jobs.len() as u64).with_position(done.len() as u64);
     if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]") {
         bar.set_style(style);
     }
     bar.set_message(report::progress_line(&tallies[0]));
     let stop = AtomicBool::new(false);
-    let mut stopped_early = false;
+    let mut stopped_early = decided;
     let mut failure = None;
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
     let (result_tx, result_rx) = crossbeam_channel::unbounded::<(Job, Option<GameRecord>)>();

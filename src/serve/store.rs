@@ -32,6 +32,7 @@ use super::strength::Strength;
 use crate::board::{Color, Move, Position};
 use crate::files::write_atomically;
 use crate::input_file::{read, Limit};
+use crate::notation::pgn::date_tag;
 use crate::notation::{write_pgn, MoveNotation, PgnGame, PgnMove};
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 
@@ -308,7 +309,7 @@ pub fn pgn_text(game: &Game) -> String {
     pgn.result = game.ending.map_or("*", |e| e.pgn_result()).to_string();
     pgn.tags.push(("Event".into(), "Chariot web game".into()));
     pgn.tags.push(("Site".into(), "chariot serve".into()));
-    pgn.tags.push(("Date".into(), date(game.created_unix)));
+    pgn.tags.push(("Date".into(), date_tag(game.created_unix)));
     for (color, name) in [(Color::Red, "Red"), (Color::Black, "Black")] {
         let who = match &game.seats[color.index()] {
             Seat::Open => "?".to_string(),
@@ -330,20 +331,6 @@ pub fn pgn_text(game: &Game) -> String {
     })
 }
 
-/// `YYYY.MM.DD` of a time in seconds since 1970 (UTC), by the civil-from-days algorithm.
-fn date(unix: u64) -> String {
-    let days = (unix / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let doe = days.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
 /// Seconds since 1970 now.
 pub fn unix_now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
@@ -358,13 +345,6 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("chariot-store-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
-    }
-
-    #[test]
-    fn dates_are_civil() {
-        assert_eq!(date(0), "1970.01.01");
-        assert_eq!(date(951_782_400), "2000.02.29");
-        assert_eq!(date(1_735_689_599), "2024.12.31");
     }
 
     #[test]

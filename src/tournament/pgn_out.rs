@@ -5,12 +5,12 @@
 use std::fmt;
 use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::game::GameRecord;
 use super::match_tags::MatchTags;
 use crate::board::Color;
 use crate::files;
+use crate::notation::pgn::today_tag;
 use crate::notation::{read_pgn, write_pgn, MoveNotation, NotationError, PgnError, PgnGame, PgnMove};
 use crate::rules::GameResult;
 
@@ -164,22 +164,6 @@ pub struct GameTags<'a> {
     pub match_tags: &'a MatchTags,
 }
 
-/// Today's date as PGN writes it (`2026.11.22`), in UTC.
-fn today() -> String {
-    let days = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() / 86_400).unwrap_or(0) as i64;
-    // Civil-from-days (proleptic Gregorian), counting eras of 400 years from 0000-03-01.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
 /// The winner a PGN result token names (`None` inside for a draw), or `None` for a token that
 /// is not a finished game's.
 pub fn result_winner(token: &str) -> Option<Option<Color>> {
@@ -208,7 +192,7 @@ pub fn game_text(
     let mut set = |name: &str, value: String| game.tags.push((name.to_string(), value));
     set("Event", "chariot match".to_string());
     set("Site", "?".to_string());
-    set("Date", today());
+    set("Date", today_tag());
     set("Round", tags.round.to_string());
     set("Red", tags.red.to_string());
     set("Black", tags.black.to_string());
@@ -295,17 +279,4 @@ pub fn played_games(text: &str, path: &Path) -> Result<Vec<PlayedGame>, ResumeEr
         out.push(PlayedGame { round, red: tag("Red")?, black: tag("Black")?, result: game.result.clone() });
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn date_format() {
-        let d = today();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"), "{d}");
-        assert_eq!(&d[4..5], ".");
-    }
 }

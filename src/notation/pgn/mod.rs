@@ -2,6 +2,7 @@
 //! result. `read_pgn` accepts moves in ICCS, WXF or Chinese notation, token by token;
 //! `write_pgn` writes them in the notation asked for.
 
+mod date;
 mod lexer;
 mod reader;
 mod writer;
@@ -13,6 +14,7 @@ use crate::input_file::Limit;
 
 use super::NotationError;
 
+pub use date::{date_tag, today_tag};
 pub use reader::read_pgn;
 pub use writer::write_pgn;
 

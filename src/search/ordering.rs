@@ -187,12 +187,11 @@ impl Iterator for ScoredMoves {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores, as a scan keeping the earlier of equals would find it;
+        // two passes, because a maximum over a slice vectorises and the one-pass scan does not.
+        let rest = &self.scores[self.next..n];
+        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
         let slice = self.moves.as_mut_slice();
         slice.swap(self.next, best);
         self.scores.swap(self.next, best);

@@ -204,7 +204,50 @@ impl Iterator for ScoredMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen;
+    use crate::board::{movegen, Square};
+
+    /// The order of the one-pass scan the picker replaced: the earliest highest score, swapped
+    /// to the front.
+    fn reference_order(mut moves: Vec<Move>, mut scores: Vec<i32>) -> Vec<(Move, i32)> {
+        let mut out = Vec::new();
+        for next in 0..moves.len() {
+            let mut best = next;
+            for i in next + 1..moves.len() {
+                if scores[i] > scores[best] {
+                    best = i;
+                }
+            }
+            moves.swap(next, best);
+            scores.swap(next, best);
+            out.push((moves[next], scores[next]));
+        }
+        out
+    }
+
+    #[test]
+    fn the_picker_gives_the_order_of_a_one_pass_scan_ties_included() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        for round in 0..2_000 {
+            let n = rng.gen_range(0..=crate::board::moves::MAX_MOVES);
+            // Few distinct values, so that most scores tie; sometimes the extremes.
+            let spread = if round % 2 == 0 { 4 } else { 1_000 };
+            let mut list = MoveList::new();
+            let mut scores = [0; crate::board::moves::MAX_MOVES];
+            for (i, score) in scores.iter_mut().enumerate().take(n) {
+                list.push(Move::new(Square::from_index(i as u8), Square::from_index(i as u8 + 1)));
+                *score = match rng.gen_range(0..20) {
+                    0 => i32::MIN,
+                    1 => i32::MAX,
+                    _ => rng.gen_range(-spread..=spread),
+                };
+            }
+            let expected = reference_order(list.iter().copied().collect(), scores[..n].to_vec());
+            let picked: Vec<(Move, i32)> = ScoredMoves { moves: list, scores, next: 0 }.collect();
+            assert_eq!(picked, expected, "round {round}, {n} moves");
+        }
+    }
 
     #[test]
     fn hash_move_then_good_captures_then_quiets_then_bad_captures() {

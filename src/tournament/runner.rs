@@ -310,12 +310,15 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             pgn_text.push('\n');
         }
     }
-    // A resumed match whose SPRT had already decided plays no further game: the verdict stands.
-    let decided = match (&config.sprt, config.shard) {
+    // Whether the SPRT has given its verdict. A shard plays its games to the end: the verdict is
+    // the merged shards' to give.
+    let decided = |pairs: &PairCollector| match (&config.sprt, config.shard) {
         (Some(sprt), None) => sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue,
         _ => false,
     };
-    let pending: Vec<Job> = if decided {
+    // A resumed match whose SPRT had already decided plays no further game: the verdict stands.
+    let decided_before = decided(&pairs);
+    let pending: Vec<Job> = if decided_before {
         Vec::new()
     } else {
         jobs.iter().copied().filter(|j| !done.contains(&j.round)).collect()
@@ -326,7 +329,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
     }
     bar.set_message(report::progress_line(&tallies[0]));
     let stop = AtomicBool::new(false);
-    let mut stopped_early = decided;
+    let mut stopped_early = decided_before;
     let mut failure = None;
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
     let (result_tx, result_rx) = crossbeam_channel::unbounded::<(Job, Option<GameRecord>)>();
@@ -392,12 +395,9 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            // A shard plays its games to the end: the verdict is the merged shards' to give.
-            if let (Some(sprt), None) = (&config.sprt, config.shard) {
-                if sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue {
-                    stopped_early = true;
-                    stop.store(true, Ordering::Relaxed);
-                }
+            if decided(&pairs) {
+                stopped_early = true;
+                stop.store(true, Ordering::Relaxed);
             }
         }
     });

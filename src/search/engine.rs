@@ -13,6 +13,7 @@ use super::info::{Info, SearchResult};
 use super::limits::Limits;
 use super::options::EngineOptions;
 use super::ordering::OrderingTables;
+use super::reductions::Reductions;
 use super::root::root_moves;
 use super::score::MATE;
 use super::shared::{Reporter, Shared};
@@ -30,6 +31,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// Per-thread history, taken out for a search and put back after it.
     tables: Arc<Mutex<Vec<OrderingTables>>>,
+    /// The late-move reductions of the last search's parameters.
+    reductions: Reductions,
     /// Threads, algorithm, overhead.
     pub options: EngineOptions,
 }
@@ -64,6 +67,7 @@ impl Engine {
         Ok(Engine {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             tables: Default::default(),
+            reductions: Reductions::new(&EngineOptions::default().params),
             options: EngineOptions::default(),
         })
     }
@@ -152,7 +156,8 @@ impl Engine {
         let threads = usable_threads(self.options.threads);
         let algorithm = self.options.algorithm;
         let options = EngineOptions { threads, ..self.options.clone() };
-        let shared = Shared::new(&self.tt, control, limits, &options, reporter);
+        self.reductions.update(&options.params);
+        let shared = Shared::new(&self.tt, control, limits, &options, &self.reductions, reporter);
         // Last search's history, faded: the position is one move pair on, so most of it still holds.
         let mut tables = std::mem::take(&mut *self.saved_tables());
         tables.resize_with(threads, OrderingTables::default);

@@ -5,9 +5,6 @@
 
 use std::fmt;
 
-/// Depths and move numbers the late-move reduction table has rows and columns for.
-pub const REDUCTION_TABLE: usize = 64;
-
 /// Declares the parameters once: the struct, its defaults, and each one's name and range.
 macro_rules! search_params {
     ($($(#[doc = $doc:literal])* $field:ident: $default:literal in $min:literal..=$max:literal,)*) => {
@@ -205,19 +202,6 @@ impl SearchParams {
         }
         Ok(params)
     }
-
-    /// The late-move reduction table, by depth and move number, from `lmr_base` and `lmr_divisor`.
-    pub fn reductions(&self) -> Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]> {
-        let mut t = Box::new([[0; REDUCTION_TABLE]; REDUCTION_TABLE]);
-        let base = self.lmr_base as f64 / 100.0;
-        let divisor = self.lmr_divisor as f64 / 100.0;
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
-            }
-        }
-        t
-    }
 }
 
 #[cfg(test)]
@@ -255,14 +239,5 @@ mod tests {
             let p = SearchParams::with_list(&format!("{name}={min}")).unwrap();
             assert!(p.pairs().contains(&(name, min)), "{name} was not set");
         }
-    }
-
-    #[test]
-    fn reductions_grow_with_depth_and_move_number() {
-        let r = SearchParams::DEFAULT.reductions();
-        assert_eq!(r[1][1], 0);
-        assert!(r[20][40] > r[3][4]);
-        let deeper = SearchParams::with_list("lmr_divisor=100").unwrap().reductions();
-        assert!(deeper[20][40] > r[20][40]);
     }
 }

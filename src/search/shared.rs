@@ -10,7 +10,8 @@ use super::control::SearchControl;
 use super::info::Info;
 use super::limits::Limits;
 use super::options::{EngineOptions, SearchFeatures};
-use super::params::{SearchParams, REDUCTION_TABLE};
+use super::params::SearchParams;
+use super::reductions::Reductions;
 use super::tt::TranspositionTable;
 
 /// The caller's sink for search output.
@@ -33,7 +34,7 @@ pub(crate) struct Shared<'a> {
     /// Margins, depth limits and the reduction formula.
     pub params: SearchParams,
     /// Late-move reductions by depth and move number, from `params` (see `reduction`).
-    reductions: Box<[[i32; REDUCTION_TABLE]; REDUCTION_TABLE]>,
+    reductions: &'a Reductions,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -47,6 +48,7 @@ impl<'a> Shared<'a> {
         control: &'a SearchControl,
         limits: &'a Limits,
         options: &EngineOptions,
+        reductions: &'a Reductions,
         reporter: Reporter<'a>,
     ) -> Shared<'a> {
         let threads = options.threads.max(1);
@@ -57,7 +59,7 @@ impl<'a> Shared<'a> {
             features: options.features,
             terms: options.terms,
             params: options.params,
-            reductions: options.params.reductions(),
+            reductions,
             finished: AtomicBool::new(false),
             node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             last_progress_ms: AtomicU64::new(0),
@@ -101,8 +103,7 @@ impl<'a> Shared<'a> {
     /// table's last row and column serve beyond it).
     #[inline]
     pub fn reduction(&self, depth: i32, move_number: i32) -> i32 {
-        let last = REDUCTION_TABLE as i32 - 1;
-        self.reductions[depth.min(last) as usize][move_number.min(last) as usize]
+        self.reductions.get(depth, move_number)
     }
 
     /// Milliseconds on the clock (0 while pondering: the clock has not started).

@@ -51,7 +51,7 @@ impl CorrectionHistory {
     /// Whether corrections are made and learned.
     #[inline]
     pub fn enabled(&self) -> bool {
-        self.max_weight > 0
+        self.entries.is_some()
     }
 
     /// `pos`'s entry.

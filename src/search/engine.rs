@@ -13,6 +13,7 @@ use super::info::{Info, SearchResult};
 use super::limits::Limits;
 use super::options::EngineOptions;
 use super::ordering::OrderingTables;
+use super::params::SearchParams;
 use super::reductions::Reductions;
 use super::root::root_moves;
 use super::score::MATE;
@@ -67,7 +68,7 @@ impl Engine {
         Ok(Engine {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             tables: Default::default(),
-            reductions: Reductions::new(&EngineOptions::default().params),
+            reductions: Reductions::new(&SearchParams::DEFAULT),
             options: EngineOptions::default(),
         })
     }

@@ -42,7 +42,7 @@ impl Reductions {
     #[inline]
     pub fn get(&self, depth: i32, move_number: i32) -> i32 {
         let last = REDUCTION_TABLE as i32 - 1;
-        self.table[depth.clamp(0, last) as usize][move_number.clamp(0, last) as usize]
+        self.table[depth.min(last) as usize][move_number.min(last) as usize]
     }
 }
 

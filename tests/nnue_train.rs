@@ -1,7 +1,7 @@
 //! The NNUE trainer (`chariot nnue train`) on small data the tests make: it fits what it can
 //! fit, learns a simple material signal, repeats itself byte for byte, resumes from a checkpoint
 //! to the net an uninterrupted run makes, exports nets `nnue check` accepts, and refuses damaged
-//! data and checkpoints with the place of the damage.
+//! data and checkpoints with the place of the damage; `nnue loss` measures finished nets on data.
 
 use crate::common;
 
@@ -641,5 +641,75 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     assert!(err.contains("the shape of a net with hidden layers"), "{err}");
     let err = refused(&train(&data, &dir.join("no.nnue"), "7", &["--hidden", "16,24"]));
     assert!(err.contains("hidden layer 2 of 24 neurons"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `chariot nnue loss` output line of the net at `net`: its float and quantised losses.
+fn net_losses(stdout: &str, net: &Path) -> (f64, f64) {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{}: float ", net.display())))
+        .unwrap_or_else(|| panic!("no line for {} in:\n{stdout}", net.display()));
+    let number_after = |word: &str| -> f64 {
+        let rest = &line[line.find(word).unwrap() + word.len()..];
+        rest.split([',', ' ']).next().unwrap().parse().unwrap()
+    };
+    (number_after("float "), number_after("quantised "))
+}
+
+#[test]
+fn nnue_loss_is_zero_for_the_net_that_scored_the_data_and_positive_for_another() {
+    let dir = scratch("loss");
+    let (scorer, other) = (dir.join("scorer.nnue"), dir.join("other.nnue"));
+    for (net, seed) in [(&scorer, "1"), (&other, "2")] {
+        succeeded(&chariot(&["nnue", "random", "--width", "32", "--seed", seed, "--out", s(net)]));
+    }
+    let net = format::load(&scorer).unwrap();
+    let data = dir.join("scored.bin");
+    // Scored by the scorer's own evaluation: with the score alone as the target (λ = 1) its
+    // prediction is the target wherever the score was not clamped.
+    write_data(&data, 3, &random_games(30, 40, 5), |pos| net.evaluate(pos));
+    let args = |threads: &str| {
+        let args = ["nnue", "loss", "--data", s(&data), "--lambda", "1", "--k", "400", "--threads", threads];
+        chariot(&[&args[..], &[s(&scorer), s(&other)]].concat())
+    };
+    let out = succeeded(&args("1"));
+    assert!(out.contains("Target: lambda 1, K 400.0 (given)"), "{out}");
+    let (float, quantised) = net_losses(&out, &scorer);
+    assert_eq!(quantised, 0.0, "{out}");
+    assert!(float < 1e-5, "the float net is the quantised one up to rounding: {out}");
+    let (other_float, other_quantised) = net_losses(&out, &other);
+    assert!(other_float > 1e-3 && other_quantised > 1e-3, "{out}");
+    assert_eq!(succeeded(&args("2")), out, "the losses do not depend on the threads");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nnue_loss_refuses_bad_nets_data_and_numbers_before_measuring() {
+    let dir = scratch("loss-refused");
+    let data = selfplay_data(&dir, 4, 6);
+    let loss = |extra: &[&str]| chariot(&[&["nnue", "loss", "--data", s(&data)][..], extra].concat());
+    // The built-in net without a net named.
+    assert!(succeeded(&loss(&[])).contains("the built-in net: float "));
+
+    let not_a_net = dir.join("not-a-net.nnue");
+    std::fs::write(&not_a_net, b"this is not a net").unwrap();
+    assert!(refused(&loss(&[s(&not_a_net)])).contains("not-a-net.nnue"));
+    assert!(refused(&loss(&["--lambda", "2"])).contains("--lambda 2 (a number in [0, 1])"));
+    assert!(refused(&loss(&["--k=-5"])).contains("--k -5 (centipawns, 1 to 100000)"));
+    assert!(refused(&loss(&["--threads", "0"])).contains("--threads 0"));
+
+    let mut damaged = std::fs::read(&data).unwrap();
+    damaged[record_offset(10) + 12] = 0;
+    let damaged_path = dir.join("damaged.bin");
+    std::fs::write(&damaged_path, &damaged).unwrap();
+    let err = refused(&chariot(&["nnue", "loss", "--data", s(&damaged_path)]));
+    assert!(err.contains("damaged.bin: record 10 at byte offset 440: piece code 0"), "{err}");
+
+    // A header and the first two records of an unfinished game: nothing to measure.
+    let unfinished = dir.join("unfinished.bin");
+    std::fs::write(&unfinished, &std::fs::read(&data).unwrap()[..record_offset(2)]).unwrap();
+    let err = refused(&chariot(&["nnue", "loss", "--data", s(&unfinished)]));
+    assert!(err.contains("no complete game in") && err.contains("unfinished.bin"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,8 @@
 //! `chariot nnue …`: the neural evaluation's tools. `check [FILE]` verifies a net file (without
 //! one, the built-in net) and prints its architecture; `random` writes a net with random weights
 //! of a chosen architecture (for tests and speed measurements before a trained net exists);
-//! `train` fits a net to scored self-play data (docs/nnue-training.md).
+//! `train` fits a net to scored self-play data (docs/nnue-training.md); `loss` measures nets on
+//! data none of them trained on.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use crate::board::Position;
 use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation};
 use crate::eval::nnue::{embedded, features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
+use crate::train::measure::{LossData, LossRequest};
 use crate::train::run::{self, Export, TrainJob};
 use crate::train::{FloatNetwork, Schedule, SettingsRequest};
 
@@ -40,6 +42,28 @@ pub enum NnueCommand {
     Train(TrainArgs),
     /// Fit an evaluation's win-rate model to scored games it played, and write a net carrying it.
     Winrate(super::winrate_fit::WinRateArgs),
+    /// Measure nets' loss on scored data (positions none of them trained on), float and quantised.
+    Loss(LossArgs),
+}
+
+/// Arguments of `chariot nnue loss`.
+#[derive(Args, Debug, Clone, PartialEq)]
+pub struct LossArgs {
+    /// The net files to measure [default: the net built into this binary].
+    #[arg(value_name = "NET")]
+    pub nets: Vec<PathBuf>,
+    /// A scored data file; repeat for several (every complete game counts).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The search score's share of the target; the game result has the rest [default: 0.75].
+    #[arg(long)]
+    pub lambda: Option<f64>,
+    /// The sigmoid's scale in centipawns [default: fitted to the data].
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Threads (the losses do not depend on how many).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// Arguments of `chariot nnue train`. Options left out take their defaults on a fresh run and
@@ -287,6 +311,41 @@ pub fn describe(net: &Network, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// Runs `chariot nnue loss`: every net is loaded (and refused) before the data is read.
+fn measure_loss(args: &LossArgs, out: &mut impl Write) -> Result<()> {
+    let nets: Vec<(String, Arc<Network>)> = if args.nets.is_empty() {
+        let net = format::from_bytes(embedded::BYTES).map_err(Error::msg)?;
+        vec![("the built-in net".to_owned(), Arc::new(net))]
+    } else {
+        args.nets.iter().map(|p| Ok((p.display().to_string(), load_net(p)?))).collect::<Result<_>>()?
+    };
+    let request =
+        LossRequest { data: args.data.clone(), lambda: args.lambda, k: args.k, threads: args.threads };
+    let data = LossData::load(&request).map_err(Error::msg)?;
+    for note in &data.notes {
+        writeln!(out, "Note: {note}")?;
+    }
+    writeln!(out, "Data: {} positions in {} complete games", data.positions(), data.games)?;
+    let k_source = if data.k_fitted { "fitted to the data" } else { "given" };
+    writeln!(out, "Target: lambda {}, K {:.1} ({k_source})", data.blend.lambda, data.blend.k)?;
+    let b = data.baselines;
+    writeln!(
+        out,
+        "Baselines: constant {:.6}, classic evaluation {:.6}, search score {:.6}",
+        b.constant, b.classic, b.search
+    )?;
+    for (name, net) in &nets {
+        let loss = data.measure(net);
+        let q = loss.quantised;
+        writeln!(
+            out,
+            "{name}: float {:.6}, quantised {:.6} (from the float net: mean {:.2} cp, max {:.1} cp)",
+            loss.float, q.loss, q.mean_error_cp, q.max_error_cp
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs `chariot nnue …`.
 pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<()> {
     match &args.command {
@@ -329,6 +388,7 @@ pub fn run(args: &NnueArgs, out: &mut impl Write) -> Result<()> {
             result.map_err(Error::msg)?;
         }
         NnueCommand::Winrate(fit) => super::winrate_fit::run(fit, out)?,
+        NnueCommand::Loss(loss) => measure_loss(loss, out)?,
     }
     out.flush()?;
     Ok(())

@@ -11,6 +11,7 @@
 //!   the arithmetic);
 //! * `settings`: what a run is asked to do, the learning-rate schedule;
 //! * `trainer`: the epoch loop on several threads, validation, the quantised net's check;
+//! * `measure`: finished nets' losses on data (`chariot nnue loss`);
 //! * `checkpoint`: the whole state, saved after every epoch and resumed from;
 //! * `rng`: the random generator whose state a checkpoint saves;
 //! * `run`: all of it as the command runs it.
@@ -21,6 +22,7 @@ pub mod data;
 pub mod float;
 pub mod grow;
 pub mod loss;
+pub mod measure;
 pub mod model;
 pub mod rng;
 pub mod run;

@@ -14,7 +14,7 @@ use super::data::{self, LoadError};
 use super::float::FloatNetwork;
 use super::loss::Blend;
 use super::samples::Samples;
-use super::settings::{defaults, MAX_THREADS};
+use super::settings::{check_target, check_threads, defaults, SettingsError};
 use super::trainer::{self, Baselines, QuantisedCheck};
 
 /// What to measure nets on.
@@ -62,8 +62,8 @@ pub enum MeasureError {
     Data(LoadError),
     /// The files hold no complete game.
     NoPositions(Vec<PathBuf>),
-    /// A number outside its range: the option, its value, and the values allowed.
-    OutOfRange(&'static str, f64, &'static str),
+    /// `--lambda`, `--k` or `--threads` outside its range (the trainer's check).
+    Settings(SettingsError),
 }
 
 impl fmt::Display for MeasureError {
@@ -75,7 +75,7 @@ impl fmt::Display for MeasureError {
                 "no complete game in {}",
                 paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
             ),
-            MeasureError::OutOfRange(option, value, range) => write!(f, "{option} {value} ({range})"),
+            MeasureError::Settings(e) => e.fmt(f),
         }
     }
 }
@@ -86,29 +86,16 @@ impl LossData {
     /// Reads every complete game of `request.data` and fixes the target.
     pub fn load(request: &LossRequest) -> Result<LossData, MeasureError> {
         let lambda = request.lambda.unwrap_or(defaults::LAMBDA);
-        if !(lambda.is_finite() && (0.0..=1.0).contains(&lambda)) {
-            return Err(MeasureError::OutOfRange("--lambda", lambda, "a number in [0, 1]"));
-        }
-        if let Some(k) = request.k {
-            if !(k.is_finite() && (1.0..=100_000.0).contains(&k)) {
-                return Err(MeasureError::OutOfRange("--k", k, "centipawns, 1 to 100000"));
-            }
-        }
-        if request.threads == 0 || request.threads > MAX_THREADS as usize {
-            return Err(MeasureError::OutOfRange("--threads", request.threads as f64, "1 to 256"));
-        }
+        check_target(lambda, request.k).map_err(MeasureError::Settings)?;
+        check_threads(request.threads).map_err(MeasureError::Settings)?;
         let set = match data::load(&request.data, 0.0) {
             Ok(set) => set,
             Err(LoadError::NoTraining { paths, .. }) => return Err(MeasureError::NoPositions(paths)),
             Err(e) => return Err(MeasureError::Data(e)),
         };
-        let k = request.k.unwrap_or_else(|| {
-            let mut table = super::loss::ScoreTable::new();
-            for r in &set.training {
-                table.add(r.score(), r.result() as u8);
-            }
-            table.fit_k()
-        });
+        let k = request
+            .k
+            .unwrap_or_else(|| trainer::fit_k_of(set.training.iter().map(|r| (r.score(), r.result() as u8))));
         let blend = Blend { lambda: lambda as f32, k: k as f32 };
         Ok(LossData {
             baselines: trainer::baselines(&set.training, blend),
@@ -148,7 +135,7 @@ mod tests {
 
     fn refused_option(request: &LossRequest) -> &'static str {
         match LossData::load(request) {
-            Err(MeasureError::OutOfRange(option, ..)) => option,
+            Err(MeasureError::Settings(SettingsError::OutOfRange { option, .. })) => option,
             Err(e) => panic!("refused for another reason: {e}"),
             Ok(_) => panic!("accepted"),
         }

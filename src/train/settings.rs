@@ -191,6 +191,35 @@ impl fmt::Display for SettingsError {
 
 impl std::error::Error for SettingsError {}
 
+/// Checks the target's blend (`--lambda`, and `--k` when given), as training and `nnue loss`
+/// take them.
+pub fn check_target(lambda: f64, k: Option<f64>) -> Result<(), SettingsError> {
+    let refuse = |option, value: f64, range| {
+        Err(SettingsError::OutOfRange { option, value: value.to_string(), range })
+    };
+    if !(lambda.is_finite() && (0.0..=1.0).contains(&lambda)) {
+        return refuse("--lambda", lambda, "a number in [0, 1]");
+    }
+    match k {
+        Some(k) if !(k.is_finite() && (1.0..=100_000.0).contains(&k)) => {
+            refuse("--k", k, "centipawns, 1 to 100000")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks `--threads`.
+pub fn check_threads(threads: usize) -> Result<(), SettingsError> {
+    if threads == 0 || threads > MAX_THREADS as usize {
+        return Err(SettingsError::OutOfRange {
+            option: "--threads",
+            value: threads.to_string(),
+            range: THREADS_RANGE,
+        });
+    }
+    Ok(())
+}
+
 impl TrainSettings {
     /// Checks every number is usable; the error names the option.
     pub fn validate(&self) -> Result<(), SettingsError> {
@@ -205,21 +234,11 @@ impl TrainSettings {
         if !(self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1.0) {
             return refuse("--lr", self.lr.to_string(), "a number in (0, 1]");
         }
-        if !(self.lambda.is_finite() && (0.0..=1.0).contains(&self.lambda)) {
-            return refuse("--lambda", self.lambda.to_string(), "a number in [0, 1]");
-        }
-        if let Some(k) = self.k {
-            if !(k.is_finite() && (1.0..=100_000.0).contains(&k)) {
-                return refuse("--k", k.to_string(), "centipawns, 1 to 100000");
-            }
-        }
+        check_target(self.lambda, self.k)?;
         if !(self.validation.is_finite() && (0.0..0.9).contains(&self.validation)) {
             return refuse("--validation", self.validation.to_string(), "a share of the games in [0, 0.9)");
         }
-        if self.threads == 0 || self.threads > MAX_THREADS {
-            return refuse("--threads", self.threads.to_string(), THREADS_RANGE);
-        }
-        Ok(())
+        check_threads(self.threads as usize)
     }
 
     /// The settings where `self` and `other` differ, each as `name: ours (theirs)`.

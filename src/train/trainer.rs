@@ -48,11 +48,13 @@ pub fn fresh_state(
 
 /// The K for which `σ(score/K)` best predicts the results of `samples`.
 pub fn fit_k(samples: &Samples) -> f64 {
+    fit_k_of((0..samples.len()).map(|i| samples.get(i)).map(|s| (s.score, s.result)))
+}
+
+/// The K for which `σ(score/K)` best predicts the results of the (score, result code) pairs.
+pub fn fit_k_of(labels: impl Iterator<Item = (i16, u8)>) -> f64 {
     let mut table = ScoreTable::new();
-    for i in 0..samples.len() {
-        let s = samples.get(i);
-        table.add(s.score, s.result);
-    }
+    labels.for_each(|(score, result)| table.add(score, result));
     table.fit_k()
 }
 

@@ -25,8 +25,11 @@ use super::rng::mix;
 /// The data a run trains on.
 #[derive(Clone, Debug, Default)]
 pub struct DataSet {
-    /// Positions to train on, in file order.
+    /// Positions to train on, in file order: all of them from `load`; from `load_streaming`,
+    /// those its consumer has not taken yet (none once it returns).
     pub training: Vec<Record>,
+    /// Training positions read, taken or not.
+    pub training_positions: u64,
     /// Positions held out, in file order.
     pub validation: Vec<Record>,
     /// Games in the training part.
@@ -44,7 +47,7 @@ impl DataSet {
     pub fn identity(&self) -> DataIdentity {
         DataIdentity {
             fingerprint: self.fingerprint,
-            training: self.training.len() as u64,
+            training: self.training_positions,
             validation: self.validation.len() as u64,
         }
     }
@@ -64,11 +67,26 @@ const CHUNK: usize = 1 << 16;
 /// Reads every file in `paths`, keeps their complete games, and splits them by game with
 /// `validation_share` of the games held out.
 pub fn load(paths: &[PathBuf], validation_share: f64) -> Result<DataSet, LoadError> {
+    load_streaming(paths, validation_share, usize::MAX, |_| {})
+}
+
+/// As `load`, but hands the training positions to `take` as they are read, whole games in file
+/// order, whenever `batch` or more have gathered and once more at the end: `take` may convert
+/// and remove them, so that a large data set never sits in memory as records (40 bytes a
+/// position) beside what is made of it. Whatever `take` leaves stays in `DataSet::training`.
+pub fn load_streaming(
+    paths: &[PathBuf],
+    validation_share: f64,
+    batch: usize,
+    mut take: impl FnMut(&mut Vec<Record>),
+) -> Result<DataSet, LoadError> {
     let mut data = DataSet { fingerprint: FNV64_OFFSET, ..DataSet::default() };
+    let mut batches = Batches { size: batch, taken: 0, take: &mut take };
     for path in paths {
-        load_file(path, validation_share, &mut data).map_err(LoadError::Data)?;
+        load_file(path, validation_share, &mut data, &mut batches).map_err(LoadError::Data)?;
     }
-    if data.training.is_empty() {
+    batches.flush(&mut data.training);
+    if data.training_positions == 0 {
         return Err(LoadError::NoTraining { paths: paths.to_vec(), held_out_games: data.validation_games });
     }
     Ok(data)
@@ -103,7 +121,30 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataError> {
+/// Hands training records to the consumer of `load_streaming` in batches.
+struct Batches<'a> {
+    size: usize,
+    /// Records of `DataSet::training` already offered (the consumer may have kept them).
+    taken: usize,
+    take: &'a mut dyn FnMut(&mut Vec<Record>),
+}
+
+impl Batches<'_> {
+    fn offer(&mut self, training: &mut Vec<Record>) {
+        if training.len() - self.taken >= self.size {
+            self.flush(training);
+        }
+    }
+
+    fn flush(&mut self, training: &mut Vec<Record>) {
+        if training.len() > self.taken {
+            (self.take)(training);
+            self.taken = training.len();
+        }
+    }
+}
+
+fn load_file(path: &Path, share: f64, data: &mut DataSet, batches: &mut Batches) -> Result<(), DataError> {
     let name = path.display().to_string();
     let error = |offset, record, message: String| DataError { file: name.clone(), offset, record, message };
     let file = crate::input_file::open(path).map_err(|e| error(0, None, format!("cannot open: {e}")))?;
@@ -144,16 +185,18 @@ fn load_file(path: &Path, share: f64, data: &mut DataSet) -> Result<(), DataErro
             game.push(*rec);
             if rec.last_of_game() {
                 let held_out = is_validation(seed, rec.game(), share);
-                let (part, games) = if held_out {
-                    (&mut data.validation, &mut data.validation_games)
-                } else {
-                    (&mut data.training, &mut data.training_games)
-                };
                 for r in &game {
                     data.fingerprint = fnv1a64_words(data.fingerprint, r.as_bytes());
                 }
-                part.append(&mut game);
-                *games += 1;
+                if held_out {
+                    data.validation.append(&mut game);
+                    data.validation_games += 1;
+                } else {
+                    data.training_positions += game.len() as u64;
+                    data.training.append(&mut game);
+                    data.training_games += 1;
+                    batches.offer(&mut data.training);
+                }
             }
         }
     }
@@ -190,5 +233,81 @@ mod tests {
         let differs = (0..1000).filter(|&g| is_validation(1, g, 0.5) != is_validation(2, g, 0.5)).count();
         assert!(differs > 400, "{differs}");
         assert_eq!((0..1000).filter(|&g| is_validation(1, g, 0.0)).count(), 0);
+    }
+
+    /// A data file of `games` games of random legal moves, `plies` records each at most, the last
+    /// game left unfinished.
+    fn data_file(name: &str, games: u32, plies: usize) -> PathBuf {
+        use crate::board::{movegen, Move, Position};
+        use crate::datagen::format::Header;
+        use crate::datagen::games::GameEnd;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(games as u64);
+        let mut bytes = Header::whole(9, 1, 0).to_bytes().to_vec();
+        for game in 0..games {
+            let mut pos = Position::startpos();
+            let mut kept = Vec::new();
+            for _ in 0..rng.gen_range(1..=plies) {
+                let moves: Vec<Move> = movegen::legal_moves(&mut pos).iter().copied().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.gen_range(0..moves.len())];
+                if !pos.is_check() {
+                    kept.push(Record::new(&pos, rng.gen_range(-300..300), mv));
+                }
+                pos.make_move(mv);
+            }
+            let n = kept.len();
+            for (i, mut rec) in kept.into_iter().enumerate() {
+                rec.finish(game, GameEnd::DrawAdjudicated, None, i + 1 == n && game + 1 < games);
+                bytes.extend_from_slice(rec.as_bytes());
+            }
+        }
+        let path = std::env::temp_dir().join(format!("chariot-train-data-{name}-{}.bin", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn streamed_batches_are_whole_games_and_add_up_to_the_loaded_set() {
+        let paths = vec![data_file("a", 40, 30), data_file("b", 25, 12)];
+        let whole = load(&paths, 0.2).unwrap();
+        assert!(whole.training.len() > 200 && !whole.validation.is_empty(), "{}", whole.training.len());
+        assert_eq!(whole.training_positions, whole.training.len() as u64);
+
+        let mut batches: Vec<Vec<Record>> = Vec::new();
+        let streamed =
+            load_streaming(&paths, 0.2, 50, |records| batches.push(std::mem::take(records))).unwrap();
+        assert!(streamed.training.is_empty());
+        assert!(batches.len() > 3, "{}", batches.len());
+        for batch in &batches[..batches.len() - 1] {
+            assert!(batch.len() >= 50, "{}", batch.len());
+        }
+        for batch in &batches {
+            assert!(batch.last().unwrap().last_of_game());
+        }
+        let joined: Vec<Record> = batches.concat();
+        assert!(joined.iter().map(Record::as_bytes).eq(whole.training.iter().map(Record::as_bytes)));
+        assert_eq!(streamed.identity(), whole.identity());
+        assert!(streamed
+            .validation
+            .iter()
+            .map(Record::as_bytes)
+            .eq(whole.validation.iter().map(Record::as_bytes)));
+        assert_eq!(
+            (streamed.training_games, streamed.validation_games, &streamed.notes),
+            (whole.training_games, whole.validation_games, &whole.notes)
+        );
+        assert_eq!(streamed.notes.len(), 2, "{:?}", streamed.notes);
+
+        // A consumer that keeps what it is offered leaves the whole set in place.
+        let mut offers = 0;
+        let kept = load_streaming(&paths, 0.2, 50, |_| offers += 1).unwrap();
+        assert!(offers > 3);
+        assert!(kept.training.iter().map(Record::as_bytes).eq(whole.training.iter().map(Record::as_bytes)));
+        for path in paths {
+            std::fs::remove_file(path).unwrap();
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! Training positions as the network sees them: for each position, the input indices of the
 //! side to move's perspective and of the other side's, its output bucket, and its two labels.
 //!
-//! Records are converted once, up front, through `FeatureSet::frame` and `Frame::index`, the
-//! functions the engine's accumulator uses, so a trained net reads the board as the engine does.
+//! Records are converted once, as they are read (batch by batch, so that the records of a large
+//! set never sit in memory beside their features), through `FeatureSet::frame` and
+//! `Frame::index`, the functions the engine's accumulator uses, so a trained net reads the board
+//! as the engine does.
 //! Indices are stored as `u16` (the largest feature set has 16,284 inputs), both perspectives of
 //! a position side by side: about 100 bytes a position, a gigabyte for ten million (with
 //! relation inputs about 2.5 times that).
@@ -77,6 +79,21 @@ impl Samples {
         output_buckets: usize,
         threads: usize,
     ) -> Samples {
+        let mut all = Samples::default();
+        all.extend_from_records(records, set, output_buckets, threads);
+        all
+    }
+
+    /// Converts `records` as `from_records` does and appends them: a table built batch by batch
+    /// is the table of all the batches at once. The only memory beyond the table's own is the
+    /// batch's conversion.
+    pub fn extend_from_records(
+        &mut self,
+        records: &[Record],
+        set: FeatureSet,
+        output_buckets: usize,
+        threads: usize,
+    ) {
         let parts = threads.clamp(1, records.len().max(1));
         let part_len = records.len().div_ceil(parts).max(1);
         let convert = |chunk: &[Record]| {
@@ -96,18 +113,17 @@ impl Samples {
                 records.chunks(part_len).map(|chunk| s.spawn(move || convert(chunk))).collect();
             handles.into_iter().map(|h| h.join().expect("feature conversion does not panic")).collect()
         });
-        let mut all = Samples::default();
-        all.indices.reserve(pieces.iter().map(|p| p.indices.len()).sum());
+        // `starts` ends with one entry past the last position: this batch's first start.
+        self.starts.pop();
         for part in pieces {
-            let base = all.indices.len() as u64;
-            all.starts.extend(part.starts.iter().map(|s| s + base));
-            all.indices.extend_from_slice(&part.indices);
-            all.buckets.extend_from_slice(&part.buckets);
-            all.scores.extend_from_slice(&part.scores);
-            all.results.extend_from_slice(&part.results);
+            let base = self.indices.len() as u64;
+            self.starts.extend(part.starts.iter().map(|s| s + base));
+            self.indices.extend_from_slice(&part.indices);
+            self.buckets.extend_from_slice(&part.buckets);
+            self.scores.extend_from_slice(&part.scores);
+            self.results.extend_from_slice(&part.results);
         }
-        all.starts.push(all.indices.len() as u64);
-        all
+        self.starts.push(self.indices.len() as u64);
     }
 
     /// Number of positions.
@@ -204,5 +220,22 @@ mod tests {
         let four = Samples::from_records(&recs, set, 8, 4);
         assert_eq!((one.starts, one.indices, one.buckets), (four.starts, four.indices, four.buckets));
         assert!(Samples::from_records(&[], set, 8, 2).is_empty());
+    }
+
+    #[test]
+    fn a_table_built_batch_by_batch_is_the_table_built_at_once() {
+        let recs: Vec<Record> = random_records(500, 13).into_iter().map(|r| r.1).collect();
+        let set = FeatureSet { king_buckets: KingBuckets::Palace, mirror: true, relations: true };
+        let at_once = Samples::from_records(&recs, set, 8, 2);
+        let mut batched = Samples::default();
+        for batch in recs.chunks(37) {
+            batched.extend_from_records(batch, set, 8, 3);
+        }
+        batched.extend_from_records(&[], set, 8, 2);
+        assert_eq!(batched.len(), recs.len());
+        assert_eq!(
+            (&batched.starts, &batched.indices, &batched.buckets, &batched.scores, &batched.results),
+            (&at_once.starts, &at_once.indices, &at_once.buckets, &at_once.scores, &at_once.results)
+        );
     }
 }

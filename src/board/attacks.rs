@@ -715,6 +715,36 @@ mod tests {
     }
 
     #[test]
+    fn is_check_after_a_move_or_a_null_move_is_the_full_attack_test() {
+        use crate::board::{movegen, Position};
+        let mut rng = StdRng::seed_from_u64(12);
+        let (mut positions, mut checks) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let full = king_attacked(
+                    pos.mailbox(),
+                    pos.king_square(pos.side_to_move()),
+                    pos.side_to_move().opponent(),
+                );
+                assert_eq!(pos.is_check(), full, "{}", pos.to_fen());
+                positions += 1;
+                checks += usize::from(full);
+                let legal = movegen::legal_moves(&mut pos);
+                if legal.is_empty() {
+                    break;
+                }
+                if !full && rng.gen_bool(0.05) {
+                    pos.make_null_move();
+                    continue;
+                }
+                pos.make_move(legal.as_slice()[rng.gen_range(0..legal.len())]);
+            }
+        }
+        assert!(positions > 20_000 && checks > 500, "{positions} positions, {checks} checks");
+    }
+
+    #[test]
     fn reachable_squares_are_those_the_steps_reach_from_the_start() {
         let empty = Mailbox::empty();
         let starts: [(PieceKind, &[&str]); 7] = [

@@ -197,8 +197,21 @@ impl Position {
     }
 
     /// Whether the side to move is in check.
+    ///
+    /// After a move, only that move can have given check: the position before it was legal, so
+    /// the side now to move was not in check then. Most moves cannot (`attacks::may_give_check`),
+    /// and are answered without looking at the attackers: this is asked once a search node.
+    /// (Every position here is legal: a FEN with the side not to move in check is refused, and
+    /// the moves made are legal ones.)
     #[inline]
     pub fn is_check(&self) -> bool {
+        if let Some(last) = self.history.last().filter(|u| !u.mv.is_none()) {
+            let (from, to) = (last.mv.from(), last.mv.to());
+            let king = self.king_square(self.side);
+            if king != Square::NONE && !attacks::may_give_check(self.board[to].kind(), from, to, king) {
+                return false;
+            }
+        }
         self.king_attacked(self.side)
     }
 

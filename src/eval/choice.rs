@@ -61,6 +61,25 @@ impl Evaluator {
         }
     }
 
+    /// `new`, reusing `old` (a search thread's evaluator from its last search) when it evaluates
+    /// with the same net: rooted at `root` again, with its buffers kept.
+    pub fn renewed(
+        old: Option<Evaluator>,
+        choice: &EvalChoice,
+        terms: TermSet,
+        root: &Position,
+    ) -> Evaluator {
+        match (old, choice) {
+            (Some(Evaluator::Nnue(mut stack)), EvalChoice::Nnue(net))
+                if Arc::ptr_eq(stack.network(), net) =>
+            {
+                stack.reset(root);
+                Evaluator::Nnue(stack)
+            }
+            _ => Evaluator::new(choice, terms, root),
+        }
+    }
+
     /// Plays `mv` on `pos`.
     #[inline]
     pub fn make_move(&mut self, pos: &mut Position, mv: Move) {

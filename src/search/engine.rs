@@ -12,12 +12,12 @@ use super::driver::Outcome;
 use super::info::{Info, SearchResult};
 use super::limits::Limits;
 use super::options::EngineOptions;
-use super::ordering::OrderingTables;
 use super::params::SearchParams;
 use super::reductions::Reductions;
 use super::root::root_moves;
 use super::score::MATE;
 use super::shared::{Reporter, Shared};
+use super::thread_state::ThreadState;
 use super::timeman::TimeManager;
 use super::tt::{HashError, TranspositionTable};
 use super::worker::Worker;
@@ -25,13 +25,14 @@ use super::worker::Worker;
 /// Default hash size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 64;
 
-/// The searching engine: options, the transposition table and each thread's move-ordering
-/// history, both kept from one search to the next. Cloning shares them.
+/// The searching engine: options, the transposition table and each thread's state (its
+/// move-ordering history and buffers: `thread_state`), kept from one search to the next.
+/// Cloning shares them.
 #[derive(Clone)]
 pub struct Engine {
     tt: Arc<TranspositionTable>,
-    /// Per-thread history, taken out for a search and put back after it.
-    tables: Arc<Mutex<Vec<OrderingTables>>>,
+    /// Per-thread history and buffers, taken out for a search and put back after it.
+    threads: Arc<Mutex<Vec<ThreadState>>>,
     /// The late-move reductions of the last search's parameters.
     reductions: Reductions,
     /// Threads, algorithm, overhead.
@@ -67,7 +68,7 @@ impl Engine {
     pub fn try_new(hash_mb: usize) -> Result<Engine, HashError> {
         Ok(Engine {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
-            tables: Default::default(),
+            threads: Default::default(),
             reductions: Reductions::new(&SearchParams::DEFAULT),
             options: EngineOptions::default(),
         })
@@ -83,11 +84,11 @@ impl Engine {
     /// Forgets everything learned: the table and the move-ordering history (new game).
     pub fn clear_hash(&self) {
         self.tt.clear();
-        self.saved_tables().clear();
+        self.saved_threads().clear();
     }
 
-    fn saved_tables(&self) -> MutexGuard<'_, Vec<OrderingTables>> {
-        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    fn saved_threads(&self) -> MutexGuard<'_, Vec<ThreadState>> {
+        self.threads.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The transposition table (for `probe` and `hashfull`).
@@ -160,20 +161,20 @@ impl Engine {
         self.reductions.update(&options.params);
         let shared = Shared::new(&self.tt, control, limits, &options, &self.reductions, reporter);
         // Last search's history, faded: the position is one move pair on, so most of it still holds.
-        let mut tables = std::mem::take(&mut *self.saved_tables());
-        tables.resize_with(threads, OrderingTables::default);
-        tables.iter_mut().for_each(OrderingTables::age);
-        let mut tables = tables.into_iter();
-        let main_tables = tables.next().unwrap_or_default();
-        let (outcome, nodes, tables) = std::thread::scope(|scope| {
+        let mut states = std::mem::take(&mut *self.saved_threads());
+        states.resize_with(threads, ThreadState::default);
+        states.iter_mut().for_each(|s| s.tables.age());
+        let mut states = states.into_iter();
+        let main_state = states.next().unwrap_or_default();
+        let (outcome, nodes, states) = std::thread::scope(|scope| {
             let mut helpers = Vec::new();
-            for (i, tables) in tables.enumerate() {
+            for (i, state) in states.enumerate() {
                 let (shared, moves, pos, eval) = (&shared, moves.clone(), root.clone(), &self.options.eval);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let mut w = Worker::new(pos, shared, i + 1, tables, eval, None);
+                    let mut w = Worker::new(pos, shared, i + 1, state, eval, None);
                     w.iterate(moves, algorithm);
                     shared.publish_nodes(i + 1, w.nodes);
-                    w.tables
+                    w.into_state()
                 });
                 // Out of threads or address space (a `ulimit`): search with the helpers there are.
                 match spawned {
@@ -181,19 +182,19 @@ impl Engine {
                     Err(_) => break,
                 }
             }
-            let mut main = Worker::new(root.clone(), &shared, 0, main_tables, &self.options.eval, Some(time));
+            let mut main = Worker::new(root.clone(), &shared, 0, main_state, &self.options.eval, Some(time));
             let outcome = main.iterate(moves, algorithm);
             shared.publish_nodes(0, main.nodes);
             if let Some(time) = &main.time {
                 time.wait_for_release(control);
             }
             shared.finished.store(true, Ordering::SeqCst);
-            let mut tables = vec![main.tables];
+            let mut states = vec![main.into_state()];
             // A helper that panicked loses only its history.
-            tables.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
-            (outcome, shared.total_nodes(), tables)
+            states.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+            (outcome, shared.total_nodes(), states)
         });
-        *self.saved_tables() = tables;
+        *self.saved_threads() = states;
         Searched { score: outcome.lines[0].score, outcome: Some(outcome), nodes }
     }
 }

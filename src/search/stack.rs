@@ -94,6 +94,11 @@ impl Default for PvTable {
 }
 
 impl PvTable {
+    /// Forgets every line (a new search; the moves stay, unread, until overwritten).
+    pub fn forget(&mut self) {
+        self.lens = [0; MAX_PLY];
+    }
+
     /// Forgets the line at `ply` (a node starts with none).
     #[inline]
     pub fn clear(&mut self, ply: usize) {

@@ -12,6 +12,7 @@ use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see_non_negative, value_on};
 use super::shared::Shared;
 use super::stack::{PvTable, Stack};
+use super::thread_state::ThreadState;
 use super::timeman::{ClockReading, TimeManager};
 use super::tt::Bound;
 
@@ -62,26 +63,32 @@ impl<'a> Worker<'a> {
         pos: Position,
         shared: &'a Shared<'a>,
         id: usize,
-        tables: OrderingTables,
+        mut state: ThreadState,
         eval: &EvalChoice,
         time: Option<TimeManager>,
     ) -> Worker<'a> {
-        let eval = Evaluator::new(eval, shared.terms, &pos);
+        let eval = state.take_evaluator(eval, shared.terms, &pos);
+        state.pv.forget();
         Worker {
             pos,
             shared,
             id,
             nodes: 0,
             seldepth: 0,
-            tables,
+            tables: state.tables,
             eval,
             time,
             correction: CorrectionHistory::new(shared.params.corr_weight),
             stack: Stack::default(),
-            pv: PvTable::default(),
+            pv: state.pv,
             root_depth: 0,
             stopped: false,
         }
+    }
+
+    /// What this thread keeps for the next search.
+    pub fn into_state(self) -> ThreadState {
+        ThreadState { tables: self.tables, pv: self.pv, eval: Some(self.eval) }
     }
 
     /// The principal variation found by the last search from the root.

@@ -79,15 +79,7 @@ impl AccumulatorStack {
     /// A stack for `net` whose root is `pos`.
     pub fn new(net: Arc<Network>, pos: &Position) -> AccumulatorStack {
         let width = net.arch().width;
-        let frames = Self::frames_of(&net, pos);
-        let root = Ply {
-            change: Change::None,
-            frames,
-            refresh: [false; 2],
-            computed: [false; 2],
-            non_kings: features::non_king_pieces(pos) as u8,
-            relations_known: false,
-        };
+        let root = Self::root_ply(&net, pos);
         let cache = RefreshCache::new(&net);
         let has_relations = net.arch().features.relations;
         let mut stack = AccumulatorStack {
@@ -109,9 +101,31 @@ impl AccumulatorStack {
         stack
     }
 
+    /// The stack rooted at `pos` again, for another search: the buffers and the refresh cache
+    /// stay (the cache holds accumulators of this net, good for any position), so this costs two
+    /// refreshes, not an allocation.
+    pub fn reset(&mut self, pos: &Position) {
+        self.plies[0] = Self::root_ply(&self.net, pos);
+        self.top = 0;
+        for color in Color::BOTH {
+            self.refresh(color, pos);
+        }
+    }
+
     /// The net this stack evaluates with.
     pub fn network(&self) -> &Arc<Network> {
         &self.net
+    }
+
+    fn root_ply(net: &Network, pos: &Position) -> Ply {
+        Ply {
+            change: Change::None,
+            frames: Self::frames_of(net, pos),
+            refresh: [false; 2],
+            computed: [false; 2],
+            non_kings: features::non_king_pieces(pos) as u8,
+            relations_known: false,
+        }
     }
 
     fn frames_of(net: &Network, pos: &Position) -> [Frame; 2] {
@@ -428,6 +442,44 @@ mod tests {
             pos.unmake_move();
         }
         assert_fresh(&mut stack, &pos);
+    }
+
+    /// A stack reset in the middle of a line (as a search thread's, kept for the next search)
+    /// is a fresh stack at the new root, and follows moves from there as one.
+    #[test]
+    fn a_reset_stack_is_a_new_stack_at_its_new_root() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(22);
+        for (buckets, relations) in [(KingBuckets::Palace, false), (KingBuckets::Single, true)] {
+            let net = net_with(FeatureSet { king_buckets: buckets, mirror: true, relations });
+            let mut pos = Position::startpos();
+            let mut stack = AccumulatorStack::new(net.clone(), &pos);
+            for search in 0..12 {
+                // A search: a line down from the root, evaluated at its end, left where it stops.
+                for _ in 0..rng.gen_range(1..40) {
+                    let moves = movegen::legal_moves(&mut pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+                    stack.push_move(&pos, mv);
+                    pos.make_move(mv);
+                }
+                stack.evaluate(&pos);
+                // The next search's root: a position of its own, whatever the stack was showing.
+                let mut root = Position::startpos();
+                for _ in 0..(search * 7) % 50 {
+                    let moves = movegen::legal_moves(&mut root);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    root.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
+                }
+                stack.reset(&root);
+                assert_eq!(stack.top, 0);
+                assert_fresh(&mut stack, &root);
+                pos = root;
+            }
+        }
     }
 
     #[test]

@@ -4,9 +4,7 @@
 //! the evaluator's accumulators). The data generator runs thousands of small searches a minute,
 //! and making those buffers took 2.4% of its instructions.
 
-use crate::board::Position;
-use crate::eval::classic::TermSet;
-use crate::eval::{EvalChoice, Evaluator};
+use crate::eval::Evaluator;
 
 use super::ordering::OrderingTables;
 use super::stack::PvTable;
@@ -18,14 +16,6 @@ pub(crate) struct ThreadState {
     pub tables: OrderingTables,
     /// The principal-variation table (its lines are forgotten between searches).
     pub pv: PvTable,
-    /// The last search's evaluator, if there was one.
+    /// The last search's evaluator, if there was one (`Evaluator::renewed` reuses it).
     pub eval: Option<Evaluator>,
-}
-
-impl ThreadState {
-    /// The evaluator for a search from `root` with `choice`: the kept one when it evaluates the
-    /// same way (`Evaluator::renewed`).
-    pub fn take_evaluator(&mut self, choice: &EvalChoice, terms: TermSet, root: &Position) -> Evaluator {
-        Evaluator::renewed(self.eval.take(), choice, terms, root)
-    }
 }

@@ -67,7 +67,7 @@ impl<'a> Worker<'a> {
         eval: &EvalChoice,
         time: Option<TimeManager>,
     ) -> Worker<'a> {
-        let eval = state.take_evaluator(eval, shared.terms, &pos);
+        let eval = Evaluator::renewed(state.eval, eval, shared.terms, &pos);
         state.pv.forget();
         Worker {
             pos,

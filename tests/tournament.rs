@@ -271,6 +271,26 @@ fn resume_keeps_finished_games() {
     ]);
     assert_eq!(mismatch.status.code(), Some(2));
     assert!(stderr(&mismatch).contains("not in this match's schedule"), "{}", stderr(&mismatch));
+    // The same pairing at another limit is another match: its games are not counted in, and the
+    // file is left as it was. (Only a larger --games, as above, continues the same match.)
+    let before = std::fs::read(&pgn).unwrap();
+    let deeper = chariot_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(deeper.status.code(), Some(2));
+    assert!(stderr(&deeper).contains("game 1 in"), "{}", stderr(&deeper));
+    assert!(stderr(&deeper).contains("was played with other settings"), "{}", stderr(&deeper));
+    assert_eq!(std::fs::read(&pgn).unwrap(), before);
 }
 
 #[test]

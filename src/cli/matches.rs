@@ -60,7 +60,8 @@ pub struct MatchArgs {
     /// (g - 1) mod N = K - 1. `chariot match report` merges the shards' PGNs.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// Continue the match recorded in the `--pgn` file, keeping its finished games.
+    /// Continue the match recorded in the `--pgn` file, keeping its finished games (refused when
+    /// they were played with other settings; a larger `--games` extends the match).
     #[arg(long)]
     pub resume: bool,
     /// Draw adjudication: `movenumber=N,movecount=M,score=CP` (both engines' scores within ±CP

@@ -78,6 +78,13 @@ fn threshold_text(threshold: Threshold) -> String {
 
 /// The fingerprint of a match's settings, as the 16 hex digits of a 64-bit FNV-1a hash.
 pub fn fingerprint(config: &MatchConfig) -> String {
+    fingerprint_with_games(config, config.games)
+}
+
+/// The fingerprint `config` would have with `games` games per pairing. A round's game does
+/// not depend on how many follow it, so the games of a match later extended with a larger
+/// `--games` carry this fingerprint for their own count.
+pub fn fingerprint_with_games(config: &MatchConfig, games: u32) -> String {
     let mut fields = Fields(Vec::new());
     // A version of this layout: a change to what is hashed changes every fingerprint.
     fields.text("chariot match settings 1");
@@ -106,7 +113,7 @@ pub fn fingerprint(config: &MatchConfig) -> String {
         }
     }
     fields.number(u64::from(config.gauntlet));
-    fields.number(u64::from(config.games));
+    fields.number(u64::from(games));
     fields.number(config.openings.len() as u64);
     for opening in &config.openings {
         fields.text(&opening.start.to_fen());

@@ -7,7 +7,7 @@ use std::io::{self, ErrorKind};
 use std::path::{Path, PathBuf};
 
 use super::game::GameRecord;
-use super::match_tags::MatchTags;
+use super::match_tags::{self, MatchTags};
 use crate::board::Color;
 use crate::files;
 use crate::notation::pgn::today_tag;
@@ -261,6 +261,10 @@ pub struct PlayedGame {
     pub black: String,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
+    /// Its settings fingerprint (`MatchSettings`); `None` in files written before the tag.
+    pub settings: Option<String>,
+    /// The games of the match it was played in, all pairings together (`MatchGames`).
+    pub match_games: Option<u32>,
 }
 
 /// Reads the finished games of an earlier run from its PGN text.
@@ -276,7 +280,14 @@ pub fn played_games(text: &str, path: &Path) -> Result<Vec<PlayedGame>, ResumeEr
         }
         let tag =
             |name: &'static str| game.tag(name).map(str::to_string).ok_or_else(|| bad(GameLack::Tag(name)));
-        out.push(PlayedGame { round, red: tag("Red")?, black: tag("Black")?, result: game.result.clone() });
+        out.push(PlayedGame {
+            round,
+            red: tag("Red")?,
+            black: tag("Black")?,
+            result: game.result.clone(),
+            settings: game.tag(match_tags::SETTINGS).map(str::to_string),
+            match_games: game.tag(match_tags::GAMES).and_then(|g| g.parse().ok()),
+        });
     }
     Ok(out)
 }

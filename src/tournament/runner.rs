@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::{self, EngineProcess, EngineStartError};
-use super::fingerprint::fingerprint;
+use super::fingerprint::{fingerprint, fingerprint_with_games};
 use super::game::{play_game, GameRecord, GameSettings};
 use super::match_tags::MatchTags;
 use super::pairs::{PairCollector, Pentanomial};
@@ -144,6 +144,17 @@ pub enum MatchError {
         /// The file.
         path: PathBuf,
     },
+    /// A game of the PGN to resume from was played with other settings than this match's.
+    OtherSettings {
+        /// Its round.
+        round: u32,
+        /// Its settings fingerprint.
+        found: String,
+        /// This match's.
+        expected: String,
+        /// The file.
+        path: PathBuf,
+    },
     /// The results table could not be written.
     Report(io::Error),
 }
@@ -176,6 +187,13 @@ impl fmt::Display for MatchError {
             MatchError::NotInSchedule { round, red, black, path } => write!(
                 f,
                 "cannot resume: game {round} ({red} - {black}) in {} is not in this match's schedule",
+                path.display()
+            ),
+            MatchError::OtherSettings { round, found, expected, path } => write!(
+                f,
+                "cannot resume: game {round} in {} was played with other settings (fingerprint {found}, \
+                 this match's is {expected}): the engines' names, commands or options, the games, the openings, \
+                 the limits or the adjudication differ; give the first run's options again, or start a new --pgn",
                 path.display()
             ),
             MatchError::Report(e) => write!(f, "cannot write the results: {e}"),
@@ -298,6 +316,22 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     path: path.clone(),
                 });
             };
+            if let Some(found) = game.settings {
+                let expected = match game.match_games {
+                    Some(total) if total != match_tags.games => {
+                        fingerprint_with_games(config, total / pairings.len() as u32)
+                    }
+                    _ => match_tags.settings.clone(),
+                };
+                if found != expected {
+                    return Err(MatchError::OtherSettings {
+                        round: game.round,
+                        found,
+                        expected,
+                        path: path.clone(),
+                    });
+                }
+            }
             // `played_games` took only finished games.
             let winner = pgn_out::result_winner(&game.result).unwrap_or(None);
             if done.insert(job.round) {

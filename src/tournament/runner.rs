@@ -279,6 +279,21 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
+/// The fingerprint this match's games carry when played in a match of `match_games` games in
+/// all: this match's own, or, for games of the same match before a larger `--games` extended
+/// it, the fingerprint for their count.
+fn fingerprint_for_games(
+    config: &MatchConfig,
+    match_tags: &MatchTags,
+    pairings: usize,
+    match_games: Option<u32>,
+) -> String {
+    match match_games {
+        Some(total) if total != match_tags.games => fingerprint_with_games(config, total / pairings as u32),
+        _ => match_tags.settings.clone(),
+    }
+}
+
 /// Runs the match and prints the results table (and SPRT line) to `out`.
 pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, MatchError> {
     check(config)?;
@@ -317,12 +332,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                 });
             };
             if let Some(found) = game.settings {
-                let expected = match game.match_games {
-                    Some(total) if total != match_tags.games => {
-                        fingerprint_with_games(config, total / pairings.len() as u32)
-                    }
-                    _ => match_tags.settings.clone(),
-                };
+                let expected = fingerprint_for_games(config, &match_tags, pairings.len(), game.match_games);
                 if found != expected {
                     return Err(MatchError::OtherSettings {
                         round: game.round,

@@ -8,9 +8,6 @@
 //! `corr_weight` search parameter out of 256; 0 switches correction off). Only results that say
 //! something about the evaluation are learned: not in check, no capture as the best move, and
 //! the score on the side of the bound that the static evaluation did not already predict.
-//!
-//! The table lives as long as the game: a search starts from the last one's (`carried_over`),
-//! since a pawn structure misjudged one move is misjudged the next, and a new game clears it.
 
 use crate::board::Position;
 
@@ -38,8 +35,8 @@ pub struct CorrectionSlot {
 
 /// One search thread's correction table (see the module documentation).
 pub struct CorrectionHistory {
-    /// The entries by side to move, none when correction is off: zeroing 128 KB for nothing
-    /// cost short searches (data generation's, each its own game) 1% of their time.
+    /// The entries by side to move, none when correction is off: a search makes a new table,
+    /// and zeroing 128 KB for nothing cost short searches (data generation's) 1% of their time.
     entries: Option<Box<[[i32; ENTRIES]; 2]>>,
     max_weight: i32,
 }
@@ -49,21 +46,6 @@ impl CorrectionHistory {
     pub fn new(max_weight: i32) -> CorrectionHistory {
         let max_weight = max_weight.clamp(0, WEIGHT_SCALE);
         CorrectionHistory { entries: (max_weight > 0).then(|| Box::new([[0; ENTRIES]; 2])), max_weight }
-    }
-
-    /// The table for the next search: `previous` (the last search's) when it was made with the
-    /// same `max_weight`, else a new one.
-    pub fn carried_over(previous: Option<CorrectionHistory>, max_weight: i32) -> CorrectionHistory {
-        match previous {
-            Some(previous) if previous.max_weight == max_weight.clamp(0, WEIGHT_SCALE) => previous,
-            _ => CorrectionHistory::new(max_weight),
-        }
-    }
-
-    /// Whether any entry holds a correction.
-    #[cfg(test)]
-    pub fn has_learned(&self) -> bool {
-        self.entries.as_ref().is_some_and(|entries| entries.iter().flatten().any(|&e| e != 0))
     }
 
     /// Whether corrections are made and learned.
@@ -185,22 +167,6 @@ mod tests {
             deep.learn(slot, 0, deep.corrected(slot, 0), -60, Bound::Exact, 12);
         }
         assert!(deep.corrected(slot, 0) < shallow.corrected(slot, 0) && shallow.corrected(slot, 0) < 0);
-    }
-
-    #[test]
-    fn a_table_is_carried_over_only_with_its_own_weight() {
-        let (slot, _, _) = slots();
-        let mut history = CorrectionHistory::new(16);
-        history.learn(slot, 0, 0, 60, Bound::Exact, 20);
-        let learned = history.corrected(slot, 0);
-        assert!(learned > 0);
-        let kept = CorrectionHistory::carried_over(Some(history), 16);
-        assert_eq!(kept.corrected(slot, 0), learned);
-        let renewed = CorrectionHistory::carried_over(Some(kept), 32);
-        assert_eq!(renewed.corrected(slot, 0), 0);
-        assert!(renewed.enabled());
-        assert!(!CorrectionHistory::carried_over(Some(renewed), 0).enabled());
-        assert!(CorrectionHistory::carried_over(None, 8).enabled());
     }
 
     #[test]

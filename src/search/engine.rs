@@ -81,8 +81,7 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets everything learned: the table, the move-ordering and the correction history (new
-    /// game).
+    /// Forgets everything learned: the table and the move-ordering history (new game).
     pub fn clear_hash(&self) {
         self.tt.clear();
         self.saved_threads().clear();
@@ -288,34 +287,6 @@ mod tests {
         // The hard limit still cuts an iteration off.
         let hard = search(&Limits { soft_nodes: Some(1_000_000), ..Limits::nodes(3_000) });
         assert_eq!(hard.nodes, 3_000);
-    }
-
-    #[test]
-    fn the_correction_history_lasts_the_game() {
-        let mut engine = Engine::new(16);
-        engine.options.params.corr_weight = 16;
-        let learned = |engine: &Engine| {
-            engine
-                .saved_threads()
-                .first()
-                .and_then(|s| s.correction.as_ref())
-                .is_some_and(|c| c.has_learned())
-        };
-        let search = |engine: &mut Engine, limits: &Limits| {
-            let control = SearchControl::new();
-            control.start(false);
-            engine.search(&Position::startpos(), limits, &control, &mut |_| {});
-        };
-        search(&mut engine, &Limits::depth(7));
-        assert!(learned(&engine), "nothing learned");
-        // A depth-1 search learns nothing itself (the first assertion shows it), so what the
-        // table holds after one is what came before it.
-        engine.clear_hash();
-        search(&mut engine, &Limits::depth(1));
-        assert!(!learned(&engine), "a new game starts afresh");
-        search(&mut engine, &Limits::depth(7));
-        search(&mut engine, &Limits::depth(1));
-        assert!(learned(&engine), "forgotten between searches");
     }
 
     #[test]

@@ -1,13 +1,11 @@
 //! What a search thread keeps from one search to the next, held by `Engine` in between: its
-//! move-ordering history, which the next search starts from (faded: `OrderingTables::age`), the
-//! correction history (kept whole: `CorrectionHistory::carried_over`), and
+//! move-ordering history, which the next search starts from (faded: `OrderingTables::age`), and
 //! the buffers a search would otherwise allocate and clear anew (the principal-variation table,
 //! the evaluator's accumulators). The data generator runs thousands of small searches a minute,
 //! and making those buffers took 2.4% of its instructions.
 
 use crate::eval::Evaluator;
 
-use super::correction::CorrectionHistory;
 use super::ordering::OrderingTables;
 use super::stack::PvTable;
 
@@ -16,8 +14,6 @@ use super::stack::PvTable;
 pub(crate) struct ThreadState {
     /// The move-ordering history.
     pub tables: OrderingTables,
-    /// The correction history, if the last search kept one.
-    pub correction: Option<CorrectionHistory>,
     /// The principal-variation table (its lines are forgotten between searches).
     pub pv: PvTable,
     /// The last search's evaluator, if there was one (`Evaluator::renewed` reuses it).

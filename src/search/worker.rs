@@ -46,7 +46,7 @@ pub(crate) struct Worker<'a> {
     pub eval: Evaluator,
     /// The main thread's clock keeper (`None` on helpers, which stop when the main thread is done).
     pub time: Option<TimeManager>,
-    /// How far the static evaluation errs by pawn structure, learned during this game.
+    /// How far the static evaluation errs by pawn structure, learned during this search.
     correction: CorrectionHistory,
     /// Per ply of the current line: static evaluation, continuation row, killers.
     stack: Stack,
@@ -78,7 +78,7 @@ impl<'a> Worker<'a> {
             tables: state.tables,
             eval,
             time,
-            correction: CorrectionHistory::carried_over(state.correction, shared.params.corr_weight),
+            correction: CorrectionHistory::new(shared.params.corr_weight),
             stack: Stack::default(),
             pv: state.pv,
             root_depth: 0,
@@ -88,12 +88,7 @@ impl<'a> Worker<'a> {
 
     /// What this thread keeps for the next search.
     pub fn into_state(self) -> ThreadState {
-        ThreadState {
-            tables: self.tables,
-            correction: Some(self.correction),
-            pv: self.pv,
-            eval: Some(self.eval),
-        }
+        ThreadState { tables: self.tables, pv: self.pv, eval: Some(self.eval) }
     }
 
     /// The principal variation found by the last search from the root.

@@ -526,6 +526,29 @@ mod tests {
     }
 
     #[test]
+    fn a_round_robin_extended_by_games_still_knows_its_earlier_games() {
+        // Three engines make three pairings: 2 games each is 6 in all, 4 each is 12.
+        let (before, after) = (config(3, false, 2), config(3, false, 4));
+        let pairings = schedule::pairings(3, false).len();
+        assert_eq!(pairings, 3);
+        let tags = MatchTags {
+            games: 12,
+            settings: fingerprint(&after),
+            engines: after.engines.iter().map(|e| e.name.clone()).collect(),
+            gauntlet: false,
+            shard: Shard::WHOLE,
+            sprt: None,
+        };
+        assert_ne!(fingerprint(&before), fingerprint(&after));
+        assert_eq!(fingerprint_for_games(&after, &tags, pairings, Some(6)), fingerprint(&before));
+        assert_eq!(fingerprint_for_games(&after, &tags, pairings, Some(12)), fingerprint(&after));
+        // A game without the games tag (an older file) is taken as this match's.
+        assert_eq!(fingerprint_for_games(&after, &tags, pairings, None), fingerprint(&after));
+        // Any other count is another match: per pairing, not in all.
+        assert_ne!(fingerprint_for_games(&after, &tags, pairings, Some(3)), fingerprint(&before));
+    }
+
+    #[test]
     fn too_many_games_are_refused_before_any_engine_starts() {
         // Ten pairings of 100,000 games: a million, allowed (the missing engine is found next).
         let e = check(&config(11, true, 100_000)).unwrap_err().to_string();

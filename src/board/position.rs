@@ -146,6 +146,16 @@ impl Position {
         key
     }
 
+    /// The Zobrist key of `color`'s pieces other than pawns, king included (worked out from the
+    /// piece lists, like `pawn_key`, for the correction history).
+    pub fn other_pieces_key(&self, color: Color) -> u64 {
+        let pawns_from = PieceKind::Pawn.slots().0 as usize;
+        self.squares[color.index()][..pawns_from]
+            .iter()
+            .filter(|&&sq| sq != Square::NONE)
+            .fold(0, |key, &sq| key ^ zobrist::PIECE_SQUARE[self.board[sq].type_index()][sq.index()])
+    }
+
     /// The square of the piece in `slot` of `color`, or `Square::NONE` if it was captured.
     #[inline]
     pub fn slot_square(&self, color: Color, slot: u8) -> Square {

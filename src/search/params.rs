@@ -81,6 +81,9 @@ search_params! {
     /// Correction history (`correction.rs`): the most weight, out of 256, one search result has
     /// in its entry (a result of depth d weighs d + 1 up to this); 0 switches correction off.
     corr_weight: 0 in 0..=256,
+    /// Correction history: which keys it learns and corrects by, a bit each: 1 the pawns, 2 each
+    /// side's other pieces (an entry for Red's and one for Black's); the correction is their mean.
+    corr_keys: 1 in 1..=3,
     /// Singular extensions: a move from the table is searched one ply deeper when every other
     /// move fails well below its stored score, at this depth and deeper; 0 switches them off.
     se_depth: 0 in 0..=64,

@@ -4,7 +4,7 @@
 use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::{EvalChoice, Evaluator};
 
-use super::correction::CorrectionHistory;
+use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::ordering::{piece_square, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION, REFUTATION};
 use super::root::RootMove;
 use super::rules_hook::rule_score;
@@ -78,7 +78,10 @@ impl<'a> Worker<'a> {
             tables: state.tables,
             eval,
             time,
-            correction: CorrectionHistory::new(shared.params.corr_weight),
+            correction: CorrectionHistory::new(
+                shared.params.corr_weight,
+                CorrectionKeys::from_bits(shared.params.corr_keys),
+            ),
             stack: Stack::default(),
             pv: state.pv,
             root_depth: 0,

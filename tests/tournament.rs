@@ -256,6 +256,14 @@ fn resume_keeps_finished_games() {
     let row = table.lines().find(|l| l.starts_with("good vs bad")).expect("a row for the pairing");
     let numbers: Vec<&str> = row.split_whitespace().skip(3).take(4).collect();
     assert_eq!(numbers, ["4", "4", "0", "0"], "{table}");
+    // `match report` reads the extended match whole, although its first two games carry the
+    // 2-game match's settings fingerprint.
+    let report = chariot_match(&["report", pgn.to_str().unwrap()]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    let table = String::from_utf8(report.stdout).unwrap();
+    let row = table.lines().find(|l| l.starts_with("good vs bad")).expect("a row for the pairing");
+    let numbers: Vec<&str> = row.split_whitespace().skip(3).take(4).collect();
+    assert_eq!(numbers, ["4", "4", "0", "0"], "{table}");
     // Another pairing's PGN does not fit this schedule.
     let other = format!("name=other,cmd={}", fake("illegal"));
     let mismatch = chariot_match(&[

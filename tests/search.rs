@@ -157,6 +157,15 @@ fn singular_extensions_keep_the_mates_and_determinism() {
     );
 }
 
+#[test]
+fn the_default_search_extends_singular_moves() {
+    // Singular extensions passed their SPRT and are on by default: switching them off changes
+    // the search of a middlegame position that reaches their depth.
+    let fen = bench::BENCH_FENS[6];
+    let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(10)).nodes;
+    assert_ne!(nodes(""), nodes("se_depth=0"));
+}
+
 /// The first iteration of a search to depth 9 that reports a mate, with `setting` and the classic
 /// evaluation: a hand-tuned evaluation, so that a new built-in net does not move the depths.
 fn first_mate_depth(fen: &str, setting: &str) -> Option<i32> {

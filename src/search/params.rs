@@ -86,7 +86,7 @@ search_params! {
     corr_keys: 1 in 1..=3,
     /// Singular extensions: a move from the table is searched one ply deeper when every other
     /// move fails well below its stored score, at this depth and deeper; 0 switches them off.
-    se_depth: 0 in 0..=64,
+    se_depth: 6 in 0..=64,
     /// Singular extensions: how far below the table's score the other moves must all fail, in
     /// centipawns per ply of depth.
     se_margin: 2 in 0..=200,

@@ -34,11 +34,12 @@ done
 
 # The term groups belong to the classic evaluation, so every engine uses it unless NNUE=1, which
 # measures the search features with the built-in net and leaves the terms out.
+# Every engine plays with its opening book off, as in every strength test.
 if [ "${NNUE:-0}" = 1 ]; then
-    eval_opt=""
+    eval_opt=",option.usebook=false"
     groups=""
 else
-    eval_opt=",option.usennue=false"
+    eval_opt=",option.usebook=false,option.usennue=false"
     groups=${TERMS:-kingsafety cannons mobility pawns kingattack}
 fi
 engines=(--engine "name=all,cmd=$engine,proto=ucci$eval_opt")

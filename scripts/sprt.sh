@@ -8,6 +8,9 @@
 #
 #   NEW_OPTS='option.tune=lmr_history=8 rfp_margin=70' scripts/sprt.sh target/release/chariot target/release/chariot
 #
+# Both engines play with their opening book off (`option.usebook=false`, which UCCI otherwise
+# turns on), unless NEW_OPTS or OLD_OPTS set usebook themselves: the book is tested only on purpose.
+#
 # H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
 # 10+0.1 s per side, the openings of tests/data/openings.txt each played twice, games on
 # both cores. Environment: GAMES (the cap, default 20000), TC (or NODES: a fixed number of
@@ -46,9 +49,17 @@ if [ -n "${NODES:-}" ]; then
     limit=(--nodes "$NODES")
 fi
 
+# The engine-spec keys for one side: its own, with the book off unless they say otherwise.
+books_off() {
+    case ",$1," in
+    *,option.usebook=*) echo "$1" ;;
+    *) echo "option.usebook=false${1:+,$1}" ;;
+    esac
+}
+
 exec "$CHARIOT" match \
-    --engine "name=new,cmd=$new${NEW_OPTS:+,$NEW_OPTS}" \
-    --engine "name=old,cmd=$old${OLD_OPTS:+,$OLD_OPTS}" \
+    --engine "name=new,cmd=$new,$(books_off "${NEW_OPTS:-}")" \
+    --engine "name=old,cmd=$old,$(books_off "${OLD_OPTS:-}")" \
     --games "${GAMES:-20000}" \
     "${limit[@]}" \
     --concurrency "${CONCURRENCY:-2}" \

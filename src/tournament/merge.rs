@@ -175,7 +175,8 @@ pub enum MergeError {
         /// What is wrong.
         problem: GameProblem,
     },
-    /// A game was played with other settings than the first game read.
+    /// A game was played with other settings than the match's (or, before an extension, than
+    /// the other games of its count in its file).
     OtherSettings {
         /// The file.
         path: PathBuf,
@@ -183,9 +184,9 @@ pub enum MergeError {
         number: usize,
         /// Its fingerprint.
         settings: String,
-        /// The file of the first game.
+        /// The file whose games hold the expected fingerprint.
         first: PathBuf,
-        /// The first game's fingerprint.
+        /// The expected fingerprint.
         expected: String,
     },
     /// The files record different `--sprt` settings and none was given to choose.
@@ -237,7 +238,8 @@ impl fmt::Display for MergeError {
 /// No `source`: the message already holds the cause's.
 impl std::error::Error for MergeError {}
 
-/// The first game read: what every other game must agree with.
+/// The match as the first file's last game describes it (an extended match's full count): what
+/// every other game must agree with.
 struct Reference {
     path: PathBuf,
     tags: MatchTags,

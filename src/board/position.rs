@@ -137,20 +137,19 @@ impl Position {
     /// The Zobrist key of the pawns alone, both sides' (worked out from the piece lists, not kept
     /// move by move: the search's correction history asks for it once a node).
     pub fn pawn_key(&self) -> u64 {
-        let mut key = 0;
-        for color in Color::BOTH {
-            for sq in self.pieces(color, PieceKind::Pawn) {
-                key ^= zobrist::PIECE_SQUARE[self.board[sq].type_index()][sq.index()];
-            }
-        }
-        key
+        let pawns = PieceKind::Pawn.slots();
+        Color::BOTH.iter().fold(0, |key, &color| key ^ self.slots_key(color, pawns.0..pawns.1))
     }
 
     /// The Zobrist key of `color`'s pieces other than pawns, king included (worked out from the
     /// piece lists, like `pawn_key`, for the correction history).
     pub fn other_pieces_key(&self, color: Color) -> u64 {
-        let pawns_from = PieceKind::Pawn.slots().0 as usize;
-        self.squares[color.index()][..pawns_from]
+        self.slots_key(color, 0..PieceKind::Pawn.slots().0)
+    }
+
+    /// The Zobrist key of the pieces of `color` in `slots` that are still on the board.
+    fn slots_key(&self, color: Color, slots: std::ops::Range<u8>) -> u64 {
+        self.squares[color.index()][slots.start as usize..slots.end as usize]
             .iter()
             .filter(|&&sq| sq != Square::NONE)
             .fold(0, |key, &sq| key ^ zobrist::PIECE_SQUARE[self.board[sq].type_index()][sq.index()])

@@ -3,11 +3,17 @@
 //! refuse to merge shards of different matches. What only decides where and how fast the games
 //! are played (the shard, `--concurrency`, the PGN file and notation) or when to stop (`--sprt`,
 //! `--resume`) is left out, so that every shard of one match has the same fingerprint.
+//!
+//! An engine's program counts by its contents, not by where it lies: a copy of the same program
+//! elsewhere (another machine, a node of a cluster) plays the same match, and a program rebuilt
+//! in place does not continue the old one's.
+
+use std::path::{Path, PathBuf};
 
 use super::game::GameSettings;
 use super::spec::{Limit, Protocol, Threshold};
 use super::MatchConfig;
-use crate::binary::fnv1a64;
+use crate::binary::{fnv1a64, fnv1a64_words, FNV64_OFFSET};
 
 /// The fields are written one after another, each with its length in front, so that no two
 /// different settings run together into the same bytes.
@@ -76,22 +82,66 @@ fn threshold_text(threshold: Threshold) -> String {
     }
 }
 
-/// The fingerprint of a match's settings, as the 16 hex digits of a 64-bit FNV-1a hash.
-pub fn fingerprint(config: &MatchConfig) -> String {
-    fingerprint_with_games(config, config.games)
+/// What stands for an engine's program in the fingerprint: the hash and length of its file when
+/// the command names a file that can be read (found on `PATH`, as it is started, when the
+/// command has no folder), else the command as written. A wrapper script counts by its own text.
+fn program_identity(cmd: &Path) -> String {
+    match program_file(cmd).and_then(|file| std::fs::read(file).ok()) {
+        Some(bytes) => format!("program {:016x} {}", fnv1a64_words(FNV64_OFFSET, &bytes), bytes.len()),
+        None => format!("command {}", cmd.to_string_lossy()),
+    }
 }
 
-/// The fingerprint `config` would have with `games` games per pairing. A round's game does
-/// not depend on how many follow it, so the games of a match later extended with a larger
-/// `--games` carry this fingerprint for their own count.
-pub fn fingerprint_with_games(config: &MatchConfig, games: u32) -> String {
+/// The file `cmd` starts: itself when it names a folder, else the first file of that name on
+/// `PATH`.
+fn program_file(cmd: &Path) -> Option<PathBuf> {
+    if cmd.components().count() > 1 {
+        return cmd.is_file().then(|| cmd.to_path_buf());
+    }
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths).map(|folder| folder.join(cmd)).find(|file| file.is_file())
+}
+
+/// A match's fingerprints: its own, and those its games carry when a larger `--games` extended
+/// it from a smaller count. Each engine's program is read once, when this is made.
+pub struct Fingerprints<'a> {
+    config: &'a MatchConfig,
+    programs: Vec<String>,
+}
+
+impl<'a> Fingerprints<'a> {
+    /// Reads the programs of `config`'s engines.
+    pub fn new(config: &'a MatchConfig) -> Self {
+        Fingerprints { config, programs: config.engines.iter().map(|e| program_identity(&e.cmd)).collect() }
+    }
+
+    /// The match's own fingerprint.
+    pub fn own(&self) -> String {
+        self.with_games(self.config.games)
+    }
+
+    /// The fingerprint the match would have with `games` games per pairing. A round's game
+    /// does not depend on how many follow it, so the games of a match later extended with a
+    /// larger `--games` carry this fingerprint for their own count.
+    pub fn with_games(&self, games: u32) -> String {
+        settings_fingerprint(self.config, &self.programs, games)
+    }
+}
+
+/// The fingerprint of a match's settings, as the 16 hex digits of a 64-bit FNV-1a hash.
+pub fn fingerprint(config: &MatchConfig) -> String {
+    Fingerprints::new(config).own()
+}
+
+fn settings_fingerprint(config: &MatchConfig, programs: &[String], games: u32) -> String {
     let mut fields = Fields(Vec::new());
-    // A version of this layout: a change to what is hashed changes every fingerprint.
-    fields.text("chariot match settings 1");
+    // A version of this layout: a change to what is hashed changes every fingerprint (2: the
+    // programs by their contents, where 1 hashed their paths).
+    fields.text("chariot match settings 2");
     fields.number(config.engines.len() as u64);
-    for engine in &config.engines {
+    for (engine, program) in config.engines.iter().zip(programs) {
         fields.text(&engine.name);
-        fields.text(&engine.cmd.to_string_lossy());
+        fields.text(program);
         fields.number(engine.args.len() as u64);
         for arg in &engine.args {
             fields.text(arg);
@@ -220,6 +270,34 @@ mod tests {
         one.openings = vec![line("h2e2 h9g7")];
         other.openings = vec![line("h2e2 b9c7")];
         assert_ne!(fingerprint(&one), fingerprint(&other));
+    }
+
+    #[test]
+    fn a_program_counts_by_its_contents_not_by_its_place() {
+        let dir = std::env::temp_dir().join(format!("chariot-fingerprint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (here, there) = (dir.join("engine"), dir.join("copy-of-engine"));
+        std::fs::write(&here, b"#!/bin/sh\necho one\n").unwrap();
+        std::fs::copy(&here, &there).unwrap();
+        let with_cmd = |cmd: &Path| {
+            let mut c = config();
+            c.engines[0].cmd = cmd.to_path_buf();
+            fingerprint(&c)
+        };
+        let first = with_cmd(&here);
+        assert_eq!(with_cmd(&there), first, "a copy elsewhere plays the same match");
+        std::fs::write(&here, b"#!/bin/sh\necho two\n").unwrap();
+        let rebuilt = with_cmd(&here);
+        assert_ne!(rebuilt, first, "a program rebuilt in place is another engine");
+        assert_ne!(with_cmd(&dir.join("no-such-engine")), first);
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        // A bare name is the file on PATH that would be started; an unknown one stays a name.
+        let sh = program_file(Path::new("sh")).expect("sh on PATH");
+        assert!(sh.is_absolute() || sh.components().count() > 1, "{}", sh.display());
+        assert!(program_identity(Path::new("sh")).starts_with("program "));
+        let unknown = "chariot-no-such-program-on-path";
+        assert_eq!(program_identity(Path::new(unknown)), format!("command {unknown}"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::{self, EngineProcess, EngineStartError};
-use super::fingerprint::{fingerprint, fingerprint_with_games};
+use super::fingerprint::Fingerprints;
 use super::game::{play_game, GameRecord, GameSettings};
 use super::match_tags::MatchTags;
 use super::pairs::{PairCollector, Pentanomial};
@@ -192,8 +192,9 @@ impl fmt::Display for MatchError {
             MatchError::OtherSettings { round, found, expected, path } => write!(
                 f,
                 "cannot resume: game {round} in {} was played with other settings (fingerprint {found}, \
-                 this match's is {expected}): the engines' names, commands or options, the games, the openings, \
-                 the limits or the adjudication differ; give the first run's options again, or start a new --pgn",
+                 this match's is {expected}): the engines' names, programs (by their contents) or options, the games, \
+                 the openings, the limits or the adjudication differ; give the first run's options and programs \
+                 again, or start a new --pgn",
                 path.display()
             ),
             MatchError::Report(e) => write!(f, "cannot write the results: {e}"),
@@ -283,13 +284,13 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
 /// all: this match's own, or, for games of the same match before a larger `--games` extended
 /// it, the fingerprint for their count.
 fn fingerprint_for_games(
-    config: &MatchConfig,
+    fingerprints: &Fingerprints,
     match_tags: &MatchTags,
     pairings: usize,
     match_games: Option<u32>,
 ) -> String {
     match match_games {
-        Some(total) if total != match_tags.games => fingerprint_with_games(config, total / pairings as u32),
+        Some(total) if total != match_tags.games => fingerprints.with_games(total / pairings as u32),
         _ => match_tags.settings.clone(),
     }
 }
@@ -300,10 +301,11 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
     let pairings = schedule::pairings(config.engines.len(), config.gauntlet);
     let all_jobs = schedule::jobs(&pairings, config.games, config.openings.len());
     let shard = config.shard.unwrap_or(Shard::WHOLE);
+    let fingerprints = Fingerprints::new(config);
     let match_tags = MatchTags {
         // `check` bounds the games far below u32::MAX.
         games: all_jobs.len() as u32,
-        settings: fingerprint(config),
+        settings: fingerprints.own(),
         engines: config.engines.iter().map(|e| e.name.clone()).collect(),
         gauntlet: config.gauntlet,
         shard,
@@ -332,7 +334,8 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                 });
             };
             if let Some(found) = game.settings {
-                let expected = fingerprint_for_games(config, &match_tags, pairings.len(), game.match_games);
+                let expected =
+                    fingerprint_for_games(&fingerprints, &match_tags, pairings.len(), game.match_games);
                 if found != expected {
                     return Err(MatchError::OtherSettings {
                         round: game.round,
@@ -531,6 +534,8 @@ mod tests {
         let (before, after) = (config(3, false, 2), config(3, false, 4));
         let pairings = schedule::pairings(3, false).len();
         assert_eq!(pairings, 3);
+        let fingerprint = |config: &MatchConfig| Fingerprints::new(config).own();
+        let after_fingerprints = Fingerprints::new(&after);
         let tags = MatchTags {
             games: 12,
             settings: fingerprint(&after),
@@ -540,12 +545,21 @@ mod tests {
             sprt: None,
         };
         assert_ne!(fingerprint(&before), fingerprint(&after));
-        assert_eq!(fingerprint_for_games(&after, &tags, pairings, Some(6)), fingerprint(&before));
-        assert_eq!(fingerprint_for_games(&after, &tags, pairings, Some(12)), fingerprint(&after));
+        assert_eq!(
+            fingerprint_for_games(&after_fingerprints, &tags, pairings, Some(6)),
+            fingerprint(&before)
+        );
+        assert_eq!(
+            fingerprint_for_games(&after_fingerprints, &tags, pairings, Some(12)),
+            fingerprint(&after)
+        );
         // A game without the games tag (an older file) is taken as this match's.
-        assert_eq!(fingerprint_for_games(&after, &tags, pairings, None), fingerprint(&after));
+        assert_eq!(fingerprint_for_games(&after_fingerprints, &tags, pairings, None), fingerprint(&after));
         // Any other count is another match: per pairing, not in all.
-        assert_ne!(fingerprint_for_games(&after, &tags, pairings, Some(3)), fingerprint(&before));
+        assert_ne!(
+            fingerprint_for_games(&after_fingerprints, &tags, pairings, Some(3)),
+            fingerprint(&before)
+        );
     }
 
     #[test]

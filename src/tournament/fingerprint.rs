@@ -1,8 +1,9 @@
 //! The settings fingerprint every match game carries in its PGN (`MatchSettings`): a hash of
 //! everything that decides which games are played and how, so that `chariot match report` can
 //! refuse to merge shards of different matches. What only decides where and how fast the games
-//! are played (the shard, `--concurrency`, the PGN file and notation) or when to stop (`--sprt`,
-//! `--resume`) is left out, so that every shard of one match has the same fingerprint.
+//! are played (the shard, `--concurrency`, the PGN file and notation) or how many and when to
+//! stop (`--games`, `--sprt`, `--resume`) is left out, so that every shard of one match, and
+//! every game of a match extended by a larger `--games`, has the same fingerprint.
 //!
 //! An engine's program counts by its contents, not by where it lies: a copy of the same program
 //! elsewhere (another machine, a node of a cluster) plays the same match, and a program rebuilt
@@ -102,46 +103,19 @@ fn program_file(cmd: &Path) -> Option<PathBuf> {
     std::env::split_paths(&paths).map(|folder| folder.join(cmd)).find(|file| file.is_file())
 }
 
-/// A match's fingerprints: its own, and those its games carry when a larger `--games` extended
-/// it from a smaller count. Each engine's program is read once, when this is made.
-pub struct Fingerprints<'a> {
-    config: &'a MatchConfig,
-    programs: Vec<String>,
-}
-
-impl<'a> Fingerprints<'a> {
-    /// Reads the programs of `config`'s engines.
-    pub fn new(config: &'a MatchConfig) -> Self {
-        Fingerprints { config, programs: config.engines.iter().map(|e| program_identity(&e.cmd)).collect() }
-    }
-
-    /// The match's own fingerprint.
-    pub fn own(&self) -> String {
-        self.with_games(self.config.games)
-    }
-
-    /// The fingerprint the match would have with `games` games per pairing. A round's game
-    /// does not depend on how many follow it, so the games of a match later extended with a
-    /// larger `--games` carry this fingerprint for their own count.
-    pub fn with_games(&self, games: u32) -> String {
-        settings_fingerprint(self.config, &self.programs, games)
-    }
-}
-
-/// The fingerprint of a match's settings, as the 16 hex digits of a 64-bit FNV-1a hash.
+/// The fingerprint of a match's settings, as the 16 hex digits of a 64-bit FNV-1a hash. The
+/// number of games is no part of it: a round's game does not depend on how many follow it, so a
+/// match extended by a larger `--games` keeps its fingerprint, and every game of it can be checked
+/// against it (the `MatchGames` tag records the count).
 pub fn fingerprint(config: &MatchConfig) -> String {
-    Fingerprints::new(config).own()
-}
-
-fn settings_fingerprint(config: &MatchConfig, programs: &[String], games: u32) -> String {
     let mut fields = Fields(Vec::new());
     // A version of this layout: a change to what is hashed changes every fingerprint (2: the
-    // programs by their contents, where 1 hashed their paths).
+    // programs by their contents rather than their paths, and the games left out).
     fields.text("chariot match settings 2");
     fields.number(config.engines.len() as u64);
-    for (engine, program) in config.engines.iter().zip(programs) {
+    for engine in &config.engines {
         fields.text(&engine.name);
-        fields.text(program);
+        fields.text(&program_identity(&engine.cmd));
         fields.number(engine.args.len() as u64);
         for arg in &engine.args {
             fields.text(arg);
@@ -163,7 +137,6 @@ fn settings_fingerprint(config: &MatchConfig, programs: &[String], games: u32) -
         }
     }
     fields.number(u64::from(config.gauntlet));
-    fields.number(u64::from(games));
     fields.number(config.openings.len() as u64);
     for opening in &config.openings {
         fields.text(&opening.start.to_fen());
@@ -221,7 +194,7 @@ mod tests {
         assert_eq!(base.len(), 16);
         assert!(base.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{base}");
         assert_eq!(fingerprint(&config()), base, "the same settings, the same fingerprint");
-        let changes: [(&str, Change); 22] = [
+        let changes: [(&str, Change); 21] = [
             ("name", |c| c.engines[0].name = "c".into()),
             ("cmd", |c| c.engines[0].cmd = PathBuf::from("/bin/c")),
             ("args", |c| c.engines[0].args.push("y".into())),
@@ -231,7 +204,6 @@ mod tests {
             ("option", |c| c.engines[0].options[0].1 = "32".into()),
             ("order", |c| c.engines.swap(0, 1)),
             ("gauntlet", |c| c.gauntlet = true),
-            ("games", |c| c.games = 6),
             ("openings", |c| c.openings.push(Opening::startpos())),
             ("own limit", |c| c.engines[1].limit = Some(Limit::Depth(3))),
             ("own limit value", |c| c.engines[1].limit = Some(Limit::Depth(4))),
@@ -310,6 +282,8 @@ mod tests {
         c.sprt = Some(SprtSpec { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 });
         c.resume = true;
         c.shard = Some(Shard::new(3, 8).unwrap());
+        // Nor how many games there are: a match extended by a larger `--games` is the same match.
+        c.games = 6;
         assert_eq!(fingerprint(&c), base);
     }
 }

@@ -315,12 +315,11 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
             return Err(MergeError::Truncated { path: path.clone(), error: None });
         }
         // A match extended by a larger `--games` appends the games of the larger count after
-        // those of the smaller, and the runner checked the earlier games' settings against the
-        // new ones before it did: a file is judged by its last game, and its earlier games of a
-        // smaller count only need to agree among themselves.
+        // those of the smaller, with the same settings fingerprint (the count is no part of it):
+        // a file is judged by its last game, and its earlier games may have a smaller
+        // `MatchGames`, never growing smaller again.
         let last = games.iter().rev().find_map(|game| whole_game(game).ok());
         let mut largest_so_far = 0;
-        let mut earlier_settings: Vec<(u32, String)> = Vec::new();
         for (i, game) in games.iter().enumerate() {
             let bad = |problem| MergeError::Game { path: path.clone(), number: i + 1, problem };
             let (tags, limit) = whole_game(game).map_err(bad)?;
@@ -341,24 +340,13 @@ pub fn merge_texts(files: &[(PathBuf, String)]) -> Result<Merged, MergeError> {
             let file_games = last.as_ref().map_or(tags.games, |(last, _)| last.games);
             let extended = tags.games < file_games && tags.games >= largest_so_far;
             largest_so_far = largest_so_far.max(tags.games);
-            let expected = if extended {
-                match earlier_settings.iter().find(|(games, _)| *games == tags.games) {
-                    Some((_, settings)) => settings.clone(),
-                    None => {
-                        earlier_settings.push((tags.games, tags.settings.clone()));
-                        tags.settings.clone()
-                    }
-                }
-            } else {
-                r.tags.settings.clone()
-            };
-            if tags.settings != expected {
+            if tags.settings != r.tags.settings {
                 return Err(MergeError::OtherSettings {
                     path: path.clone(),
                     number: i + 1,
                     settings: tags.settings,
-                    first: if extended { path.clone() } else { r.path.clone() },
-                    expected,
+                    first: r.path.clone(),
+                    expected: r.tags.settings.clone(),
                 });
             }
             let differs = [
@@ -563,21 +551,18 @@ mod tests {
 
     #[test]
     fn a_match_extended_by_more_games_is_read_whole_from_its_file() {
-        let settings = |text: String, fingerprint: &str| text.replace("0123456789abcdef", fingerprint);
-        let before =
-            |round, red, black| settings(game(round, red, black, "1-0", 2, "1/1", ""), "aaaaaaaaaaaaaaaa");
-        let after =
-            |round, red, black| settings(game(round, red, black, "0-1", 4, "1/1", ""), "bbbbbbbbbbbbbbbb");
+        let before = |round, red, black| game(round, red, black, "1-0", 2, "1/1", "");
+        let after = |round, red, black| game(round, red, black, "0-1", 4, "1/1", "");
         let extended = before(1, "a", "b") + &before(2, "b", "a") + &after(3, "a", "b") + &after(4, "b", "a");
         let merged = merge_texts(&files(std::slice::from_ref(&extended))).unwrap();
-        assert_eq!((merged.found, merged.games, merged.settings.as_str()), (4, 4, "bbbbbbbbbbbbbbbb"));
+        assert_eq!((merged.found, merged.games, merged.settings.as_str()), (4, 4, "0123456789abcdef"));
         assert_eq!(merged.pairings[0].1, Tally { wins: 2, draws: 0, losses: 2 });
-        // Earlier games of one count must agree among themselves.
-        let odd = settings(game(2, "b", "a", "1-0", 2, "1/1", ""), "cccccccccccccccc");
-        let mixed = before(1, "a", "b") + &odd + &after(3, "a", "b");
+        // The games before the extension carry the match's fingerprint like the rest.
+        let odd = game(2, "b", "a", "1-0", 2, "1/1", "").replace("0123456789abcdef", "cccccccccccccccc");
+        let mixed = before(1, "a", "b") + &odd + &after(3, "a", "b") + &after(4, "b", "a");
         match merge_texts(&files(&[mixed])) {
             Err(MergeError::OtherSettings { number: 2, settings, expected, .. }) => {
-                assert_eq!((settings.as_str(), expected.as_str()), ("cccccccccccccccc", "aaaaaaaaaaaaaaaa"));
+                assert_eq!((settings.as_str(), expected.as_str()), ("cccccccccccccccc", "0123456789abcdef"));
             }
             other => panic!("{other:?}"),
         }
@@ -586,13 +571,13 @@ mod tests {
             before(1, "a", "b") + &after(3, "a", "b") + &before(2, "b", "a") + &after(4, "b", "a");
         assert!(matches!(
             merge_texts(&files(&[backwards])),
-            Err(MergeError::OtherSettings { number: 3, .. })
+            Err(MergeError::Game { number: 3, problem: GameProblem::Differs("MatchGames"), .. })
         ));
         // Another file of the smaller match alone is another match.
         let small = before(1, "a", "b") + &before(2, "b", "a");
         assert!(matches!(
             merge_texts(&files(&[extended, small])),
-            Err(MergeError::OtherSettings { number: 1, .. })
+            Err(MergeError::Game { number: 1, problem: GameProblem::Differs("MatchGames"), .. })
         ));
     }
 

@@ -263,8 +263,6 @@ pub struct PlayedGame {
     pub result: String,
     /// Its settings fingerprint (`MatchSettings`); `None` in files written before the tag.
     pub settings: Option<String>,
-    /// The games of the match it was played in, all pairings together (`MatchGames`).
-    pub match_games: Option<u32>,
 }
 
 /// Reads the finished games of an earlier run from its PGN text.
@@ -286,7 +284,6 @@ pub fn played_games(text: &str, path: &Path) -> Result<Vec<PlayedGame>, ResumeEr
             black: tag("Black")?,
             result: game.result.clone(),
             settings: game.tag(match_tags::SETTINGS).map(str::to_string),
-            match_games: game.tag(match_tags::GAMES).and_then(|g| g.parse().ok()),
         });
     }
     Ok(out)

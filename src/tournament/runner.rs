@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::{self, EngineProcess, EngineStartError};
-use super::fingerprint::Fingerprints;
+use super::fingerprint::fingerprint;
 use super::game::{play_game, GameRecord, GameSettings};
 use super::match_tags::MatchTags;
 use super::pairs::{PairCollector, Pentanomial};
@@ -280,32 +280,16 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
-/// The fingerprint this match's games carry when played in a match of `match_games` games in
-/// all: this match's own, or, for games of the same match before a larger `--games` extended
-/// it, the fingerprint for their count.
-fn fingerprint_for_games(
-    fingerprints: &Fingerprints,
-    match_tags: &MatchTags,
-    pairings: usize,
-    match_games: Option<u32>,
-) -> String {
-    match match_games {
-        Some(total) if total != match_tags.games => fingerprints.with_games(total / pairings as u32),
-        _ => match_tags.settings.clone(),
-    }
-}
-
 /// Runs the match and prints the results table (and SPRT line) to `out`.
 pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, MatchError> {
     check(config)?;
     let pairings = schedule::pairings(config.engines.len(), config.gauntlet);
     let all_jobs = schedule::jobs(&pairings, config.games, config.openings.len());
     let shard = config.shard.unwrap_or(Shard::WHOLE);
-    let fingerprints = Fingerprints::new(config);
     let match_tags = MatchTags {
         // `check` bounds the games far below u32::MAX.
         games: all_jobs.len() as u32,
-        settings: fingerprints.own(),
+        settings: fingerprint(config),
         engines: config.engines.iter().map(|e| e.name.clone()).collect(),
         gauntlet: config.gauntlet,
         shard,
@@ -333,9 +317,9 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     path: path.clone(),
                 });
             };
+            // A game of a smaller match that a larger `--games` extended has the same settings.
             if let Some(found) = game.settings {
-                let expected =
-                    fingerprint_for_games(&fingerprints, &match_tags, pairings.len(), game.match_games);
+                let expected = match_tags.settings.clone();
                 if found != expected {
                     return Err(MatchError::OtherSettings {
                         round: game.round,
@@ -526,40 +510,6 @@ mod tests {
                 resign: None,
             },
         }
-    }
-
-    #[test]
-    fn a_round_robin_extended_by_games_still_knows_its_earlier_games() {
-        // Three engines make three pairings: 2 games each is 6 in all, 4 each is 12.
-        let (before, after) = (config(3, false, 2), config(3, false, 4));
-        let pairings = schedule::pairings(3, false).len();
-        assert_eq!(pairings, 3);
-        let fingerprint = |config: &MatchConfig| Fingerprints::new(config).own();
-        let after_fingerprints = Fingerprints::new(&after);
-        let tags = MatchTags {
-            games: 12,
-            settings: fingerprint(&after),
-            engines: after.engines.iter().map(|e| e.name.clone()).collect(),
-            gauntlet: false,
-            shard: Shard::WHOLE,
-            sprt: None,
-        };
-        assert_ne!(fingerprint(&before), fingerprint(&after));
-        assert_eq!(
-            fingerprint_for_games(&after_fingerprints, &tags, pairings, Some(6)),
-            fingerprint(&before)
-        );
-        assert_eq!(
-            fingerprint_for_games(&after_fingerprints, &tags, pairings, Some(12)),
-            fingerprint(&after)
-        );
-        // A game without the games tag (an older file) is taken as this match's.
-        assert_eq!(fingerprint_for_games(&after_fingerprints, &tags, pairings, None), fingerprint(&after));
-        // Any other count is another match: per pairing, not in all.
-        assert_ne!(
-            fingerprint_for_games(&after_fingerprints, &tags, pairings, Some(3)),
-            fingerprint(&before)
-        );
     }
 
     #[test]

@@ -220,7 +220,7 @@ impl fmt::Display for MergeError {
             MergeError::OtherSettings { path, number, settings, first, expected } => write!(
                 f,
                 "{}: game {number} in the file comes from another match (settings {settings}, not {expected} as in {}): \
-                 its engines, limits, openings, games or adjudication differ",
+                 its engines, limits, openings or adjudication differ",
                 path.display(),
                 first.display()
             ),

@@ -192,8 +192,8 @@ impl fmt::Display for MatchError {
             MatchError::OtherSettings { round, found, expected, path } => write!(
                 f,
                 "cannot resume: game {round} in {} was played with other settings (fingerprint {found}, \
-                 this match's is {expected}): the engines' names, programs (by their contents) or options, the games, \
-                 the openings, the limits or the adjudication differ; give the first run's options and programs \
+                 this match's is {expected}): the engines' names, programs (by their contents) or options, the \
+                 openings, the limits or the adjudication differ; give the first run's options and programs \
                  again, or start a new --pgn",
                 path.display()
             ),
@@ -318,16 +318,13 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                 });
             };
             // A game of a smaller match that a larger `--games` extended has the same settings.
-            if let Some(found) = game.settings {
-                let expected = match_tags.settings.clone();
-                if found != expected {
-                    return Err(MatchError::OtherSettings {
-                        round: game.round,
-                        found,
-                        expected,
-                        path: path.clone(),
-                    });
-                }
+            if let Some(found) = game.settings.filter(|found| *found != match_tags.settings) {
+                return Err(MatchError::OtherSettings {
+                    round: game.round,
+                    found,
+                    expected: match_tags.settings.clone(),
+                    path: path.clone(),
+                });
             }
             // `played_games` took only finished games.
             let winner = pgn_out::result_winner(&game.result).unwrap_or(None);

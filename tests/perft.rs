@@ -1,6 +1,6 @@
 //! Perft against the reference counts in `tests/data/perft.txt`, and symmetry of the counts.
 
-use chariot::board::{movegen, Position};
+use chariot::board::{movegen, Move, MoveList, Position, Square};
 
 const REFERENCE: &str = "tests/data/perft.txt";
 
@@ -52,5 +52,48 @@ fn mirrored_twins_give_the_same_counts() {
         assert_eq!(Position::from_fen(&flipped.to_fen()).unwrap(), flipped);
         assert_eq!(movegen::perft(&mut flipped, depth), leaves, "colour-flipped twin of {fen}");
         assert_eq!(movegen::perft(&mut mirrored, depth), leaves, "left-right mirror of {fen}");
+    }
+}
+
+/// Checks one position: the captures and the quiet moves are the pseudo-legal moves split in two,
+/// and `is_pseudo_legal` (which vets hash moves and killers) accepts exactly those moves.
+fn check_split(pos: &Position, vet_every_square: bool) {
+    let (mut all, mut captures, mut quiets) = (MoveList::new(), MoveList::new(), MoveList::new());
+    movegen::pseudo_moves(pos, &mut all);
+    movegen::pseudo_captures(pos, &mut captures);
+    movegen::pseudo_quiets(pos, &mut quiets);
+    let fen = pos.to_fen();
+    assert!(captures.iter().all(|m| pos.piece_at(m.to()).is_piece()), "a capture list move captures nothing in {fen}");
+    assert!(quiets.iter().all(|m| !pos.piece_at(m.to()).is_piece()), "a quiet list move captures in {fen}");
+    let mut split: Vec<Move> = captures.iter().chain(quiets.iter()).copied().collect();
+    let mut whole: Vec<Move> = all.iter().copied().collect();
+    split.sort_by_key(|m| (m.from().index(), m.to().index()));
+    whole.sort_by_key(|m| (m.from().index(), m.to().index()));
+    assert_eq!(split, whole, "captures and quiets differ from all moves in {fen}");
+    if vet_every_square {
+        for from in Square::all() {
+            for to in Square::all() {
+                let mv = Move::new(from, to);
+                assert_eq!(movegen::is_pseudo_legal(pos, mv), all.contains(mv), "{mv} in {fen}");
+            }
+        }
+    }
+}
+
+#[test]
+fn captures_and_quiet_moves_split_the_moves() {
+    for (fen, _, _) in reference_lines().into_iter().filter(|l| l.1 == 3) {
+        let mut pos = Position::from_fen(&fen).unwrap();
+        check_split(&pos, true);
+        for &mv in movegen::legal_moves(&mut pos).iter() {
+            pos.make_move(mv);
+            check_split(&pos, true);
+            for &reply in movegen::legal_moves(&mut pos).iter() {
+                pos.make_move(reply);
+                check_split(&pos, false);
+                pos.unmake_move();
+            }
+            pos.unmake_move();
+        }
     }
 }

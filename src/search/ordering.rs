@@ -116,9 +116,11 @@ impl OrderingTables {
     }
 }
 
-/// Gravity update: keeps the value within ±HISTORY_MAX.
+/// Gravity update: keeps the value within ±HISTORY_MAX. The decay takes 64 bits: a deep
+/// cutoff's bonus (up to 6,400) times an entry near HISTORY_MAX passes the i32 range.
 fn update_history(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    let decay = i64::from(*entry) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
+    *entry += bonus - decay as i32;
 }
 
 /// A move list with ordering scores, handing out the best remaining move each time.
@@ -298,6 +300,26 @@ mod tests {
         assert!(rank(favourite) < rank(plain));
         assert!(score(counter) >= REFUTATION && score(second_killer) >= REFUTATION);
         assert!(score(favourite) < REFUTATION && score(favourite) > 2 * HISTORY_MAX - HISTORY_MAX / 8);
+    }
+
+    #[test]
+    fn history_stays_in_range_under_the_deepest_bonuses() {
+        let deepest = BONUS_DEPTH_SQUARED_MAX * BONUS_PER_DEPTH_SQUARED;
+        for sign in [1, -1] {
+            let mut entry = 0;
+            for step in 0..2_000 {
+                update_history(&mut entry, sign * deepest);
+                assert!(entry.abs() <= HISTORY_MAX, "step {step}: {entry}");
+            }
+            // Saturated, the entry sits just inside the limit and moves no further.
+            assert!(entry.abs() > HISTORY_MAX - deepest, "{entry}");
+            let before = entry;
+            update_history(&mut entry, sign * deepest);
+            assert!((entry - before).abs() <= 1, "{before} then {entry}");
+            // One deep cutoff the other way pulls it back by about twice the bonus.
+            update_history(&mut entry, -sign * deepest);
+            assert!((before - entry).abs() >= deepest, "{before} then {entry}");
+        }
     }
 
     #[test]

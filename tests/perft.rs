@@ -63,7 +63,10 @@ fn check_split(pos: &Position, vet_every_square: bool) {
     movegen::pseudo_captures(pos, &mut captures);
     movegen::pseudo_quiets(pos, &mut quiets);
     let fen = pos.to_fen();
-    assert!(captures.iter().all(|m| pos.piece_at(m.to()).is_piece()), "a capture list move captures nothing in {fen}");
+    assert!(
+        captures.iter().all(|m| pos.piece_at(m.to()).is_piece()),
+        "a capture list move captures nothing in {fen}"
+    );
     assert!(quiets.iter().all(|m| !pos.piece_at(m.to()).is_piece()), "a quiet list move captures in {fen}");
     let mut split: Vec<Move> = captures.iter().chain(quiets.iter()).copied().collect();
     let mut whole: Vec<Move> = all.iter().copied().collect();

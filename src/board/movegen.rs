@@ -16,7 +16,6 @@ use super::square::Square;
 enum Wanted {
     All,
     Captures,
-    Quiets,
 }
 
 /// Appends every pseudo-legal move of the side to move.
@@ -24,15 +23,9 @@ pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
     generate(pos, list, Wanted::All);
 }
 
-/// Appends the pseudo-legal captures of the side to move (for quiescence and the staged picker).
+/// Appends the pseudo-legal captures of the side to move (for quiescence).
 pub fn pseudo_captures(pos: &Position, list: &mut MoveList) {
     generate(pos, list, Wanted::Captures);
-}
-
-/// Appends the pseudo-legal moves of the side to move that capture nothing (the staged picker
-/// generates them only once the captures have not cut off).
-pub fn pseudo_quiets(pos: &Position, list: &mut MoveList) {
-    generate(pos, list, Wanted::Quiets);
 }
 
 /// Decides legality of pseudo-legal moves in one position, skipping the board test for moves
@@ -121,31 +114,21 @@ fn generate(pos: &Position, list: &mut MoveList, wanted: Wanted) {
 #[inline]
 fn push_if(board: &Mailbox, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, to: Square) {
     let target = board[to];
-    let capture = target.is_piece();
-    let wanted = match wanted {
-        Wanted::All => true,
-        Wanted::Captures => capture,
-        Wanted::Quiets => !capture,
-    };
-    if wanted && target.is_enterable_by(us) {
+    if target.is_enterable_by(us) && (wanted == Wanted::All || target.is_piece()) {
         list.push(Move::new(from, to));
     }
 }
 
 /// A rook's or cannon's moves: the empty squares along each line, if quiet moves are wanted, and
-/// a capture of the first blocker (rook) or of the blocker behind it (cannon) if it is theirs and
-/// captures are wanted.
+/// a capture of the first blocker (rook) or of the blocker behind it (cannon) if it is theirs.
 #[inline]
 fn slider(board: &Mailbox, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, kind: PieceKind) {
     for d in delta::ORTHOGONAL {
         let first = attacks::walk(board, from, d, |to| {
-            if wanted != Wanted::Captures {
+            if wanted == Wanted::All {
                 list.push(Move::new(from, to));
             }
         });
-        if wanted == Wanted::Quiets {
-            continue;
-        }
         let target = if kind == PieceKind::Cannon { attacks::blocker_behind(board, first, d) } else { first };
         if board[target].is_color(us.opponent()) {
             list.push(Move::new(from, target));

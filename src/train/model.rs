@@ -82,9 +82,10 @@ pub struct ClipLimits {
     /// Output weights: all 2N of a bucket at this size, rounded at scale QB and times the
     /// largest activation, stay within i32; and each fits in i16.
     pub output: f32,
-    /// Output bias: rounded at scale QA·QB it fits in i32.
+    /// Output bias: rounded at scale QA·QB (QV·QB with hidden layers) it fits in i32.
     pub output_bias: f32,
-    /// Each hidden layer's weights and biases: rounded at scale QH (and QA·QH), a neuron's sum
+    /// Each hidden layer's weights and biases: rounded at scale QH (and its inputs' scale times
+    /// QH: QA for the first layer, QV after), a neuron's sum
     /// stays within i32 whatever its inputs, the biases taking at most half of it; each weight
     /// fits in i16.
     pub hidden: Vec<(f32, f32)>,
@@ -101,17 +102,17 @@ impl ClipLimits {
         let per_unit = arch.output_input_max() as f64;
         let per_output = (i32::MAX as f64 / per_unit.max(1.0) / arch.output_inputs() as f64).floor() - 1.0;
         let output = per_output.min(i16::MAX as f64 - 1.0) / qb;
-        let output_bias = (i32::MAX as f64 / (qa * qb)).floor() - 1.0;
+        let output_bias = (i32::MAX as f64 / (arch.output_input_scale() as f64 * qb)).floor() - 1.0;
         let half = (1u64 << 30) as f64 - QH as f64;
         let mut input_max = arch.activation_max() as f64;
         let mut hidden = Vec::new();
-        for &(inputs, _) in &arch.dense_shapes()[..arch.hidden.sizes().len()] {
+        for (l, &(inputs, _)) in arch.dense_shapes()[..arch.hidden.sizes().len()].iter().enumerate() {
             // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
             let per_weight = (half / (input_max.max(1.0) * inputs as f64) - 0.5).floor() - 1.0;
             let weight = per_weight.min(i16::MAX as f64 - 1.0) / QH as f64;
-            let bias = (half / (qa * QH as f64)).floor() - 1.0;
+            let bias = (half / (arch.hidden_input_scale(l) as f64 * QH as f64)).floor() - 1.0;
             hidden.push((weight as f32, bias as f32));
-            input_max = qa;
+            input_max = crate::eval::nnue::layers::hidden_value_scale(q.qa) as f64;
         }
         ClipLimits { feature: feature as f32, output: output as f32, output_bias: output_bias as f32, hidden }
     }

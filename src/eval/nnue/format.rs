@@ -33,6 +33,10 @@
 //! the feature biases and the output weights, each hidden layer's `B·out·in` weights (i16, bucket
 //! by bucket, neuron by neuron) and `B·out` biases (i32); its output layer has `B·L` weights,
 //! `L` the last hidden layer's size.
+//!
+//! Version 5 is version 4 with the hidden values at the finer scale `QV = 16·QA` (the network
+//! module's doc has the arithmetic): the same bytes mean another net, so this build refuses
+//! version 4, whose nets kept them at QA; such a net is made again from its training checkpoint.
 
 use std::path::Path;
 
@@ -55,7 +59,10 @@ pub const MAGIC: [u8; 8] = *b"CHARNNUE";
 /// The newest format version, which this build writes for nets with hidden layers; a net
 /// without them is written as the oldest version that holds it (3 with relation inputs, else
 /// 2), so that its bytes (and checksum) stay what they were.
-pub const VERSION: u16 = 4;
+pub const VERSION: u16 = 5;
+/// The version of the first nets with hidden layers, whose hidden values were at scale QA: no
+/// longer read.
+pub const HIDDEN_AT_QA_VERSION: u16 = 4;
 /// The version of a net with relation inputs and no hidden layers.
 pub const RELATIONS_VERSION: u16 = 3;
 /// The version of a net without relation inputs.
@@ -161,6 +168,16 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
         return fail(
             8,
             format!("format version {version}: this build reads versions {OLDEST_VERSION} to {VERSION}"),
+        );
+    }
+    if version == HIDDEN_AT_QA_VERSION {
+        return fail(
+            8,
+            format!(
+                "format version {version}: a net with hidden layers at their first scale, which this \
+                 build no longer evaluates (version {VERSION} keeps 16 times finer hidden values); \
+                 train it again with `nnue train` (its checkpoint resumes)"
+            ),
         );
     }
     let buckets_code = r.u8("king buckets")?;
@@ -429,11 +446,11 @@ mod tests {
         FloatNetwork::random(arch, seed).quantise().unwrap().with_description("hidden")
     }
 
-    /// A net with hidden layers is version 4 with their count at byte 36, the first one's
+    /// A net with hidden layers is version 5 with their count at byte 36, the first one's
     /// activation at 37 and the sizes from 38, and reads back whole; the payload holds each
-    /// layer's weights and biases for every bucket.
+    /// layer's weights and biases for every bucket. The same bytes as version 4 are refused.
     #[test]
-    fn hidden_layers_need_version_4_and_round_trip() {
+    fn hidden_layers_need_version_5_and_round_trip() {
         for (sizes, first) in
             [(&[16][..], Activation::SCRelu), (&[16, 32], Activation::CRelu), (&[32, 16], Activation::SCRelu)]
         {
@@ -445,7 +462,12 @@ mod tests {
             };
             let net = FloatNetwork::random(arch, 5).quantise().unwrap().with_description("hidden");
             let bytes = to_bytes(&net);
-            assert_eq!(bytes[8..10], [4, 0]);
+            assert_eq!(bytes[8..10], [5, 0]);
+            let mut old = bytes.clone();
+            old[8] = 4;
+            let err = from_bytes(&old).unwrap_err();
+            assert!(err.message.contains("format version 4: a net with hidden layers"), "{err}");
+            assert_eq!(err.offset, 8);
             assert_eq!(bytes[36] as usize, sizes.len());
             assert_eq!(bytes[37], first.code());
             for (i, &size) in sizes.iter().enumerate() {
@@ -466,7 +488,7 @@ mod tests {
         }
     }
 
-    /// Each kind of damage to a version 4 file, where it is reported, and what is said.
+    /// Each kind of damage to a version 5 file, where it is reported, and what is said.
     #[test]
     fn damaged_hidden_layers_are_refused_with_what_and_where() {
         let good = to_bytes(&hidden_net(6, &[16, 32]));
@@ -558,7 +580,7 @@ mod tests {
         let cases: Vec<(Vec<u8>, u64, &str)> = vec![
             (b"PK\x03\x04".to_vec(), 4, "truncated"),
             (with(&|b| b[0] = b'X'), 0, "not a Chariot net"),
-            (with(&|b| b[8] = 5), 8, "version 5"),
+            (with(&|b| b[8] = 6), 8, "version 6"),
             // The midpoint's constant term made negative: no model.
             (with(&|b| b[model_at + 31] = 0xc0), model_at as u64, "bad win-rate model"),
             (

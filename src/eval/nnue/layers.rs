@@ -2,8 +2,10 @@
 //! stack per output bucket, and their forward pass from the two accumulators to the output
 //! layer's sum. `network`'s module doc gives the exact arithmetic; in short, the activated
 //! accumulators (integers in `0..=QA`) go through `s = b + Σ x·w` (i16 weights at scale `QH`, i32
-//! sums) and `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, QA)` (squared for a first layer with
-//! SCReLU, as the accumulators are), layer after layer.
+//! sums), and each hidden value is kept at the finer scale `QV = QA · 2^HIDDEN_VALUE_BITS`:
+//! `h = clamp(s / QH · 2^HIDDEN_VALUE_BITS, 0, QV)` by a rounding shift (squared for a first layer
+//! with SCReLU, as the accumulators are), then `s / QH` for the layers after it, whose inputs are
+//! at scale QV already.
 //!
 //! The first layer reads `2·width` values, so it costs most: its inputs are activated a chunk at a
 //! time into a small buffer on the stack (any width, no allocation), and each chunk is multiplied
@@ -17,6 +19,27 @@ use super::simd::has_avx2;
 pub const HIDDEN_SHIFT: u32 = 10;
 /// The hidden weights' scale, 1024: weights up to ±32 fit i16, in steps of 1/1024.
 pub const QH: i32 = 1 << HIDDEN_SHIFT;
+/// Bits by which a hidden value's scale is finer than the accumulators' QA (net format version
+/// 5): rounding the hidden values to steps of 1/QA cost a hidden-layer net most of what it
+/// gained over the one-layer net (docs/nnue-log.md), steps of 1/(16·QA) almost nothing.
+pub const HIDDEN_VALUE_BITS: u32 = 4;
+
+/// The scale of the hidden values, `QV = QA · 2^HIDDEN_VALUE_BITS`, and their largest value.
+#[inline]
+pub const fn hidden_value_scale(qa: i16) -> i32 {
+    (qa as i32) << HIDDEN_VALUE_BITS
+}
+
+/// The shift that takes a hidden layer's sum to the hidden values' scale: the first layer's
+/// inputs are at QA, so it keeps `HIDDEN_VALUE_BITS` more; the later layers' are at QV.
+#[inline]
+pub const fn hidden_shift(layer: usize) -> u32 {
+    if layer == 0 {
+        HIDDEN_SHIFT - HIDDEN_VALUE_BITS
+    } else {
+        HIDDEN_SHIFT
+    }
+}
 
 /// Accumulator values activated at a time for the first hidden layer (1 KB on the stack).
 const CHUNK: usize = 512;
@@ -86,12 +109,11 @@ pub fn stack_sum(
             affine_add(chunk, &rows[half + start..], 2 * n, sums);
         }
     }
+    let qv = hidden_value_scale(q.qa);
     let mut values = [0i16; MAX_HIDDEN];
-    clipped_relu(sums, q.qa, &mut values[..first.outputs]);
+    clipped_relu(sums, hidden_shift(0), qv, &mut values[..first.outputs]);
     if arch.hidden.first_activation() == Activation::SCRelu {
-        let mut squared = [0i16; MAX_HIDDEN];
-        activate(&values[..first.outputs], Activation::SCRelu, q.qa, m, &mut squared[..first.outputs]);
-        values = squared;
+        square_hidden(&mut values[..first.outputs], m);
     }
     let mut width = first.outputs;
     for layer in &hidden[1..] {
@@ -99,7 +121,7 @@ pub fn stack_sum(
         let sums = &mut sums[..layer.outputs];
         sums.copy_from_slice(layer.bias(bucket));
         affine_add(&values[..width], layer.rows(bucket), width, sums);
-        clipped_relu(sums, q.qa, &mut values[..layer.outputs]);
+        clipped_relu(sums, hidden_shift(1), qv, &mut values[..layer.outputs]);
         width = layer.outputs;
     }
     let mut out = [0i32];
@@ -107,11 +129,23 @@ pub fn stack_sum(
     out[0]
 }
 
-/// `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, qa)` for each sum (a few dozen values: no SIMD).
+/// `h = clamp((s + 2^(shift−1)) >> shift, 0, max)` for each sum: `s / 2^shift` rounded half up
+/// (a few dozen values: no SIMD).
 #[inline]
-pub fn clipped_relu(sums: &[i32], qa: i16, out: &mut [i16]) {
+pub fn clipped_relu(sums: &[i32], shift: u32, max: i32, out: &mut [i16]) {
+    let half = 1i32 << (shift - 1);
     for (h, &s) in out.iter_mut().zip(sums) {
-        *h = (s.wrapping_add(QH / 2) >> HIDDEN_SHIFT).clamp(0, qa as i32) as i16;
+        *h = (s.wrapping_add(half) >> shift).clamp(0, max) as i16;
+    }
+}
+
+/// Squares hidden values at scale QV, staying at scale QV: `(h² · m) >> (16 + HIDDEN_VALUE_BITS)`,
+/// with `m` the SCReLU multiplier (about 2¹⁶ / QA).
+#[inline]
+pub fn square_hidden(values: &mut [i16], m: u16) {
+    for h in values {
+        let v = *h as i64;
+        *h = ((v * v * m as i64) >> (16 + HIDDEN_VALUE_BITS)) as i16;
     }
 }
 
@@ -321,8 +355,17 @@ mod tests {
         // Half up: 511 / 1024 rounds to 0, 512 / 1024 to 1; negative sums clip to 0, large to QA.
         let sums = [511, 512, 1535, 1536, -5000, 255 * 1024 + 700, i32::MAX - 100];
         let mut out = [0i16; 7];
-        clipped_relu(&sums, 255, &mut out);
+        clipped_relu(&sums, 10, 255, &mut out);
         assert_eq!(out, [0, 1, 1, 2, 0, 255, 0]);
+        // The first layer keeps four more bits: 31 / 64 rounds to 0, 32 / 64 to 1, up to QV.
+        clipped_relu(&[31, 32, 95, 96, -1, 4080 * 64 + 31, 4080 * 64 + 32], hidden_shift(0), 4080, &mut out);
+        assert_eq!(out, [0, 1, 1, 2, 0, 4080, 4080]);
+        // Squares at scale QV: 1.0 (4080) stays 4080 (to within one step), 0.5 (2040) becomes 0.25.
+        let mut values = [4080i16, 2040, 0, 1];
+        square_hidden(&mut values, 257);
+        assert!((4078..=4080).contains(&values[0]), "{values:?}");
+        assert!((1019..=1021).contains(&values[1]), "{values:?}");
+        assert_eq!(values[2..], [0, 0]);
     }
 
     #[cfg(target_arch = "x86_64")]

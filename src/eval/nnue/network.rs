@@ -25,13 +25,16 @@
 //! (clipped ReLU; the first hidden layer's may be squared, `clamp(z, 0, 1)²`,
 //! `Hidden::first_activation`) from the previous layer's `x` (`a` for the first), and the output is
 //! `y = b_out + Σ h·w_out` over the last hidden layer. Quantised: `a` is the `2·width` values `v`
-//! (CReLU) or `(v² · M) >> 16` (SCReLU) as above, integers in `0..=QA`; a hidden layer's weights
-//! are `round(w · QH)` as i16 and its biases `round(b · QA · QH)` as i32, with
-//! `QH = 2^HIDDEN_SHIFT = 1024` (`layers::QH`); it computes `s = b + Σ x·w` in i32 and
-//! `h = clamp((s + QH/2) >> HIDDEN_SHIFT, 0, QA)` (an arithmetic shift: `s / QH` rounded half up,
-//! so `h` is back at scale QA), squared as the accumulators are, `(h² · M) >> 16`, where the first
-//! layer's activation is SCReLU; the output layer is today's, over the last `h`:
-//! `sum = Σ h·w` (weights `round(w · QB)` as i16), and the score `(sum + b_out) · scale / (QA · QB)`.
+//! (CReLU) or `(v² · M) >> 16` (SCReLU) as above, integers in `0..=QA`. The hidden values are
+//! kept at the finer scale `QV = QA · 16` (`layers::HIDDEN_VALUE_BITS`, net format version 5). A
+//! hidden layer's weights are `round(w · QH)` as i16, with `QH = 2^HIDDEN_SHIFT = 1024`
+//! (`layers::QH`), and its biases `round(b · S · QH)` as i32, where `S` is its inputs' scale (QA
+//! for the first layer, QV after); it computes `s = b + Σ x·w` in i32 and
+//! `h = clamp(round(s · QV / (S · QH)), 0, QV)`, an arithmetic shift rounding half up
+//! (`layers::hidden_shift`), so that `h` is at scale QV; where the first layer's activation is
+//! SCReLU, its values are squared, `(h² · M) >> (16 + 4)`, staying at QV. The output layer is
+//! today's over the last `h`: `sum = Σ h·w` (weights `round(w · QB)` as i16, bias
+//! `round(b · QV · QB)`), and the score `(sum + b_out) · scale / (QV · QB)`.
 //! The loader refuses a net whose sums could leave i32 (`check_ranges`), so the arithmetic never
 //! wraps on a net that loads.
 
@@ -310,12 +313,33 @@ impl Architecture {
     }
 
     /// The largest value the output layer reads: the feature transformer's activation, or a
-    /// hidden layer's clipped ReLU (QA).
+    /// hidden layer's clipped ReLU (QV).
     pub fn output_input_max(&self) -> i64 {
         if self.hidden.is_empty() {
             self.activation_max()
         } else {
+            layers::hidden_value_scale(self.quantisation.qa) as i64
+        }
+    }
+
+    /// The scale of the values the output layer reads, so of its bias (times QB) and of the
+    /// divisor of its sum: QA, or the hidden values' QV for a net with hidden layers.
+    pub fn output_input_scale(&self) -> i64 {
+        if self.hidden.is_empty() {
             self.quantisation.qa as i64
+        } else {
+            layers::hidden_value_scale(self.quantisation.qa) as i64
+        }
+    }
+
+    /// The scale of hidden layer `layer`'s inputs, so of its bias (times QH): QA for the first
+    /// (the activated accumulators), the hidden values' QV for the later ones.
+    pub fn hidden_input_scale(&self, layer: usize) -> i64 {
+        let qa = self.quantisation.qa;
+        if layer == 0 {
+            qa as i64
+        } else {
+            layers::hidden_value_scale(qa) as i64
         }
     }
 }
@@ -608,21 +632,22 @@ impl Network {
             }
         }
         let q = self.arch.quantisation;
-        // Each hidden layer's sum, with the `QH/2` the shift's rounding adds, must stay in i32.
+        // Each hidden layer's sum, with the half that the shift's rounding adds, must stay in i32.
         let mut input_max = self.arch.activation_max();
         for (layer, dense) in self.hidden.iter().enumerate() {
+            let rounding = 1i64 << (layers::hidden_shift(layer) - 1);
             for bucket in 0..self.arch.output_buckets {
                 for neuron in 0..dense.outputs {
                     let row = dense.row(bucket, neuron);
                     let worst = dense.bias(bucket)[neuron].unsigned_abs() as i64
                         + row.iter().map(|&w| w.unsigned_abs() as i64).sum::<i64>() * input_max
-                        + layers::QH as i64 / 2;
+                        + rounding;
                     if worst > i32::MAX as i64 {
                         return Err(RangeError::Hidden { layer, bucket, neuron, worst });
                     }
                 }
             }
-            input_max = q.qa as i64;
+            input_max = layers::hidden_value_scale(q.qa) as i64;
         }
         let per_unit = self.arch.output_input_max();
         for (bucket, w) in self.output_weights.chunks_exact(self.arch.output_inputs()).enumerate() {
@@ -658,7 +683,7 @@ impl Network {
             let w = &self.output_weights[bucket * inputs..(bucket + 1) * inputs];
             let sum = layers::stack_sum(&self.arch, &self.hidden, w, us, them, bucket);
             let raw = sum as i64 + self.output_bias[bucket] as i64;
-            return (raw * q.scale as i64 / (q.qa as i64 * q.qb as i64)) as i32;
+            return (raw * q.scale as i64 / (self.arch.output_input_scale() * q.qb as i64)) as i32;
         }
         let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let sum = match self.arch.activation {

@@ -113,7 +113,7 @@ fn nnue_random_with_hidden_layers_checks_and_benches() {
     let made = chariot(&["nnue", "random", "--width", "32", "--hidden", "16,32", "--seed", "3", "-o", path]);
     assert!(made.status.success(), "{}", text(&made.stderr));
     let out = text(&chariot(&["nnue", "check", path]).stdout);
-    for line in ["Format: version 4", "Accumulator: 32 per perspective, screlu", "Hidden layers: 16 -> 32"] {
+    for line in ["Format: version 5", "Accumulator: 32 per perspective, screlu", "Hidden layers: 16 -> 32"] {
         assert!(
             out.contains(line),
             "missing '{line}' in:

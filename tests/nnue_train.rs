@@ -596,8 +596,8 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     let log = succeeded(&train(&data, &a, "7", &hidden));
     assert!(log.contains("32x2 screlu -> 16 screlu -> 32 crelu -> 1 with 2 output buckets"), "{log}");
     // The trained float net and its quantised form agree on the validation positions: within
-    // 2 cp on average and 10 cp at worst (the rounding of the hidden values at 1/255 and of the
-    // weights at 1/1024 and 1/510; measured 0.55 and 1.6 cp on this small net).
+    // 2 cp on average and 10 cp at worst (the rounding of the hidden values at 1/4080 and of the
+    // weights at 1/1024 and 1/510; measured 0.55 and 1.6 cp on this small net at 1/255).
     let line = log.lines().find(|l| l.starts_with("quantised:")).expect("the quantised check");
     let numbers: Vec<f64> =
         line.split(|c: char| !(c.is_ascii_digit() || c == '.')).filter_map(|t| t.parse().ok()).collect();
@@ -606,7 +606,7 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     succeeded(&train(&data, &b, "7", &hidden));
     let bytes = std::fs::read(&a).unwrap();
     assert_eq!(bytes, std::fs::read(&b).unwrap(), "same data, seed and threads: the same net");
-    assert_eq!(bytes[8..10], [4, 0], "a net with hidden layers is format version 4");
+    assert_eq!(bytes[8..10], [5, 0], "a net with hidden layers is format version 5");
     succeeded(&train(&data, &c, "7", &["--hidden", "16,32", "--stop-after", "2"]));
     let resume = |extra: &[&str]| {
         let mut args = vec!["nnue", "train", "--data", s(&data), "--out", s(&c), "--resume"];
@@ -620,7 +620,7 @@ fn a_run_with_hidden_layers_repeats_resumes_and_starts_from_a_one_layer_net() {
     succeeded(&resume(&["--hidden", "16,32"]));
     assert_eq!(std::fs::read(&c).unwrap(), bytes, "resumed: the uninterrupted run's net");
     let check = succeeded(&chariot(&["nnue", "check", s(&a)]));
-    assert!(check.contains("Format: version 4") && check.contains("Hidden layers: 16 -> 32"), "{check}");
+    assert!(check.contains("Format: version 5") && check.contains("Hidden layers: 16 -> 32"), "{check}");
     let eval = succeeded(&chariot(&["eval", "--evalfile", s(&a), "--moves", "h2e2", "h9g7"]));
     assert!(!eval.is_empty());
     // Without --hidden, the same run is another net, and a one-layer one.

@@ -176,7 +176,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             format!(
                 "format version {version}: a net with hidden layers at their first scale, which this \
                  build no longer evaluates (version {VERSION} keeps 16 times finer hidden values); \
-                 train it again with `nnue train` (its checkpoint resumes)"
+                 export it again from its training checkpoint (`nnue train --resume` with the run's \
+                 data and checkpoint directory)"
             ),
         );
     }

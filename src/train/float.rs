@@ -122,7 +122,7 @@ impl FloatNetwork {
                 .iter()
                 .enumerate()
                 .map(|(l, layer)| {
-                    let bias_scale = net.arch.hidden_input_scale(l) as f64 * QH as f64;
+                    let bias_scale = net.arch.dense_input_scale(l) as f64 * QH as f64;
                     FloatLayer {
                         inputs: layer.inputs,
                         outputs: layer.outputs,
@@ -244,7 +244,7 @@ impl FloatNetwork {
             .collect::<Result<Vec<i32>, QuantiseError>>()?;
         let mut hidden = Vec::with_capacity(self.hidden.len());
         for (l, layer) in self.hidden.iter().enumerate() {
-            let bias_scale = self.arch.hidden_input_scale(l) as f64 * QH as f64;
+            let bias_scale = self.arch.dense_input_scale(l) as f64 * QH as f64;
             let bias = layer
                 .bias
                 .iter()

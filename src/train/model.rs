@@ -110,7 +110,7 @@ impl ClipLimits {
             // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
             let per_weight = (half / (input_max.max(1.0) * inputs as f64) - 0.5).floor() - 1.0;
             let weight = per_weight.min(i16::MAX as f64 - 1.0) / QH as f64;
-            let bias = (half / (arch.hidden_input_scale(l) as f64 * QH as f64)).floor() - 1.0;
+            let bias = (half / (arch.dense_input_scale(l) as f64 * QH as f64)).floor() - 1.0;
             hidden.push((weight as f32, bias as f32));
             input_max = crate::eval::nnue::layers::hidden_value_scale(q.qa) as f64;
         }

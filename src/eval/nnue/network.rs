@@ -325,16 +325,13 @@ impl Architecture {
     /// The scale of the values the output layer reads, so of its bias (times QB) and of the
     /// divisor of its sum: QA, or the hidden values' QV for a net with hidden layers.
     pub fn output_input_scale(&self) -> i64 {
-        if self.hidden.is_empty() {
-            self.quantisation.qa as i64
-        } else {
-            layers::hidden_value_scale(self.quantisation.qa) as i64
-        }
+        self.dense_input_scale(self.hidden.sizes().len())
     }
 
-    /// The scale of hidden layer `layer`'s inputs, so of its bias (times QH): QA for the first
-    /// (the activated accumulators), the hidden values' QV for the later ones.
-    pub fn hidden_input_scale(&self, layer: usize) -> i64 {
+    /// The scale of dense layer `layer`'s inputs (the hidden layers, then the output layer), so
+    /// of its bias (times QH, or QB for the output layer): QA for the first (the activated
+    /// accumulators), the hidden values' QV for the later ones.
+    pub fn dense_input_scale(&self, layer: usize) -> i64 {
         let qa = self.quantisation.qa;
         if layer == 0 {
             qa as i64

@@ -63,10 +63,9 @@ fn check_moves(pos: &Position, vet_every_square: bool) {
     movegen::pseudo_moves(pos, &mut all);
     movegen::pseudo_captures(pos, &mut captures);
     let fen = pos.to_fen();
-    let capturing: Vec<Move> = all.iter().copied().filter(|m| pos.piece_at(m.to()).is_piece()).collect();
+    let mut capturing: Vec<Move> = all.iter().copied().filter(|m| pos.piece_at(m.to()).is_piece()).collect();
     let mut generated: Vec<Move> = captures.iter().copied().collect();
     let sort = |list: &mut Vec<Move>| list.sort_by_key(|m| (m.from().index(), m.to().index()));
-    let mut capturing = capturing;
     sort(&mut capturing);
     sort(&mut generated);
     assert_eq!(generated, capturing, "the captures differ from the capturing moves in {fen}");

@@ -55,9 +55,9 @@ fn mirrored_twins_give_the_same_counts() {
     }
 }
 
-/// Checks one position: the captures are the pseudo-legal moves that capture, and
-/// `is_pseudo_legal` (which vets hash moves, killers and moves from outside) accepts exactly the
-/// pseudo-legal moves.
+/// Checks one position: the captures are the pseudo-legal moves that capture, the search's
+/// legality filter agrees with trying each move, and `is_pseudo_legal` (which vets hash moves,
+/// killers and moves from outside) accepts exactly the pseudo-legal moves.
 fn check_moves(pos: &Position, vet_every_square: bool) {
     let (mut all, mut captures) = (MoveList::new(), MoveList::new());
     movegen::pseudo_moves(pos, &mut all);
@@ -69,6 +69,16 @@ fn check_moves(pos: &Position, vet_every_square: bool) {
     sort(&mut capturing);
     sort(&mut generated);
     assert_eq!(generated, capturing, "the captures differ from the capturing moves in {fen}");
+    // The filter skips the full test for moves that touch none of the king's lines and legs.
+    let filter = movegen::LegalityFilter::new(pos);
+    let mut scratch = pos.clone();
+    for &mv in all.iter() {
+        assert_eq!(
+            filter.is_legal(&mut scratch, mv),
+            scratch.leaves_king_safe(mv),
+            "legality of {mv} in {fen}"
+        );
+    }
     if vet_every_square {
         for from in Square::all() {
             for to in Square::all() {

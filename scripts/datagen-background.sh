@@ -47,7 +47,10 @@ start)
         fi
         echo "$engine" > "$data/$name.engine"
     fi
-    nohup nice -n 19 "$engine" "${run[@]}" >> "$data/$name.log" 2>&1 &
+    # A session of its own: started from a shell whose process group is later orphaned (a
+    # terminal or tool call that ends), a paused run would get the kernel's SIGHUP and SIGCONT
+    # and go on beside the match that paused it.
+    setsid nohup nice -n 19 "$engine" "${run[@]}" >> "$data/$name.log" 2>&1 < /dev/null &
     echo "started $name with $engine (pid $!), log $data/$name.log"
     ;;
 pause | resume | stop)

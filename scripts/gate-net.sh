@@ -14,7 +14,10 @@
 # 1 when one accepts H0 or reaches the game cap without a verdict, 2 on a usage error.
 #
 # Environment: CHARIOT (the binary; default this checkout's release build), GAMES (the cap of
-# each SPRT, default 1000), TC (default 5+0.05), SPRT (default elo0=0,elo1=10,alpha=0.05,beta=0.05).
+# each SPRT, default 1000), TC (default 5+0.05), SPRT (default elo0=0,elo1=10,alpha=0.05,beta=0.05),
+# CONCURRENCY (games at a time, default 1: more only on a machine with two cores a game to spare,
+# such as a lent many-core machine continuing a gate's PGN; the settings fingerprint leaves the
+# concurrency out, so those games join the same match).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -51,7 +54,7 @@ esac
 resume_datagen() { if [ "$paused" = yes ]; then "$datagen" resume >&2 || true; fi; }
 trap resume_datagen EXIT
 
-export CHARIOT TC=${TC:-5+0.05} CONCURRENCY=1 GAMES=${GAMES:-1000}
+export CHARIOT TC=${TC:-5+0.05} CONCURRENCY=${CONCURRENCY:-1} GAMES=${GAMES:-1000}
 export SPRT=${SPRT:-elo0=0,elo1=10,alpha=0.05,beta=0.05}
 export NEW_OPTS="option.usebook=false,option.evalfile=$net"
 

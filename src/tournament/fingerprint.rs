@@ -7,7 +7,8 @@
 //!
 //! An engine's program counts by its contents, not by where it lies: a copy of the same program
 //! elsewhere (another machine, a node of a cluster) plays the same match, and a program rebuilt
-//! in place does not continue the old one's.
+//! in place does not continue the old one's. So does an option's value that names a file (a net
+//! for `EvalFile`, a book): the same net copied to another folder is the same setting.
 
 use std::path::{Path, PathBuf};
 
@@ -93,6 +94,16 @@ fn program_identity(cmd: &Path) -> String {
     }
 }
 
+/// What stands for an option's value in the fingerprint: the hash and length of the file it
+/// names when it names a readable file, else the value as written.
+fn option_value_identity(value: &str) -> String {
+    let path = Path::new(value);
+    match path.is_file().then(|| std::fs::read(path).ok()).flatten() {
+        Some(bytes) => format!("file {:016x} {}", fnv1a64_words(FNV64_OFFSET, &bytes), bytes.len()),
+        None => format!("value {value}"),
+    }
+}
+
 /// The file `cmd` starts: itself when it names a folder, else the first file of that name on
 /// `PATH`.
 fn program_file(cmd: &Path) -> Option<PathBuf> {
@@ -110,8 +121,9 @@ fn program_file(cmd: &Path) -> Option<PathBuf> {
 pub fn fingerprint(config: &MatchConfig) -> String {
     let mut fields = Fields(Vec::new());
     // A version of this layout: a change to what is hashed changes every fingerprint (2: the
-    // programs by their contents rather than their paths, and the games left out).
-    fields.text("chariot match settings 2");
+    // programs by their contents rather than their paths, and the games left out; 3: option
+    // values that name files by the files' contents).
+    fields.text("chariot match settings 3");
     fields.number(config.engines.len() as u64);
     for engine in &config.engines {
         fields.text(&engine.name);
@@ -128,7 +140,7 @@ pub fn fingerprint(config: &MatchConfig) -> String {
         fields.number(engine.options.len() as u64);
         for (name, value) in &engine.options {
             fields.text(name);
-            fields.text(value);
+            fields.text(&option_value_identity(value));
         }
         // Hashed only when given, so that matches without own limits keep their fingerprints.
         if let Some(own) = engine.limit {
@@ -270,6 +282,29 @@ mod tests {
         assert!(program_identity(Path::new("sh")).starts_with("program "));
         let unknown = "chariot-no-such-program-on-path";
         assert_eq!(program_identity(Path::new(unknown)), format!("command {unknown}"));
+    }
+
+    #[test]
+    fn an_option_naming_a_file_counts_by_the_file() {
+        let dir = std::env::temp_dir().join(format!("chariot-fingerprint-option-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (here, there) = (dir.join("net.nnue"), dir.join("copy.nnue"));
+        std::fs::write(&here, b"a net").unwrap();
+        std::fs::copy(&here, &there).unwrap();
+        let with_net = |net: &Path| {
+            let mut c = config();
+            c.engines[0].options.push(("EvalFile".to_string(), net.to_string_lossy().into_owned()));
+            fingerprint(&c)
+        };
+        let first = with_net(&here);
+        assert_eq!(with_net(&there), first, "the same net in another folder is the same setting");
+        std::fs::write(&there, b"another net").unwrap();
+        assert_ne!(with_net(&there), first, "another net at a path is another setting");
+        assert_ne!(with_net(&dir.join("missing.nnue")), first, "a missing file counts by its name");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // Values that name no file count as written.
+        assert_eq!(option_value_identity("16"), "value 16");
+        assert_ne!(option_value_identity("16"), option_value_identity("32"));
     }
 
     #[test]

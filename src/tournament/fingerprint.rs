@@ -89,19 +89,25 @@ fn threshold_text(threshold: Threshold) -> String {
 /// command has no folder), else the command as written. A wrapper script counts by its own text.
 fn program_identity(cmd: &Path) -> String {
     match program_file(cmd).and_then(|file| std::fs::read(file).ok()) {
-        Some(bytes) => format!("program {:016x} {}", fnv1a64_words(FNV64_OFFSET, &bytes), bytes.len()),
+        Some(bytes) => format!("program {}", contents_identity(&bytes)),
         None => format!("command {}", cmd.to_string_lossy()),
     }
 }
 
 /// What stands for an option's value in the fingerprint: the hash and length of the file it
-/// names when it names a readable file, else the value as written.
+/// names when it names a readable regular file (never a pipe or a device, which reading could
+/// block on or change), else the value as written.
 fn option_value_identity(value: &str) -> String {
     let path = Path::new(value);
     match path.is_file().then(|| std::fs::read(path).ok()).flatten() {
-        Some(bytes) => format!("file {:016x} {}", fnv1a64_words(FNV64_OFFSET, &bytes), bytes.len()),
+        Some(bytes) => format!("file {}", contents_identity(&bytes)),
         None => format!("value {value}"),
     }
+}
+
+/// A file's contents as the fingerprint takes them: their hash and their length.
+fn contents_identity(bytes: &[u8]) -> String {
+    format!("{:016x} {}", fnv1a64_words(FNV64_OFFSET, bytes), bytes.len())
 }
 
 /// The file `cmd` starts: itself when it names a folder, else the first file of that name on
@@ -297,7 +303,7 @@ mod tests {
             fingerprint(&c)
         };
         let first = with_net(&here);
-        assert_eq!(with_net(&there), first, "the same net in another folder is the same setting");
+        assert_eq!(with_net(&there), first, "a copy of the net under another name is the same setting");
         std::fs::write(&there, b"another net").unwrap();
         assert_ne!(with_net(&there), first, "another net at a path is another setting");
         assert_ne!(with_net(&dir.join("missing.nnue")), first, "a missing file counts by its name");

@@ -264,12 +264,12 @@ impl FloatNetwork {
                     }
                 })
                 .collect::<Result<Vec<i32>, QuantiseError>>()?;
-            hidden.push(Dense {
-                inputs: layer.inputs,
-                outputs: layer.outputs,
-                weights: to_i16("hidden weight", &layer.weights, QH as f32)?,
+            hidden.push(Dense::new(
+                layer.inputs,
+                layer.outputs,
+                to_i16("hidden weight", &layer.weights, QH as f32)?,
                 bias,
-            });
+            ));
         }
         let net = Network {
             arch: self.arch,

@@ -323,7 +323,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     for &(inputs, outputs) in &shapes[..shapes.len() - 1] {
         let weights = r.values(output_buckets * outputs * inputs, "hidden weights", i16::from_le_bytes)?;
         let bias = r.values(output_buckets * outputs, "hidden biases", i32::from_le_bytes)?;
-        hidden.push(Dense { inputs, outputs, weights, bias });
+        hidden.push(Dense::new(inputs, outputs, weights, bias));
     }
     let output_weights = r.values(arch.output_weight_count(), "output weights", i16::from_le_bytes)?;
     let output_bias = r.values(output_buckets, "output biases", i32::from_le_bytes)?;

@@ -187,7 +187,8 @@ fn first_layer_add(
             return unsafe { vnni::affine_add(bytes, quads, sums) };
         }
     }
-    let _ = bytes_fit;
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes_fit, bucket, at); // the byte path exists on x86-64 only
     affine_add(chunk, rows, layer.inputs, sums)
 }
 

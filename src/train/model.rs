@@ -87,7 +87,10 @@ pub struct ClipLimits {
     /// Each hidden layer's weights and biases: rounded at scale QH (and its inputs' scale times
     /// QH: QA for the first layer, QV after), a neuron's sum
     /// stays within i32 whatever its inputs, the biases taking at most half of it; each weight
-    /// fits in i16.
+    /// fits in i16. The first layer's weights, where its inputs fit bytes (QA ≤ 255), fit an i8
+    /// (±127/1024), so that it can take the byte path (`layers`' AVX-VNNI kernel): trained first
+    /// layers keep their weights far below that, and clipping the few above cost nothing
+    /// measurable (docs/nnue-log.md).
     pub hidden: Vec<(f32, f32)>,
 }
 
@@ -109,7 +112,10 @@ impl ClipLimits {
         for (l, &(inputs, _)) in arch.dense_shapes()[..arch.hidden.sizes().len()].iter().enumerate() {
             // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
             let per_weight = (half / (input_max.max(1.0) * inputs as f64) - 0.5).floor() - 1.0;
-            let weight = per_weight.min(i16::MAX as f64 - 1.0) / QH as f64;
+            let mut weight = per_weight.min(i16::MAX as f64 - 1.0) / QH as f64;
+            if l == 0 && q.qa <= u8::MAX as i16 {
+                weight = weight.min(i8::MAX as f64 / QH as f64);
+            }
             let bias = (half / (arch.dense_input_scale(l) as f64 * QH as f64)).floor() - 1.0;
             hidden.push((weight as f32, bias as f32));
             input_max = crate::eval::nnue::layers::hidden_value_scale(q.qa) as f64;
@@ -692,17 +698,38 @@ mod tests {
                 for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
                     tensor.iter_mut().for_each(|w| *w = limit);
                 }
-                net.quantise().unwrap_or_else(|e| panic!("{activation:?} {width} {hidden}: {e}"));
+                let quantised =
+                    net.quantise().unwrap_or_else(|e| panic!("{activation:?} {width} {hidden}: {e}"));
+                // Inputs in bytes: the first layer's weights at most 127/1024, so they fit an i8.
                 let (first, _) = limits.hidden[0];
-                assert!(first > 0.45, "{width} {hidden}: first-layer limit {first}");
-                if width == 4096 {
-                    let mut over = net.clone();
-                    over.hidden[0].weights.iter_mut().for_each(|w| *w = first * 1.05);
-                    let err = over.quantise().unwrap_err().to_string();
-                    assert!(err.contains("hidden layer 1"), "{err}");
-                }
+                assert_eq!(first, 127.0 / 1024.0, "{width} {hidden}: first-layer limit");
+                assert!(quantised.hidden[0].quad_columns(1, 0).is_some(), "{width} {hidden}: byte path");
             }
         }
+        // Without the byte cap (QA above 255, clipped ReLU), the i32 sum is what holds a wide first
+        // layer's weights: at the limit they quantise, 5% over they do not.
+        let wide_qa = Quantisation { qa: 1023, ..Quantisation::DEFAULT };
+        let hidden = Hidden::new(&[128, 128]).unwrap().with_first_activation(Activation::CRelu);
+        let arch = Architecture {
+            width: 4096,
+            activation: Activation::CRelu,
+            output_buckets: 2,
+            hidden,
+            quantisation: wide_qa,
+            ..Architecture::DEFAULT
+        };
+        let limits = ClipLimits::of(&arch);
+        let mut net = FloatNetwork::zeros(arch);
+        for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+            tensor.iter_mut().for_each(|w| *w = limit);
+        }
+        net.quantise().unwrap();
+        let (first, _) = limits.hidden[0];
+        assert!(first > 0.1, "first-layer limit {first}");
+        let mut over = net.clone();
+        over.hidden[0].weights.iter_mut().for_each(|w| *w = first * 1.05);
+        let err = over.quantise().unwrap_err().to_string();
+        assert!(err.contains("hidden layer 1"), "{err}");
     }
 
     #[test]

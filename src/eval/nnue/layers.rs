@@ -12,7 +12,7 @@
 //! into every row's sum by `affine_add`, which has an AVX2 variant tested against the plain loop.
 //! Where the CPU has AVX-VNNI and the layer's weights fit i8 (they do at the 1/1024 step: the
 //! trained weights stay far below ±127/1024), the chunk goes as bytes through `vpdpbusd`
-//! instead (`Dense::quad_columns`, `vnni_affine_add`): four u8 × i8 products summed straight
+//! instead (`Dense::quad_columns`, `vnni::affine_add`): four u8 × i8 products summed straight
 //! into each i32 lane, the same sums bit for bit for a quarter of the instructions.
 
 use super::network::{Activation, Architecture, MAX_HIDDEN};
@@ -59,7 +59,7 @@ pub struct Dense {
     pub weights: Vec<i16>,
     /// `round(b · QA · QH)`: `[bucket · outputs + neuron]`.
     pub bias: Vec<i32>,
-    /// The same weights as bytes, four inputs at a time, for `vnni_affine_add`: the weight of
+    /// The same weights as bytes, four inputs at a time, for `vnni::affine_add`: the weight of
     /// input `4·quad + k` for `neuron` at `[((bucket · inputs / 4 + quad) · outputs + neuron) · 4
     /// + k]`. None when a weight does not fit i8, or the inputs are not a multiple of four.
     quad_columns: Option<Vec<i8>>,

@@ -262,13 +262,19 @@ mod tests {
         assert_ne!(fingerprint(&one), fingerprint(&other));
     }
 
+    /// A fresh folder holding a file `name` with `bytes` and a copy of it: (folder, file, copy).
+    fn file_and_copy(tag: &str, name: &str, bytes: &[u8]) -> (PathBuf, PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("chariot-fingerprint-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (here, there) = (dir.join(name), dir.join(format!("copy-of-{name}")));
+        std::fs::write(&here, bytes).unwrap();
+        std::fs::copy(&here, &there).unwrap();
+        (dir, here, there)
+    }
+
     #[test]
     fn a_program_counts_by_its_contents_not_by_its_place() {
-        let dir = std::env::temp_dir().join(format!("chariot-fingerprint-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (here, there) = (dir.join("engine"), dir.join("copy-of-engine"));
-        std::fs::write(&here, b"#!/bin/sh\necho one\n").unwrap();
-        std::fs::copy(&here, &there).unwrap();
+        let (dir, here, there) = file_and_copy("program", "engine", b"#!/bin/sh\necho one\n");
         let with_cmd = |cmd: &Path| {
             let mut c = config();
             c.engines[0].cmd = cmd.to_path_buf();
@@ -292,11 +298,7 @@ mod tests {
 
     #[test]
     fn an_option_naming_a_file_counts_by_the_file() {
-        let dir = std::env::temp_dir().join(format!("chariot-fingerprint-option-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (here, there) = (dir.join("net.nnue"), dir.join("copy.nnue"));
-        std::fs::write(&here, b"a net").unwrap();
-        std::fs::copy(&here, &there).unwrap();
+        let (dir, here, there) = file_and_copy("option", "net.nnue", b"a net");
         let with_net = |net: &Path| {
             let mut c = config();
             c.engines[0].options.push(("EvalFile".to_string(), net.to_string_lossy().into_owned()));

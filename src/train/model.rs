@@ -113,7 +113,7 @@ impl ClipLimits {
             // Rounding adds at most ½ per weight; the −1 keeps a margin for float error.
             let per_weight = (half / (input_max.max(1.0) * inputs as f64) - 0.5).floor() - 1.0;
             let mut weight = per_weight.min(i16::MAX as f64 - 1.0) / QH as f64;
-            if l == 0 && q.qa <= u8::MAX as i16 {
+            if l == 0 && q.activations_fit_bytes() {
                 weight = weight.min(i8::MAX as f64 / QH as f64);
             }
             let bias = (half / (arch.dense_input_scale(l) as f64 * QH as f64)).floor() - 1.0;

@@ -134,8 +134,7 @@ pub fn stack_sum(
     sums.copy_from_slice(first.bias(bucket));
     let rows = first.rows(bucket);
     let mut chunk = [0i16; CHUNK];
-    // Activated values lie in 0..=QA under either activation.
-    let bytes_fit = q.qa <= u8::MAX as i16;
+    let bytes_fit = q.activations_fit_bytes();
     for (half, acc) in [(0, us), (n, them)] {
         for start in (0..n).step_by(CHUNK) {
             let len = CHUNK.min(n - start);

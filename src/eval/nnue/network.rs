@@ -109,6 +109,13 @@ impl Quantisation {
         let qa = self.qa.max(1) as u32;
         ((65536 + qa / 2) / qa).min(u16::MAX as u32) as u16
     }
+
+    /// Whether every activated accumulator value (0..=QA under either activation) fits a byte,
+    /// so that the first hidden layer can read its inputs as bytes (`layers`' byte path) and the
+    /// trainer keeps that layer's weights within an i8.
+    pub fn activations_fit_bytes(self) -> bool {
+        self.qa <= u8::MAX as i16
+    }
 }
 
 /// Everything about a net but its weights: what a net file's header says.

@@ -5,23 +5,40 @@
 use crate::board::{Move, MoveList, Position};
 
 use super::cont_history::ContinuationHistory;
-use super::see::{see_non_negative, value_on};
+use super::see::{see_non_negative, value_on, SEE_VALUE_MAX};
 
 /// Plies the search can go deep (stacks are sized by it).
 pub const MAX_PLY: usize = 128;
 
-const HASH_MOVE: i32 = 1 << 30;
-const GOOD_CAPTURE: i32 = 1 << 28;
-/// The lowest order score of a killer or the counter move, below good captures and above
-/// every history score: a quiet move scoring at least this refuted a sibling or the last move.
-pub const REFUTATION: i32 = 1 << 27;
-const KILLER: [i32; 2] = [REFUTATION + 2, REFUTATION + 1];
-const COUNTER: i32 = REFUTATION;
-const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, so they never outrank killers.
 pub const HISTORY_MAX: i32 = 1 << 20;
-// A quiet move's score adds three history entries (its own and two continuations).
-const _: () = assert!(3 * HISTORY_MAX < REFUTATION && REFUTATION + 2 < GOOD_CAPTURE - (1 << 20));
+/// The order scores of the classes of moves, from the hash move down to losing captures. They
+/// keep within 24 bits, so that a score and the move's place in the list share one `i32`: the
+/// picker's `selection_key`.
+const HASH_MOVE: i32 = 7 * HISTORY_MAX;
+const GOOD_CAPTURE: i32 = 5 * HISTORY_MAX;
+/// The lowest order score of a killer or the counter move, below good captures and above
+/// every history score: a quiet move scoring at least this refuted a sibling or the last move.
+/// (A quiet move's score adds three history entries: its own and two continuations.)
+pub const REFUTATION: i32 = 3 * HISTORY_MAX + 1;
+const KILLER: [i32; 2] = [REFUTATION + 2, REFUTATION + 1];
+const COUNTER: i32 = REFUTATION;
+const BAD_CAPTURE: i32 = -5 * HISTORY_MAX;
+/// A capture's MVV-LVA term stays within ±this (the king's SEE value times 16 is 80,000).
+const CAPTURE_SPREAD: i32 = HISTORY_MAX;
+const _: () = assert!(SEE_VALUE_MAX * 16 < CAPTURE_SPREAD);
+const _: () = assert!(
+    BAD_CAPTURE + CAPTURE_SPREAD < -3 * HISTORY_MAX
+        && 3 * HISTORY_MAX < REFUTATION
+        && KILLER[0] < GOOD_CAPTURE - CAPTURE_SPREAD
+        && GOOD_CAPTURE + CAPTURE_SPREAD < HASH_MOVE
+);
+/// Bits of a selection key below the score, holding the move's place in the list.
+const PLACE_BITS: u32 = 8;
+const PLACE_MASK: i32 = (1 << PLACE_BITS) - 1;
+const _: () = assert!(crate::board::moves::MAX_MOVES <= 1 << PLACE_BITS);
+const _: () =
+    assert!(HASH_MOVE < 1 << (31 - PLACE_BITS) && BAD_CAPTURE - CAPTURE_SPREAD >= -(1 << (31 - PLACE_BITS)));
 
 pub use super::cont_history::{ContRow, NO_CONTINUATION};
 
@@ -123,10 +140,19 @@ fn update_history(entry: &mut i32, bonus: i32) {
     *entry += bonus - decay as i32;
 }
 
+/// A move's selection key: its order score above, and its place in the list below, counted
+/// down, so that the greatest key is the first of the highest scores.
+#[inline]
+fn selection_key(score: i32, place: usize) -> i32 {
+    debug_assert!((BAD_CAPTURE - CAPTURE_SPREAD..=HASH_MOVE).contains(&score), "order score {score}");
+    (score << PLACE_BITS) | (PLACE_MASK - place as i32)
+}
+
 /// A move list with ordering scores, handing out the best remaining move each time.
 pub struct ScoredMoves {
     moves: MoveList,
-    scores: [i32; crate::board::moves::MAX_MOVES],
+    /// `selection_key` of each move: one maximum finds both the best score and where it is.
+    keys: [i32; crate::board::moves::MAX_MOVES],
     next: usize,
 }
 
@@ -142,13 +168,13 @@ impl ScoredMoves {
         conts: [ContRow; 2],
     ) -> Self {
         tables.cont.prepare(conts);
-        let mut scores = [0; crate::board::moves::MAX_MOVES];
+        let mut keys = [0; crate::board::moves::MAX_MOVES];
         let counter = pos
             .last_move()
             .map(|prev| tables.counter[pos.piece_at(prev.to()).type_index()][prev.to().index()])
             .unwrap_or(Move::NONE);
-        for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == hash_move {
+        for (place, &mv) in moves.iter().enumerate() {
+            let score = if mv == hash_move {
                 HASH_MOVE
             } else if pos.piece_at(mv.to()).is_piece() {
                 let mvv_lva = value_on(pos, mv.to()) * 16 - value_on(pos, mv.from()) / 16;
@@ -166,17 +192,28 @@ impl ScoredMoves {
             } else {
                 tables.quiet_score(pos, mv, conts)
             };
+            keys[place] = selection_key(score, place);
         }
-        ScoredMoves { moves, scores, next: 0 }
+        ScoredMoves { moves, keys, next: 0 }
+    }
+
+    /// `moves` with their ordering `scores` (the first `moves.len()` of them).
+    #[cfg(test)]
+    fn from_scores(moves: MoveList, scores: &[i32; crate::board::moves::MAX_MOVES]) -> Self {
+        let mut keys = [0; crate::board::moves::MAX_MOVES];
+        for (place, (key, &score)) in keys.iter_mut().zip(scores).take(moves.len()).enumerate() {
+            *key = selection_key(score, place);
+        }
+        ScoredMoves { moves, keys, next: 0 }
     }
 
     /// Captures only, ordered by MVV-LVA (quiescence; SEE is applied by the caller).
     pub fn captures(pos: &Position, moves: MoveList) -> Self {
-        let mut scores = [0; crate::board::moves::MAX_MOVES];
-        for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = value_on(pos, mv.to()) * 16 - value_on(pos, mv.from()) / 16;
+        let mut keys = [0; crate::board::moves::MAX_MOVES];
+        for (place, &mv) in moves.iter().enumerate() {
+            keys[place] = selection_key(value_on(pos, mv.to()) * 16 - value_on(pos, mv.from()) / 16, place);
         }
-        ScoredMoves { moves, scores, next: 0 }
+        ScoredMoves { moves, keys, next: 0 }
     }
 }
 
@@ -189,15 +226,15 @@ impl Iterator for ScoredMoves {
         if self.next >= n {
             return None;
         }
-        // The first of the highest scores, as a scan keeping the earlier of equals would find it;
-        // two passes, because a maximum over a slice vectorises and the one-pass scan does not.
-        let rest = &self.scores[self.next..n];
-        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
-        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
+        // The first of the highest scores, as a scan keeping the earlier of equals would find
+        // it: the greatest key, one maximum over a slice, which vectorises.
+        let top = self.keys[self.next..n].iter().copied().max().unwrap_or(i32::MIN);
+        let best = (PLACE_MASK - (top & PLACE_MASK)) as usize;
         let slice = self.moves.as_mut_slice();
         slice.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let item = (slice[self.next], self.scores[self.next]);
+        // The move that stood next now stands where the best one was: its key says so.
+        self.keys[best] = (self.keys[self.next] & !PLACE_MASK) | (PLACE_MASK - best as i32);
+        let item = (slice[self.next], top >> PLACE_BITS);
         self.next += 1;
         Some(item)
     }
@@ -229,24 +266,29 @@ mod tests {
     #[test]
     fn the_picker_gives_the_order_of_a_one_pass_scan_ties_included() {
         use rand::rngs::StdRng;
+        use rand::seq::SliceRandom;
         use rand::{Rng, SeedableRng};
         let mut rng = StdRng::seed_from_u64(7);
         for round in 0..2_000 {
             let n = rng.gen_range(0..=crate::board::moves::MAX_MOVES);
-            // Few distinct values, so that most scores tie; sometimes the extremes.
+            // Few distinct values, so that most scores tie; every class of score, and each
+            // class's extremes.
             let spread = if round % 2 == 0 { 4 } else { 1_000 };
             let mut list = MoveList::new();
             let mut scores = [0; crate::board::moves::MAX_MOVES];
             for (i, score) in scores.iter_mut().enumerate().take(n) {
                 list.push(Move::new(Square::from_index(i as u8), Square::from_index(i as u8 + 1)));
                 *score = match rng.gen_range(0..20) {
-                    0 => i32::MIN,
-                    1 => i32::MAX,
+                    0 => HASH_MOVE,
+                    1 => GOOD_CAPTURE + rng.gen_range(-spread..=spread),
+                    2 => BAD_CAPTURE + rng.gen_range(-spread..=spread),
+                    3 => *[KILLER[0], KILLER[1], COUNTER].choose(&mut rng).unwrap(),
+                    4 => *[3 * HISTORY_MAX, -3 * HISTORY_MAX].choose(&mut rng).unwrap(),
                     _ => rng.gen_range(-spread..=spread),
                 };
             }
             let expected = reference_order(list.iter().copied().collect(), scores[..n].to_vec());
-            let picked: Vec<(Move, i32)> = ScoredMoves { moves: list, scores, next: 0 }.collect();
+            let picked: Vec<(Move, i32)> = ScoredMoves::from_scores(list, &scores).collect();
             assert_eq!(picked, expected, "round {round}, {n} moves");
         }
     }
@@ -271,6 +313,39 @@ mod tests {
         assert_eq!(order[0], hash);
         assert_eq!(order[1].to_string(), "e1e5", "the free horse next");
         assert_eq!(order.last().unwrap().to_string(), "a1a6", "the losing capture last");
+    }
+
+    #[test]
+    fn a_selection_key_keeps_the_score_and_the_place_of_every_class() {
+        // Each class's lowest and highest score, from the losing captures up to the hash move.
+        let scores = [
+            BAD_CAPTURE - CAPTURE_SPREAD,
+            BAD_CAPTURE + CAPTURE_SPREAD,
+            -3 * HISTORY_MAX,
+            -1,
+            0,
+            1,
+            3 * HISTORY_MAX,
+            COUNTER,
+            KILLER[1],
+            KILLER[0],
+            GOOD_CAPTURE - CAPTURE_SPREAD,
+            GOOD_CAPTURE + CAPTURE_SPREAD,
+            HASH_MOVE,
+        ];
+        let last = crate::board::moves::MAX_MOVES - 1;
+        for pair in scores.windows(2) {
+            // A higher score wins from any place; an equal one from an earlier place.
+            assert!(selection_key(pair[0], 0) < selection_key(pair[1], last), "{pair:?}");
+            assert!(selection_key(pair[0], 0) > selection_key(pair[0], 1), "{pair:?}");
+        }
+        for score in scores {
+            for place in [0, 1, last] {
+                let key = selection_key(score, place);
+                assert_eq!(key >> PLACE_BITS, score, "{score} at {place}");
+                assert_eq!((PLACE_MASK - (key & PLACE_MASK)) as usize, place, "{score} at {place}");
+            }
+        }
     }
 
     #[test]

@@ -9,6 +9,17 @@ use crate::board::{attacks, Color, Move, PieceKind, Position, Square};
 
 /// Exchange values by kind (king, advisor, elephant, horse, rook, cannon, pawn).
 pub const SEE_VALUE: [i32; 7] = [5_000, 20, 20, 90, 200, 95, 15];
+/// The greatest of `SEE_VALUE`: move ordering's capture terms are bounded by it.
+pub const SEE_VALUE_MAX: i32 = {
+    let (mut max, mut i) = (0, 0);
+    while i < SEE_VALUE.len() {
+        if SEE_VALUE[i] > max {
+            max = SEE_VALUE[i];
+        }
+        i += 1;
+    }
+    max
+};
 
 /// Kinds in the order a side prefers to recapture with them.
 const CHEAPEST_FIRST: [PieceKind; 7] = [

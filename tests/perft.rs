@@ -56,7 +56,7 @@ fn mirrored_twins_give_the_same_counts() {
 }
 
 /// Checks one position: the captures are the pseudo-legal moves that capture, the search's
-/// legality filter agrees with trying each move, and `is_pseudo_legal` (which vets hash moves,
+/// legality filter agrees with trying each move, `key_after` with making it, and `is_pseudo_legal` (which vets hash moves,
 /// killers and moves from outside) accepts exactly the pseudo-legal moves.
 fn check_moves(pos: &Position, vet_every_square: bool) {
     let (mut all, mut captures) = (MoveList::new(), MoveList::new());
@@ -78,6 +78,11 @@ fn check_moves(pos: &Position, vet_every_square: bool) {
             scratch.leaves_king_safe(mv),
             "legality of {mv} in {fen}"
         );
+        // The key the search prefetches by is the key the move makes.
+        let predicted = scratch.key_after(mv);
+        scratch.make_move(mv);
+        assert_eq!(predicted, scratch.key(), "key after {mv} in {fen}");
+        scratch.unmake_move();
     }
     if vet_every_square {
         for from in Square::all() {

@@ -254,6 +254,23 @@ impl Position {
         self.key ^= zobrist::BLACK_TO_MOVE;
     }
 
+    /// The key of the position after the pseudo-legal `mv`, without playing it: the search
+    /// prefetches that position's table entry while it still has work to do here.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[from].type_index();
+        let captured = self.board[to];
+        let mut key = self.key
+            ^ zobrist::BLACK_TO_MOVE
+            ^ zobrist::PIECE_SQUARE[piece][from.index()]
+            ^ zobrist::PIECE_SQUARE[piece][to.index()];
+        if captured.is_piece() {
+            key ^= zobrist::PIECE_SQUARE[captured.type_index()][to.index()];
+        }
+        key
+    }
+
     /// Takes back the last `make_move`.
     #[inline]
     pub fn unmake_move(&mut self) {

@@ -346,6 +346,7 @@ impl<'a> Worker<'a> {
             if mv == excluded || !legality.is_legal(&mut self.pos, mv) {
                 continue;
             }
+            self.shared.tt.prefetch(self.pos.key_after(mv));
             legal += 1;
             let capture = self.pos.piece_at(mv.to()).is_piece();
             let may_prune = !pv_node && !in_check && legal > 1 && best_score > -MATE_BOUND;
@@ -513,6 +514,7 @@ impl<'a> Worker<'a> {
             if !legality.is_legal(&mut self.pos, mv) {
                 continue;
             }
+            self.shared.tt.prefetch(self.pos.key_after(mv));
             legal += 1;
             self.eval.make_move(&mut self.pos, mv);
             let score = -self.quiesce(-beta, -alpha, ply + 1);

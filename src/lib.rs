@@ -18,6 +18,8 @@
 //!   and with the engine);
 //! * `cli` (the subcommands).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod adam;
 pub mod binary;
 pub mod board;

@@ -56,8 +56,9 @@ fn mirrored_twins_give_the_same_counts() {
 }
 
 /// Checks one position: the captures are the pseudo-legal moves that capture, the search's
-/// legality filter agrees with trying each move, `key_after` with making it, and `is_pseudo_legal` (which vets hash moves,
-/// killers and moves from outside) accepts exactly the pseudo-legal moves.
+/// legality filter agrees with trying each move, `key_after` with making it and recomputing the
+/// key, and `is_pseudo_legal` (which vets hash moves, killers and moves from outside) accepts
+/// exactly the pseudo-legal moves.
 fn check_moves(pos: &Position, vet_every_square: bool) {
     let (mut all, mut captures) = (MoveList::new(), MoveList::new());
     movegen::pseudo_moves(pos, &mut all);
@@ -82,6 +83,7 @@ fn check_moves(pos: &Position, vet_every_square: bool) {
         let predicted = scratch.key_after(mv);
         scratch.make_move(mv);
         assert_eq!(predicted, scratch.key(), "key after {mv} in {fen}");
+        assert_eq!(scratch.key(), scratch.recomputed_key(), "key after {mv} in {fen}, recomputed");
         scratch.unmake_move();
     }
     if vet_every_square {

@@ -235,27 +235,25 @@ impl Position {
         let captured = self.board[to];
         debug_assert!(piece.is_color(self.side), "{mv} moves no piece of the side to move");
         self.history.push(Undo { mv, captured, key: self.key, halfmove_clock: self.halfmove_clock });
+        self.key = self.key_after(mv);
         if captured.is_piece() {
-            self.toggle_key(captured, to);
             self.squares[captured.color().index()][captured.slot() as usize] = Square::NONE;
             self.halfmove_clock = 0;
         } else {
             self.halfmove_clock += 1;
         }
-        self.toggle_key(piece, from);
         self.board[from] = Piece::EMPTY;
         self.board[to] = piece;
         self.squares[piece.color().index()][piece.slot() as usize] = to;
-        self.toggle_key(piece, to);
         if self.side == Color::Black {
             self.fullmove += 1;
         }
         self.side = self.side.opponent();
-        self.key ^= zobrist::BLACK_TO_MOVE;
     }
 
-    /// The key of the position after the pseudo-legal `mv`, without playing it: the search
-    /// prefetches that position's table entry while it still has work to do here.
+    /// The key of the position after the pseudo-legal `mv`, without playing it (`make_move`
+    /// takes its key from here): the search prefetches that position's table entry while it
+    /// still has work to do here.
     #[inline]
     pub fn key_after(&self, mv: Move) -> u64 {
         let (from, to) = (mv.from(), mv.to());

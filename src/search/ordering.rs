@@ -140,6 +140,13 @@ fn update_history(entry: &mut i32, bonus: i32) {
     *entry += bonus - decay as i32;
 }
 
+/// A capture's order among captures: the most valuable victim first, then the least valuable
+/// attacker (within ±`CAPTURE_SPREAD`).
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    value_on(pos, mv.to()) * 16 - value_on(pos, mv.from()) / 16
+}
+
 /// A move's selection key: its order score above, and its place in the list below, counted
 /// down, so that the greatest key is the first of the highest scores.
 #[inline]
@@ -177,11 +184,11 @@ impl ScoredMoves {
             let score = if mv == hash_move {
                 HASH_MOVE
             } else if pos.piece_at(mv.to()).is_piece() {
-                let mvv_lva = value_on(pos, mv.to()) * 16 - value_on(pos, mv.from()) / 16;
+                let order = mvv_lva(pos, mv);
                 if see_non_negative(pos, mv) {
-                    GOOD_CAPTURE + mvv_lva
+                    GOOD_CAPTURE + order
                 } else {
-                    BAD_CAPTURE + mvv_lva
+                    BAD_CAPTURE + order
                 }
             } else if mv == killers[0] {
                 KILLER[0]
@@ -211,7 +218,7 @@ impl ScoredMoves {
     pub fn captures(pos: &Position, moves: MoveList) -> Self {
         let mut keys = [0; crate::board::moves::MAX_MOVES];
         for (place, &mv) in moves.iter().enumerate() {
-            keys[place] = selection_key(value_on(pos, mv.to()) * 16 - value_on(pos, mv.from()) / 16, place);
+            keys[place] = selection_key(mvv_lva(pos, mv), place);
         }
         ScoredMoves { moves, keys, next: 0 }
     }

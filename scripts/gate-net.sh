@@ -5,7 +5,8 @@
 #
 # NET against the built-in net, then NET against the classic evaluation, each an SPRT
 # [0, 10] (alpha = beta = 0.05) at 5 s + 0.05 s, one game at a time, one thread each, books off,
-# the openings of tests/data/openings.txt both colours. The second match starts only when the
+# the openings of tests/data/openings.txt with two random plies a pair (scripts/sprt.sh), both
+# colours. The second match starts only when the
 # first accepts H1. Background data generation (scripts/datagen-background.sh) is paused while
 # the games run and resumed afterwards, even when the script is interrupted.
 #

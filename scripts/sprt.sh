@@ -12,11 +12,14 @@
 # turns on), unless NEW_OPTS or OLD_OPTS set usebook themselves: the book is tested only on purpose.
 #
 # H0: NEW is no better than OLD (elo0=0), H1: NEW gains 5 Elo (elo1=5), alpha = beta = 0.05;
-# 10+0.1 s per side, the openings of tests/data/openings.txt each played twice, games on
+# 10+0.1 s per side, the openings of tests/data/openings.txt each followed by two random plies
+# drawn anew for each game pair (`chariot match --random-plies`) and played twice, games on
 # both cores. Environment: GAMES (the cap, default 20000), TC (or NODES: a fixed number of
 # nodes per move instead of a clock), SPRT (the test, default
-# elo0=0,elo1=5,alpha=0.05,beta=0.05), CONCURRENCY, OPENINGS, PGN and CHARIOT (the runner binary;
-# by default this checkout's release build) override the defaults. An interrupted test continues
+# elo0=0,elo1=5,alpha=0.05,beta=0.05), CONCURRENCY, OPENINGS, RANDOM_PLIES (default 2; 0 plays
+# the lines as they are, as every test before 2026-11-29 did: under NODES that repeats the same
+# 120 games however many are asked for), PGN and CHARIOT (the runner binary; by default this
+# checkout's release build) override the defaults. An interrupted test continues
 # where it stopped when run again with the same PGN.
 set -euo pipefail
 
@@ -64,6 +67,7 @@ exec "$CHARIOT" match \
     "${limit[@]}" \
     --concurrency "${CONCURRENCY:-2}" \
     --openings "${OPENINGS:-$root/tests/data/openings.txt}" \
+    --random-plies "${RANDOM_PLIES:-2}" \
     --draw movenumber=40,movecount=8,score=10 \
     --resign movecount=4,score=800 \
     --sprt "${SPRT:-elo0=0,elo1=5,alpha=0.05,beta=0.05}" \

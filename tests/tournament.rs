@@ -443,6 +443,67 @@ fn chariot_self_play_at_fixed_nodes() {
     }
 }
 
+/// The book moves (`{book}` comments) of each game of a match PGN, by round.
+fn book_moves(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).expect("the PGN was written");
+    let mut games = read_pgn(&text).expect("the PGN reads back");
+    games.sort_by_key(|g| g.tag("Round").unwrap().parse::<usize>().unwrap());
+    games
+        .iter()
+        .map(|g| {
+            g.moves
+                .iter()
+                .take_while(|m| m.comment.as_deref() == Some("book"))
+                .map(|m| m.mv.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn random_plies_give_each_pair_its_own_opening() {
+    let dir = scratch("random-plies");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "h2e2 h9g7\n").unwrap();
+    let a = format!("name=chariot-a,cmd={BIN}");
+    let b = format!("name=chariot-b,cmd={BIN}");
+    let play = |name: &str, extra: &[&str]| {
+        let pgn = dir.join(name);
+        let mut args = vec![
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "6",
+            "--depth",
+            "1",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let output = chariot_match(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        check_pgn(&pgn, 6);
+        book_moves(&pgn)
+    };
+    // Without random plies every pair starts from the one line.
+    let plain = play("plain.pgn", &[]);
+    assert!(plain.iter().all(|book| book == &["h2e2", "h9g7"]), "{plain:?}");
+    let varied = play("varied.pgn", &["--random-plies", "3", "--seed", "5"]);
+    for (pair, games) in varied.chunks(2).enumerate() {
+        assert_eq!(games[0].len(), 5, "pair {pair}: the line and three plies: {games:?}");
+        assert_eq!(games[0][..2], ["h2e2", "h9g7"]);
+        assert_eq!(games[0], games[1], "both games of pair {pair} start alike");
+    }
+    assert!(varied[0] != varied[2] || varied[2] != varied[4], "three pairs, one opening: {varied:?}");
+    // The same seed gives the same openings; another seed, others.
+    assert_eq!(play("again.pgn", &["--random-plies", "3", "--seed", "5"]), varied);
+    assert_ne!(play("reseeded.pgn", &["--random-plies", "3", "--seed", "6"]), varied);
+}
+
 /// An engine's own limit replaces the match's for that engine alone: one side is asked for a
 /// fixed depth, the other keeps the match's clock and is shown its own clock for the opponent.
 #[test]
@@ -898,6 +959,14 @@ fn numbers_that_do_not_fit_are_refused_with_their_range() {
         (
             vec!["--depth", "1", "--sprt", "elo0=0,elo1=1e400,alpha=0.05,beta=0.05"],
             "elo1='1e400' is not a number from -1000 to 1000",
+        ),
+        (
+            vec!["--depth", "1", "--random-plies", "21"],
+            "--random-plies '21': expected a whole number from 0 to 20",
+        ),
+        (
+            vec!["--depth", "1", "--random-plies", "2", "--seed", "1.5"],
+            "--seed '1.5': expected a whole number from 0 to 18446744073709551615",
         ),
     ];
     for (extra, message) in cases {

@@ -12,12 +12,13 @@ use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 
 use crate::notation::MoveNotation;
+use crate::tournament::random_plies::MAX_RANDOM_PLIES;
 use crate::tournament::ratings;
 use crate::tournament::report::{write_merged, write_ratings};
 use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
     merge_files, openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening,
-    ResignRule, Shard, SprtSpec,
+    RandomPlies, ResignRule, Shard, SprtSpec,
 };
 
 /// Arguments of `chariot match`: the match to play, or `report` and its arguments.
@@ -42,6 +43,15 @@ pub struct MatchArgs {
     /// Openings: one per line, ICCS moves from the start or a FEN (`[moves …]`).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Random legal plies after each opening, drawn anew for each game pair and kept when a
+    /// depth-5 search finds the position within ±60 centipawns (0 to 20; 0: the openings as they
+    /// are). Under a node or depth limit the same opening gives the same game again, so a match
+    /// longer than two games an opening needs them to gather new evidence.
+    #[arg(long, default_value = "0", value_name = "N")]
+    pub random_plies: String,
+    /// Seed of the random plies: the same seed gives each pair the same opening again.
+    #[arg(long, default_value = "1", value_name = "SEED")]
+    pub seed: String,
     /// Games played at once, each with its own engine processes (1 to 256).
     #[arg(long, default_value = "1", value_name = "N")]
     pub concurrency: String,
@@ -176,12 +186,17 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
         Some(path) => openings::load(path)?,
         None => vec![Opening::startpos()],
     };
+    let plies = whole_number("--random-plies", &args.random_plies, 0, u64::from(MAX_RANDOM_PLIES))?;
+    let seed = whole_number("--seed", &args.seed, 0, u64::MAX)?;
+    // The range fits the field.
+    let random_plies = (plies > 0).then_some(RandomPlies { plies: plies as u32, seed });
     Ok(MatchConfig {
         engines,
         gauntlet: args.gauntlet,
         // The ranges fit the fields.
         games: games as u32,
         openings,
+        random_plies,
         concurrency: concurrency as usize,
         pgn: args.pgn.clone(),
         notation: args.pgn_notation,

@@ -163,6 +163,12 @@ pub fn fingerprint(config: &MatchConfig) -> String {
             fields.text(&mv.to_string());
         }
     }
+    // Hashed only when given, so that matches without random plies keep their fingerprints.
+    if let Some(random) = config.random_plies {
+        fields.text("random plies");
+        fields.number(u64::from(random.plies));
+        fields.number(random.seed);
+    }
     game_settings(&mut fields, &config.settings);
     format!("{:016x}", fnv1a64(&fields.0))
 }
@@ -175,7 +181,7 @@ mod tests {
     use super::*;
     use crate::notation::{MoveNotation, Opening};
     use crate::tournament::spec::{DrawRule, EngineSpec, ResignRule, SprtSpec};
-    use crate::tournament::Shard;
+    use crate::tournament::{RandomPlies, Shard};
 
     fn config() -> MatchConfig {
         MatchConfig {
@@ -186,6 +192,7 @@ mod tests {
             gauntlet: false,
             games: 4,
             openings: vec![Opening::startpos()],
+            random_plies: None,
             concurrency: 1,
             pgn: None,
             notation: MoveNotation::Iccs,
@@ -212,7 +219,7 @@ mod tests {
         assert_eq!(base.len(), 16);
         assert!(base.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{base}");
         assert_eq!(fingerprint(&config()), base, "the same settings, the same fingerprint");
-        let changes: [(&str, Change); 21] = [
+        let changes: [(&str, Change); 23] = [
             ("name", |c| c.engines[0].name = "c".into()),
             ("cmd", |c| c.engines[0].cmd = PathBuf::from("/bin/c")),
             ("args", |c| c.engines[0].args.push("y".into())),
@@ -223,6 +230,8 @@ mod tests {
             ("order", |c| c.engines.swap(0, 1)),
             ("gauntlet", |c| c.gauntlet = true),
             ("openings", |c| c.openings.push(Opening::startpos())),
+            ("random plies", |c| c.random_plies = Some(RandomPlies { plies: 2, seed: 1 })),
+            ("random seed", |c| c.random_plies = Some(RandomPlies { plies: 1, seed: 2 })),
             ("own limit", |c| c.engines[1].limit = Some(Limit::Depth(3))),
             ("own limit value", |c| c.engines[1].limit = Some(Limit::Depth(4))),
             ("limit", |c| c.settings.limit = Limit::Nodes(1001)),

@@ -17,6 +17,7 @@ pub mod merge;
 pub mod openings;
 pub mod pairs;
 pub mod pgn_out;
+pub mod random_plies;
 pub mod ratings;
 pub mod report;
 pub mod runner;
@@ -32,6 +33,7 @@ pub use game::{play_game, GameRecord, GameSettings};
 pub use merge::{merge_files, MergeError, Merged};
 pub use pairs::{PairCollector, Pentanomial};
 pub use pgn_out::{PgnOutError, ResumeError};
+pub use random_plies::RandomPlies;
 pub use runner::{run_match, MatchConfig, MatchError, MatchSummary};
 pub use shard::{Shard, ShardError};
 pub use spec::{

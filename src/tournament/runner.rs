@@ -17,6 +17,7 @@ use super::game::{play_game, GameRecord, GameSettings};
 use super::match_tags::MatchTags;
 use super::pairs::{PairCollector, Pentanomial};
 use super::pgn_out::{self, GameTags, PgnOutError, ResumeError};
+use super::random_plies::{BalanceJudge, RandomPlies};
 use super::report::{self, Results};
 use super::schedule::{self, Job};
 use super::shard::Shard;
@@ -37,6 +38,9 @@ pub struct MatchConfig {
     pub games: u32,
     /// The openings, each played twice with colours swapped.
     pub openings: Vec<Opening>,
+    /// Random plies after each opening, drawn anew for each game pair (`None`: the lines as
+    /// they are).
+    pub random_plies: Option<RandomPlies>,
     /// Games played at the same time.
     pub concurrency: usize,
     /// Where the PGN goes.
@@ -369,12 +373,17 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
         for _ in 0..config.concurrency.min(pending.len()) {
             let (job_rx, result_tx, stop) = (job_rx.clone(), result_tx.clone(), &stop);
             scope.spawn(move || {
+                let mut judge = config.random_plies.map(|_| BalanceJudge::new());
                 while let Ok(job) = job_rx.recv() {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let specs = [&config.engines[job.red], &config.engines[job.black]];
-                    let opening = config.openings.get(job.opening).cloned().unwrap_or_else(Opening::startpos);
+                    let mut opening =
+                        config.openings.get(job.opening).cloned().unwrap_or_else(Opening::startpos);
+                    if let (Some(random), Some(judge)) = (config.random_plies, judge.as_mut()) {
+                        opening = random.opening(&opening, job.pair, judge);
+                    }
                     let record = play_game(specs, &opening, &config.settings, stop);
                     if result_tx.send((job, record)).is_err() {
                         break;
@@ -492,6 +501,7 @@ mod tests {
             gauntlet,
             games,
             openings: vec![Opening::startpos()],
+            random_plies: None,
             concurrency: 1,
             pgn: None,
             notation: MoveNotation::Iccs,

@@ -17,9 +17,9 @@
 # both cores. Environment: GAMES (the cap, default 20000), TC (or NODES: a fixed number of
 # nodes per move instead of a clock), SPRT (the test, default
 # elo0=0,elo1=5,alpha=0.05,beta=0.05), CONCURRENCY, OPENINGS, RANDOM_PLIES (default 2; 0 plays
-# the lines as they are, as every test before 2026-11-29 did: under NODES that repeats the same
-# 120 games however many are asked for), PGN and CHARIOT (the runner binary; by default this
-# checkout's release build) override the defaults. An interrupted test continues
+# the lines as they are, as every test before f9a6d66 did: under NODES the sixty lines give 120
+# distinct games, played again however many are asked for), PGN and CHARIOT (the runner binary;
+# by default this checkout's release build) override the defaults. An interrupted test continues
 # where it stopped when run again with the same PGN.
 set -euo pipefail
 

@@ -487,12 +487,14 @@ fn random_plies_give_each_pair_its_own_opening() {
         let output = chariot_match(&args);
         assert!(output.status.success(), "{}", stderr(&output));
         check_pgn(&pgn, 6);
-        book_moves(&pgn)
+        (book_moves(&pgn), stderr(&output))
     };
-    // Without random plies every pair starts from the one line.
-    let plain = play("plain.pgn", &[]);
+    // Without random plies every pair starts from the one line, and the match says so.
+    let (plain, err) = play("plain.pgn", &[]);
     assert!(plain.iter().all(|book| book == &["h2e2", "h9g7"]), "{plain:?}");
-    let varied = play("varied.pgn", &["--random-plies", "3", "--seed", "5"]);
+    assert!(err.contains("note: 6 games a pairing from 1 opening under fixed nodes or depth"), "{err}");
+    let (varied, err) = play("varied.pgn", &["--random-plies", "3", "--seed", "5"]);
+    assert!(!err.contains("note:"), "{err}");
     for (pair, games) in varied.chunks(2).enumerate() {
         assert_eq!(games[0].len(), 5, "pair {pair}: the line and three plies: {games:?}");
         assert_eq!(games[0][..2], ["h2e2", "h9g7"]);
@@ -500,8 +502,8 @@ fn random_plies_give_each_pair_its_own_opening() {
     }
     assert!(varied[0] != varied[2] || varied[2] != varied[4], "three pairs, one opening: {varied:?}");
     // The same seed gives the same openings; another seed, others.
-    assert_eq!(play("again.pgn", &["--random-plies", "3", "--seed", "5"]), varied);
-    assert_ne!(play("reseeded.pgn", &["--random-plies", "3", "--seed", "6"]), varied);
+    assert_eq!(play("again.pgn", &["--random-plies", "3", "--seed", "5"]).0, varied);
+    assert_ne!(play("reseeded.pgn", &["--random-plies", "3", "--seed", "6"]).0, varied);
 }
 
 /// An engine's own limit replaces the match's for that engine alone: one side is asked for a

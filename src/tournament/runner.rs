@@ -21,7 +21,7 @@ use super::random_plies::{BalanceJudge, RandomPlies};
 use super::report::{self, Results};
 use super::schedule::{self, Job};
 use super::shard::Shard;
-use super::spec::{EngineSpec, SprtSpec};
+use super::spec::{EngineSpec, Limit, SprtSpec};
 use super::stats::{sprt_verdict, SprtVerdict, Tally};
 use crate::input_file::{self, InputError};
 use crate::notation::Opening;
@@ -227,6 +227,15 @@ impl From<ResumeError> for MatchError {
     }
 }
 
+/// Whether the match asks for more games than its openings can make distinct: every engine
+/// under a node or depth limit (so the same position gives the same game) and no random plies.
+fn replays_games(config: &MatchConfig) -> bool {
+    let fixed = |limit: Limit| matches!(limit, Limit::Nodes(_) | Limit::Depth(_));
+    config.random_plies.is_none()
+        && config.engines.iter().all(|e| fixed(e.limit_or(config.settings.limit)))
+        && u64::from(config.games) > 2 * config.openings.len() as u64
+}
+
 /// Refuses a configuration that cannot run, before any game: too few engines, duplicate names,
 /// too many games, SPRT with more than one pairing, a PGN to overwrite, missing for `--resume` or
 /// that cannot be written, and every engine that does not start and answer its handshake.
@@ -267,6 +276,17 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     }
     if let Some(p) = &config.pgn {
         pgn_out::check_writable(p)?;
+    }
+    if replays_games(config) {
+        eprintln!(
+            "note: {} games a pairing from {} opening{} under fixed nodes or depth: engines that \
+             search alike every time replay the same {} games; --random-plies 2 gives each pair \
+             an opening of its own",
+            config.games,
+            config.openings.len(),
+            if config.openings.len() == 1 { "" } else { "s" },
+            2 * config.openings.len()
+        );
     }
     let wdl = config.settings.uses_wdl();
     for spec in &config.engines {

@@ -16,10 +16,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use crate::board::{movegen, Color, Move, Position};
+use crate::board::{Color, Move, Position};
 use crate::eval::EvalChoice;
 use crate::notation::Opening;
-use crate::rules::{game_result, Termination};
+use crate::rules::{game_result, play_random_plies, Termination};
 use crate::search::score_scale::{ScoreScale, ShownScore};
 use crate::search::{Engine, HashError, Limits, SearchControl};
 
@@ -357,19 +357,8 @@ fn opening_position(cfg: &DatagenConfig, rng: &mut StdRng) -> Position {
             Some(opening) => opening.end(),
             None => Position::startpos(),
         };
-        let mut ended = game_result(&pos).is_some();
-        for _ in 0..cfg.random_plies {
-            if ended {
-                break;
-            }
-            let moves = movegen::legal_moves(&mut pos);
-            match moves.iter().collect::<Vec<_>>().choose(rng) {
-                Some(&&mv) => pos.make_move(mv),
-                None => break,
-            }
-            ended = game_result(&pos).is_some();
-        }
-        if !ended || attempt >= OPENING_ATTEMPTS {
+        let going = play_random_plies(&mut pos, cfg.random_plies, rng);
+        if going || attempt >= OPENING_ATTEMPTS {
             return pos;
         }
     }

@@ -7,10 +7,8 @@
 //! With random plies every pair starts from its own position.
 
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use crate::board::movegen;
 use crate::notation::Opening;
 use crate::rules;
 use crate::search::score_scale::ScoreScale;
@@ -95,18 +93,14 @@ impl RandomPlies {
 
     /// `line` with `plies` random legal plies added, or `None` when the game ends on the way.
     fn draw(&self, line: &Opening, rng: &mut StdRng) -> Option<Opening> {
-        let mut varied = line.clone();
         let mut pos = line.end();
-        for _ in 0..self.plies {
-            if rules::game_result(&pos).is_some() {
-                return None;
-            }
-            let moves = movegen::legal_moves(&mut pos);
-            let &&mv = moves.iter().collect::<Vec<_>>().choose(rng)?;
-            pos.make_move(mv);
-            varied.moves.push(mv);
+        if !rules::play_random_plies(&mut pos, self.plies as usize, rng) {
+            return None;
         }
-        rules::game_result(&pos).is_none().then_some(varied)
+        // `line.end()` starts from `line.start`, whose history is empty: the history is the line
+        // and the plies.
+        let moves = pos.history().iter().map(|u| u.mv).collect();
+        Some(Opening { start: line.start.clone(), moves })
     }
 }
 

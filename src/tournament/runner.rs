@@ -393,7 +393,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
         for _ in 0..config.concurrency.min(pending.len()) {
             let (job_rx, result_tx, stop) = (job_rx.clone(), result_tx.clone(), &stop);
             scope.spawn(move || {
-                let mut judge = config.random_plies.map(|_| BalanceJudge::new());
+                let mut random_plies = config.random_plies.map(|r| (r, BalanceJudge::new()));
                 while let Ok(job) = job_rx.recv() {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -401,7 +401,7 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
                     let specs = [&config.engines[job.red], &config.engines[job.black]];
                     let mut opening =
                         config.openings.get(job.opening).cloned().unwrap_or_else(Opening::startpos);
-                    if let (Some(random), Some(judge)) = (config.random_plies, judge.as_mut()) {
+                    if let Some((random, judge)) = random_plies.as_mut() {
                         opening = random.opening(&opening, job.pair, judge);
                     }
                     let record = play_game(specs, &opening, &config.settings, stop);

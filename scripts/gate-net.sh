@@ -11,7 +11,11 @@
 # the games run and resumed afterwards, even when the script is interrupted.
 #
 # The PGNs and each match's report go to DIR (default gate-NAME beside NET); run the same command
-# again to continue an interrupted gate where it stopped. Exit status: 0 when both accept H1,
+# again to continue an interrupted gate where it stopped. Every ARCHIVE_EVERY seconds (default 600)
+# and when it ends, the PGNs are also compressed into docs/gates/ (scripts/gate-archive.sh): commit
+# them at least every hour of play. When DIR has no PGN yet and docs/gates/ holds this gate's parts,
+# they are joined into DIR first, so a gate goes on from the repository on any machine (the
+# settings fingerprint still asks for the same engine program: rebuild the gate's commit). Exit status: 0 when both accept H1,
 # 1 when one accepts H0 or reaches the game cap without a verdict, 2 on a usage error.
 #
 # Environment: CHARIOT (the binary; default this checkout's release build), GAMES (the cap of
@@ -52,8 +56,19 @@ state=$("$datagen" status 2>/dev/null || true)
 case "$state" in
 *': running'*) "$datagen" pause >&2 && paused=yes ;;
 esac
-resume_datagen() { if [ "$paused" = yes ]; then "$datagen" resume >&2 || true; fi; }
-trap resume_datagen EXIT
+gates=${GATES:-$root/docs/gates}
+archive() { GATES="$gates" "$root/scripts/gate-archive.sh" "$dir" "$name" >&2 || true; }
+archive_loop() {
+    while sleep "${ARCHIVE_EVERY:-600}"; do archive; done
+}
+
+archiver=
+finish() {
+    [ -n "$archiver" ] && kill "$archiver" 2>/dev/null
+    archive
+    if [ "$paused" = yes ]; then "$datagen" resume >&2 || true; fi
+}
+trap finish EXIT
 
 export CHARIOT TC=${TC:-5+0.05} CONCURRENCY=${CONCURRENCY:-1} GAMES=${GAMES:-1000}
 export SPRT=${SPRT:-elo0=0,elo1=10,alpha=0.05,beta=0.05}
@@ -61,11 +76,18 @@ export NEW_OPTS="option.usebook=false,option.evalfile=$net"
 
 status=0
 for opponent in builtin classic; do
+    parts=("$gates/$name-$opponent"-[0-9][0-9][0-9].pgn.xz)
+    if [ ! -e "$dir/$opponent.pgn" ] && [ -e "${parts[0]}" ]; then
+        cat "${parts[@]}" | xz -dc > "$dir/$opponent.pgn.tmp"
+        mv "$dir/$opponent.pgn.tmp" "$dir/$opponent.pgn"
+        echo "== resumed from ${#parts[@]} part(s) in $gates: $(grep -c '^\[Event ' "$dir/$opponent.pgn") games" >&2
+    fi
     case $opponent in
     builtin) export OLD_OPTS="option.usebook=false" ;;
     classic) export OLD_OPTS="option.usebook=false,option.usennue=false" ;;
     esac
     echo "== $name against the $opponent evaluation ($TC, SPRT $SPRT)" >&2
+    [ -z "$archiver" ] && { archive_loop & archiver=$!; }
     PGN="$dir/$opponent.pgn" "$root/scripts/sprt.sh" "$CHARIOT" "$CHARIOT" \
         > "$dir/$opponent.txt" 2> "$dir/$opponent.log"
     cat "$dir/$opponent.txt"

@@ -33,6 +33,7 @@ mod prop_serve;
 mod ratings;
 mod resources;
 mod rules;
+mod scripts;
 mod serve;
 mod shards;
 mod stdin;

@@ -158,6 +158,29 @@ fn singular_extensions_keep_the_mates_and_determinism() {
 }
 
 #[test]
+fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
+    // Internal iterative reduction and static-exchange pruning are candidates, off by default:
+    // at their harshest they must still find forced mates, and each must change the search of a
+    // middlegame position (so a screen of them measures something).
+    for setting in ["iir_depth=2", "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0"] {
+        for (fen, moves) in [
+            ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
+            ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
+            ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3),
+        ] {
+            let r = search_with(&mut tuned(setting), fen, Limits::depth(2 * moves + 2));
+            assert_eq!(r.score, MATE - (2 * moves - 1), "{setting} {fen}");
+        }
+    }
+    let fen = bench::BENCH_FENS[6];
+    let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;
+    let default = nodes("");
+    for setting in ["iir_depth=4", "see_prune_depth=4"] {
+        assert_ne!(nodes(setting), default, "{setting} changes nothing");
+    }
+}
+
+#[test]
 fn the_default_search_extends_singular_moves() {
     // Singular extensions passed their SPRT and are on by default: switching them off changes
     // the search of a middlegame position that reaches their depth.

@@ -93,6 +93,17 @@ search_params! {
     /// Singular extensions: 1 searches the table's move a ply shallower when it is not singular
     /// but its stored score beats beta; 0 leaves it.
     se_negative: 0 in 0..=1,
+    /// Internal iterative reduction: a node with no move from the table is searched a ply
+    /// shallower from this depth on (a candidate; 0 switches it off).
+    iir_depth: 0 in 0..=64,
+    /// Static-exchange pruning at non-PV nodes up to this depth: a capture that loses more than
+    /// `see_capture_margin` per ply, or a quiet move that loses more than `see_quiet_margin` per
+    /// ply squared, is skipped (a candidate; 0 switches it off).
+    see_prune_depth: 0 in 0..=32,
+    /// See `see_prune_depth` (exchange units: a pawn is 15, a rook 200).
+    see_capture_margin: 20 in 0..=1000,
+    /// See `see_prune_depth`.
+    see_quiet_margin: 8 in 0..=1000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

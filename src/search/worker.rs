@@ -9,7 +9,7 @@ use super::ordering::{piece_square, OrderingTables, ScoredMoves, MAX_PLY, NO_CON
 use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
-use super::see::{see_non_negative, value_on};
+use super::see::{see, see_non_negative, value_on};
 use super::shared::Shared;
 use super::stack::{PvTable, Stack};
 use super::thread_state::ThreadState;
@@ -236,9 +236,21 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 4b. Internal iterative reduction: with no move from the table, this node's
+        // ordering is a guess, so it is searched a ply shallower (and its entry then speaks for
+        // the next visit).
+        let params = &self.shared.params;
+        // (From depth 2 at least: a node reduced to depth 0 would skip its own quiescence.)
+        if params.iir_depth > 0
+            && depth >= params.iir_depth.max(2)
+            && hash_move == Move::NONE
+            && !singular_search
+        {
+            depth -= 1;
+        }
+
         // Step 5. The static evaluation (the table's when it has one), corrected by what earlier
         // searches of these pawns found, and whether it improved on the one two plies before.
-        let params = &self.shared.params;
         let raw_eval = if in_check {
             -INFINITE
         } else if let Some(h) = hit {
@@ -365,6 +377,21 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 if features.futility && depth <= params.futility_depth && futility_base <= alpha {
+                    continue;
+                }
+            }
+
+            // Step 10b. Static-exchange pruning: near the leaves, a move that loses material on
+            // its square (a capture by more than a margin a ply, a quiet move by more than one a
+            // ply squared) is left out.
+            if may_prune && depth <= params.see_prune_depth && (capture || quiet) {
+                let threshold = if capture {
+                    -params.see_capture_margin * depth
+                } else {
+                    -params.see_quiet_margin * depth * depth
+                };
+                let cheap = capture && value_on(&self.pos, mv.to()) >= value_on(&self.pos, mv.from());
+                if !cheap && see(&mut self.pos, mv) < threshold {
                     continue;
                 }
             }

@@ -7,7 +7,10 @@ use std::time::Instant;
 use chariot::board::{movegen, Move, Position};
 use chariot::eval::EvalChoice;
 use chariot::search::score::{mate_in_moves, MATE, MATE_BOUND};
-use chariot::search::{bench, Algorithm, Engine, Info, Limits, SearchControl, SearchParams, SearchResult};
+use chariot::search::{
+    bench, Algorithm, Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl, SearchParams,
+    SearchResult,
+};
 
 fn search_with(engine: &mut Engine, fen: &str, limits: Limits) -> SearchResult {
     let pos = Position::from_fen(fen).unwrap();
@@ -291,4 +294,44 @@ fn the_checking_side_avoids_a_perpetual_check() {
     let free = Engine::new(16).search(&pos, &Limits::depth(5), &control, &mut |_| {});
     assert_ne!(free.best, Some(check));
     assert!(free.score > 200, "{}", free.score);
+}
+
+/// The lines a MultiPV search showed last at each depth, by line number (exact scores only, as a
+/// GUI keeps them), and its result.
+fn shown_lines(moves: &str, lines: usize, depth: i32) -> (Vec<Vec<IterationInfo>>, SearchResult) {
+    let pos = chariot::protocol::position_cmd::parse_position(&format!("startpos moves {moves}")).unwrap();
+    let control = SearchControl::new();
+    control.start(false);
+    let mut shown: Vec<Vec<IterationInfo>> = vec![Vec::new(); depth as usize + 1];
+    let limits = Limits { multipv: lines, ..Limits::depth(depth) };
+    let result = Engine::new(64).search(&pos, &limits, &control, &mut |info| {
+        if let Info::Iteration(it) = info {
+            if it.bound == ScoreBound::Exact {
+                let at_depth = &mut shown[it.depth as usize];
+                match at_depth.iter_mut().find(|l| l.multipv == it.multipv) {
+                    Some(line) => *line = it.clone(),
+                    None => at_depth.push(it.clone()),
+                }
+            }
+        }
+    });
+    (shown, result)
+}
+
+#[test]
+fn multipv_lines_are_shown_and_played_in_score_order() {
+    // Openings where, searched line by line, a later line once came out scoring above an earlier
+    // one at some of these depths, and was shown below it.
+    for (moves, depth) in [("h2e2", 9), ("b2e2 b9c7 b0c2 a9b9 a0b0 h9g7", 6), ("h2e2 h9g7 h0g2", 7)] {
+        let (shown, result) = shown_lines(moves, 4, depth);
+        for (d, lines) in shown.iter().enumerate().skip(1) {
+            let numbers: Vec<usize> = lines.iter().map(|l| l.multipv).collect();
+            assert_eq!(numbers, [1, 2, 3, 4], "{moves}, depth {d}: every line shown, in turn");
+            let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+            assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{moves}, depth {d}: {scores:?}");
+        }
+        // The move played is the first line's.
+        let first = &shown[depth as usize][0];
+        assert_eq!((result.best, result.score), (first.pv.first().copied(), first.score), "{moves}");
+    }
 }

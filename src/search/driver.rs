@@ -35,6 +35,17 @@ pub(crate) struct Outcome {
     pub depth: i32,
 }
 
+/// Moves the last of `lines` up past every earlier line that scores less (stably: past none that
+/// scores the same), and its root move, the last of `moves`, with it; the lines before it are
+/// in score order already. `moves[i]` is the root move `lines[i]` starts with.
+fn keep_in_score_order(lines: &mut [Line], moves: &mut [RootMove]) {
+    let Some(new) = lines.last().map(|l| l.score) else { return };
+    let last = lines.len() - 1;
+    let at = lines[..last].iter().position(|l| l.score < new).unwrap_or(last);
+    lines[at..].rotate_right(1);
+    moves[at..=last].rotate_right(1);
+}
+
 impl Worker<'_> {
     /// Deepens until a limit, the clock or a stop ends it.
     pub fn iterate(&mut self, mut moves: Vec<RootMove>, algorithm: Algorithm) -> Outcome {
@@ -61,6 +72,7 @@ impl Worker<'_> {
             }
             self.seldepth = 0;
             let mut lines = Vec::with_capacity(multipv);
+            let mut reported = 0;
             for pv_index in 0..multipv {
                 let first_guess = if pv_index == 0 {
                     prev_score
@@ -83,9 +95,21 @@ impl Worker<'_> {
                     self.extend_pv_from_tt(&mut pv, depth);
                 }
                 lines.push(Line { score, pv });
-                if main {
-                    self.report_line(depth, pv_index, score, ScoreBound::Exact, &lines[pv_index].pv);
+                // A later line can score above an earlier one (each is searched with the earlier
+                // moves left out, inside its own window): keep the lines, and their root moves,
+                // in score order, as they are shown and played.
+                keep_in_score_order(&mut lines, &mut moves[..=pv_index]);
+                // One line is shown at once; several are shown together, in order, once all are
+                // searched (or as each comes, on a long search).
+                let last = pv_index + 1 == multipv;
+                if main && (last || self.shared.elapsed_ms() >= CHATTY_AFTER_MS) {
+                    self.report_lines(depth, &lines);
+                    reported = lines.len();
                 }
+            }
+            if self.stopped && main && reported < lines.len() {
+                // The lines this iteration finished before the stop are still shown.
+                self.report_lines(depth, &lines);
             }
             if self.stopped {
                 // A partial iteration still counts if its best move was fully searched.
@@ -210,6 +234,13 @@ impl Worker<'_> {
             }
             seen.push(pos.key());
             pv.push(hit.mv);
+        }
+    }
+
+    /// Reports `lines`, best first, as the lines of `depth`.
+    fn report_lines(&self, depth: i32, lines: &[Line]) {
+        for (pv_index, line) in lines.iter().enumerate() {
+            self.report_line(depth, pv_index, line.score, ScoreBound::Exact, &line.pv);
         }
     }
 

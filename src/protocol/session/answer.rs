@@ -12,6 +12,7 @@ use crate::protocol::output::{report_error, send};
 use crate::search::score_scale::ScoreScale;
 use crate::search::SearchResult;
 
+use super::go::no_move;
 use super::Session;
 
 /// The expected score (win + ½ draw, per mille, by the evaluation's win-rate model) at or below
@@ -66,13 +67,7 @@ impl Session {
             }
         };
         let Some(best) = result.best else {
-            return send(
-                &self.out,
-                match dialect {
-                    Dialect::Ucci => "nobestmove",
-                    Dialect::Uci => "bestmove (none)",
-                },
-            );
+            return send(&self.out, no_move(dialect));
         };
         let mut line = format!("bestmove {best}");
         let mut after = thinking.position.clone();

@@ -5,7 +5,7 @@
 
 use std::io;
 
-use crate::board::Move;
+use crate::board::{Move, Position};
 use crate::book::{self, BookSet};
 use crate::protocol::dialect::Dialect;
 use crate::protocol::output::{report_error, send};
@@ -15,7 +15,7 @@ use super::Session;
 
 impl Session {
     /// The book's answer to this `go`, if it has one; with `debug` on, why it has none.
-    pub(super) fn book_answer(&mut self, limits: &Limits) -> io::Result<Option<Move>> {
+    pub(super) fn book_answer(&mut self, pos: &Position, limits: &Limits) -> io::Result<Option<Move>> {
         if !self.options.use_book {
             self.debug_line("no book move: the book is switched off")?;
             return Ok(None);
@@ -39,7 +39,7 @@ impl Session {
             self.debug_line(&msg)?;
             return Ok(None);
         }
-        self.book_move()
+        self.book_move(pos)
     }
 
     /// Reads the books `bookfiles` names (the embedded one when it names none). One that cannot
@@ -55,18 +55,18 @@ impl Session {
         Ok(())
     }
 
-    /// A book move for the current position (announced with an info line), if the books have one
-    /// that is neither banned nor repeating.
-    fn book_move(&mut self) -> io::Result<Option<Move>> {
+    /// A book move for `pos` (announced with an info line), if the books have one that is neither
+    /// banned nor repeating.
+    fn book_move(&mut self, pos: &Position) -> io::Result<Option<Move>> {
         if self.books.is_none() {
             self.load_books()?;
         }
         let Some(set) = &self.books else { return Ok(None) };
         let randomness = self.options.randomness.book_randomness();
-        let Some(choice) = book::choose(set, &self.position, randomness, &mut self.rng) else {
+        let Some(choice) = book::choose(set, pos, randomness, &mut self.rng) else {
             let why = if set.books.is_empty() {
                 "no book could be read"
-            } else if set.probe(&self.position).is_none() {
+            } else if set.probe(pos).is_none() {
                 "no book has this position"
             } else {
                 "every book move here would bring back a position of the game"
@@ -79,7 +79,6 @@ impl Session {
             return Ok(None);
         }
         if self.options.debug {
-            let pos = &self.position;
             let book = set.books.iter().find(|b| b.name() == choice.source);
             let drawn_from: Vec<_> = book.map(|b| b.probe(pos)).unwrap_or_default();
             let drawn_from: Vec<_> = drawn_from.into_iter().filter(|e| !book::repeats(pos, e.mv)).collect();

@@ -54,7 +54,10 @@ impl Session {
     /// UCCI `banmoves m1 m2 …`: moves the next searches must not answer with, until the next
     /// `position`. One move that is not legal here refuses the whole list.
     pub(super) fn banmoves(&mut self, args: &[&str]) -> io::Result<()> {
-        let mut pos = self.position.clone();
+        let mut pos = match self.position_or_error() {
+            Ok(pos) => pos.clone(),
+            Err(why) => return report_error(&self.out, &format!("banmoves: {why}")),
+        };
         let mut banned = Vec::new();
         for &text in args {
             match Move::parse_iccs(text).filter(|&m| movegen::is_legal(&mut pos, m)) {

@@ -3,6 +3,7 @@
 
 use std::io;
 
+use crate::board::Position;
 use crate::protocol::dialect::Dialect;
 use crate::protocol::engine_thread::{Job, SearchTask, Task};
 use crate::protocol::go_cmd::{parse_go, GoCommand, TimeUnit};
@@ -16,18 +17,29 @@ impl Session {
         if self.thinking.is_some() {
             return report_error(&self.out, "already thinking: send stop first");
         }
+        let position = match self.position_or_error() {
+            Ok(pos) => pos.clone(),
+            Err(why) => {
+                report_error(&self.out, &why)?;
+                // A GUI waits for an answer to its `go`: it gets one that plays nothing.
+                return match args.first() {
+                    Some(&"perft") => Ok(()),
+                    _ => send(&self.out, no_move(dialect)),
+                };
+            }
+        };
         let unit = if dialect == Dialect::Uci || self.options.use_millisec {
             TimeUnit::Milliseconds
         } else {
             TimeUnit::Seconds
         };
-        let request = match parse_go(args, unit, &self.position, self.options.multipv) {
+        let request = match parse_go(args, unit, &position, self.options.multipv) {
             Ok(r) => r,
             Err(e) => return report_error(&self.out, &e.to_string()),
         };
         let search = match request {
             // Counted on the engine thread like a search: the reader stays free for stop and quit.
-            GoCommand::Perft(depth) => return self.start(Task::Perft { depth }, false, false),
+            GoCommand::Perft(depth) => return self.start(Task::Perft { depth }, position, false, false),
             GoCommand::Search(s) => s,
         };
         for warning in &search.warnings {
@@ -41,7 +53,7 @@ impl Session {
             }
         }
         limits.ban_moves = self.ban_moves.clone();
-        if let Some(mv) = self.book_answer(&limits)? {
+        if let Some(mv) = self.book_answer(&position, &limits)? {
             return send(&self.out, &format!("bestmove {mv}"));
         }
         // Every option was parsed and checked when it was set: the search takes them as they are.
@@ -65,17 +77,25 @@ impl Session {
         let ponder = limits.ponder;
         let show_wdl = self.options.show_wdl;
         let task = SearchTask { engine: self.engine.clone(), limits, dialect, debug, show_wdl };
-        self.start(Task::Search(Box::new(task)), search.draw_offered, ponder)
+        self.start(Task::Search(Box::new(task)), position, search.draw_offered, ponder)
     }
 
-    /// Hands `task` to the engine thread, on the current position.
-    fn start(&mut self, task: Task, draw_offered: bool, ponder: bool) -> io::Result<()> {
+    /// Hands `task` on `position` to the engine thread.
+    fn start(&mut self, task: Task, position: Position, draw_offered: bool, ponder: bool) -> io::Result<()> {
         self.control.start(ponder);
-        let job = Job { task, pos: self.position.clone(), control: self.control.clone() };
+        let job = Job { task, pos: position.clone(), control: self.control.clone() };
         if self.jobs.send(job).is_err() {
             return report_error(&self.out, "the engine thread is gone: nothing can be searched");
         }
-        self.thinking = Some(Thinking { draw_offered, ponder, position: self.position.clone() });
+        self.thinking = Some(Thinking { draw_offered, ponder, position });
         Ok(())
+    }
+}
+
+/// The answer to a `go` that plays no move: UCCI's `nobestmove`, UCI's `bestmove (none)`.
+pub(super) fn no_move(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Ucci => "nobestmove",
+        Dialect::Uci => "bestmove (none)",
     }
 }

@@ -11,7 +11,7 @@ use crate::board::{Color, Position};
 use crate::eval::{classic, explain, EvalChoice, TermSet};
 use crate::notation::diagram::{draw_board, side_and_last_move};
 use crate::protocol::command::Command;
-use crate::protocol::output::send_block;
+use crate::protocol::output::{report_error, send_block};
 use crate::search::score_scale::ScoreScale;
 
 use super::Session;
@@ -19,14 +19,19 @@ use super::Session;
 impl Session {
     /// Answers `d`, `eval` or `flip`.
     pub(super) fn console(&mut self, command: Command) -> io::Result<()> {
+        let pos = match self.position_or_error() {
+            Ok(pos) => pos,
+            // Nothing to show or turn round: a board of an earlier position would mislead.
+            Err(why) => return report_error(&self.out, &why),
+        };
         match command {
-            Command::Display => send_block(&self.out, &display_lines(&self.position)),
+            Command::Display => send_block(&self.out, &display_lines(pos)),
             Command::Eval => {
                 let engine = self.options.engine();
-                send_block(&self.out, &eval_lines(&self.position, &engine.eval, engine.terms))
+                send_block(&self.out, &eval_lines(pos, &engine.eval, engine.terms))
             }
             Command::Flip => {
-                self.position = self.position.color_flipped();
+                self.position = Ok(pos.color_flipped());
                 // Moves banned in the old position name other moves in the flipped one.
                 self.ban_moves.clear();
                 Ok(())

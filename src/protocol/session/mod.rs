@@ -32,7 +32,7 @@ use super::engine_thread::{engine_thread, Finished, Job};
 use super::input::InputLine;
 use super::options::Options;
 use super::output::{report_error, send, Output};
-use super::position_cmd::parse_position_words;
+use super::position_cmd::{parse_position_words, PositionError};
 
 /// A job in progress, and what its answer must carry.
 struct Thinking {
@@ -44,7 +44,11 @@ struct Thinking {
 /// The engine state one protocol conversation holds.
 pub struct Session {
     dialect: Option<Dialect>,
-    position: Position,
+    /// The position the next `go` searches, or why the last `position` was refused: after a
+    /// refusal there is no position until a valid one arrives, so that a `go` can never answer
+    /// with a move of an earlier one (a GUI would play it on a board where it means something
+    /// else).
+    position: Result<Position, PositionError>,
     options: Options,
     engine: Engine,
     ban_moves: Vec<Move>,
@@ -75,7 +79,7 @@ impl Session {
         });
         Session {
             dialect: None,
-            position: Position::startpos(),
+            position: Ok(Position::startpos()),
             engine,
             options,
             ban_moves: Vec::new(),
@@ -95,9 +99,17 @@ impl Session {
         self.dialect
     }
 
-    /// The current position (set by `position`).
-    pub fn position(&self) -> &Position {
-        &self.position
+    /// The current position (set by `position`); `None` after a refused `position`, until a
+    /// valid one arrives.
+    pub fn position(&self) -> Option<&Position> {
+        self.position.as_ref().ok()
+    }
+
+    /// The current position, or the error that says there is none and why.
+    fn position_or_error(&self) -> Result<&Position, String> {
+        self.position.as_ref().map_err(|why| {
+            format!("no position: the last position command was refused ({why}); send a valid one")
+        })
     }
 
     /// The current option values.
@@ -162,13 +174,14 @@ impl Session {
                 self.no_arguments(command, &args)?;
                 send(&self.out, "readyok")?
             }
-            Command::Position => match parse_position_words(&args) {
-                Ok(position) => {
-                    self.position = position;
-                    self.ban_moves.clear();
+            Command::Position => {
+                self.position = parse_position_words(&args);
+                // Bans name moves of the position they were sent for; a refused one lifts them too.
+                self.ban_moves.clear();
+                if let Err(e) = &self.position {
+                    report_error(&self.out, &e.to_string())?;
                 }
-                Err(e) => report_error(&self.out, &e.to_string())?,
-            },
+            }
             Command::BanMoves => self.banmoves(&args)?,
             Command::SetOption => self.setoption(dialect, &args)?,
             Command::Go => self.go(dialect, &args)?,

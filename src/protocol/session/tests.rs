@@ -161,10 +161,68 @@ fn the_first_known_command_picks_the_dialect() {
 #[test]
 fn position_and_perft() {
     // Start position: 44 legal moves (`docs/rules.md`, reference counts).
-    // The bad position is refused and the start position stays for the perft.
-    let lines = replies("position startpos\nposition startpos moves h2e2 x\ngo perft 1\n");
-    assert!(lines[0].starts_with("info string error: move 2 'x'"), "{lines:?}");
-    assert_eq!(lines[1], "Nodes searched: 44");
+    let lines = replies("position startpos\ngo perft 1\nposition startpos moves h2e2 x\ngo perft 1\n");
+    assert_eq!(lines[0], "Nodes searched: 44");
+    // The bad position is refused, and the start position does not stay: there is no position.
+    assert!(lines[1].starts_with("info string error: move 2 'x'"), "{lines:?}");
+    assert!(lines[2].starts_with("info string error: no position: "), "{lines:?}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+}
+
+/// The error every command needing a position gets after `position` refused `why`.
+fn no_position(why: &str) -> String {
+    format!("info string error: no position: the last position command was refused ({why}); send a valid one")
+}
+
+#[test]
+fn after_a_refused_position_nothing_is_played_or_shown_until_a_valid_one_comes() {
+    // The kings face each other on the e-file: refused, as a real client once sent it. Before,
+    // the next `go` answered with a move of the position before.
+    let facing = "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+    let fen_error = "bad FEN: the kings face each other";
+    for (handshake, no_move) in [("ucci", "nobestmove"), ("uci", "bestmove (none)")] {
+        let script = format!(
+            "{handshake}\nposition startpos moves h2e2\n{facing}\ngo depth 3\nd\neval\nflip\nbanmoves h9g7\n\
+             go perft 1\ngo ponder depth 3\nposition startpos moves h2e2 h9h2\ngo depth 3\n\
+             position startpos moves h2e2\ngo depth 2\n"
+        );
+        let lines = replies_in_turn(&script);
+        let ok = lines.iter().position(|l| l == &format!("{handshake}ok")).unwrap();
+        let answers: Vec<&str> = lines[ok + 1..]
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("info ") || l.starts_with("info string"))
+            .collect();
+        let illegal = "move 2 'h9h2' is illegal";
+        let moves_error = answers.get(10).copied().unwrap_or_default();
+        assert!(moves_error.starts_with(&format!("info string error: {illegal}")), "{answers:?}");
+        let moves_why = moves_error.trim_start_matches("info string error: ");
+        assert_eq!(
+            answers[..13],
+            [
+                format!("info string error: {fen_error}"),
+                no_position(fen_error),
+                no_move.to_string(),
+                no_position(fen_error),
+                no_position(fen_error),
+                no_position(fen_error),
+                format!(
+                    "info string error: banmoves: {}",
+                    &no_position(fen_error)["info string error: ".len()..]
+                ),
+                no_position(fen_error),
+                no_position(fen_error),
+                no_move.to_string(),
+                moves_error.to_string(),
+                no_position(moves_why),
+                no_move.to_string(),
+            ],
+            "{handshake}"
+        );
+        // A valid position ends it: the search plays in it.
+        assert_eq!(answers.len(), 14, "{answers:?}");
+        assert!(legal_answer("startpos moves h2e2", answers[13]), "{answers:?}");
+    }
 }
 
 #[test]
@@ -273,8 +331,9 @@ fn errors_quote_a_few_dozen_characters_of_junk() {
     let junk = "w".repeat(1 << 20);
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
     for line in [
-        format!("position startpos moves {junk}"),
+        // First, while there is a position to search.
         format!("go depth {junk}"),
+        format!("position startpos moves {junk}"),
         format!("setoption name Hash value {junk}"),
         format!("setoption name {junk} value 1"),
         format!("banmoves {junk}"),
@@ -588,14 +647,14 @@ fn flip_swaps_the_side_to_move_for_the_next_go() {
     let (mut session, capture) = new_session();
     in_turn(&mut session, "uci\nposition startpos moves h2e2\nbanmoves h9g7\nflip\nd\n");
     let flipped = parse_position("startpos moves h2e2").unwrap().color_flipped();
-    assert_eq!(session.position(), &flipped);
+    assert_eq!(session.position(), Some(&flipped));
     let lines = capture.lines();
     assert!(lines.contains(&format!("Fen: {}", flipped.to_fen())), "{lines:?}");
     assert!(lines.contains(&"Red (红) to move".to_string()), "{lines:?}");
     assert!(session.ban_moves.is_empty(), "the bans named moves of the old position");
     // Flipping twice gives the position back (its history is gone).
     in_turn(&mut session, "flip\n");
-    assert_eq!(session.position(), &parse_position("startpos moves h2e2").unwrap());
+    assert_eq!(session.position(), Some(&parse_position("startpos moves h2e2").unwrap()));
     // The next search plays for Red in the flipped position.
     in_turn(&mut session, "flip\nsetoption name OwnBook value false\ngo depth 2\n");
     let answer = capture.lines().last().unwrap().clone();

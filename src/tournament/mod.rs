@@ -1,13 +1,14 @@
 //! The match runner behind `chariot match`: engine processes, games, clocks, adjudication, statistics.
 //!
-//! `spec` parses the command-line settings, `engine` runs one engine process, `game` plays one
-//! game, `schedule` decides the games and `shard` which of them one process of a sharded match
-//! plays, `runner` plays them (in parallel) and writes the PGN, with the tags of `match_tags`
-//! (the settings `fingerprint` among them), `merge` puts the PGNs of a match's shards back
-//! together, `stats` and `report` turn results into Elo, LOS and SPRT figures (`pairs` scoring
-//! the two games of an opening together), and `ratings` puts the engines of many matches on one
-//! Elo scale.
+//! `spec` parses the command-line settings and `adjudication` the `--draw` and `--resign`
+//! rules, `engine` runs one engine process, `game` plays one game, `schedule` decides the games
+//! and `shard` which of them one process of a sharded match plays, `runner` plays them (in
+//! parallel) and writes the PGN, with the tags of `match_tags` (the settings `fingerprint` among
+//! them), `merge` puts the PGNs of a match's shards back together, `stats` and `report` turn
+//! results into Elo, LOS and SPRT figures (`pairs` scoring the two games of an opening together),
+//! and `ratings` puts the engines of many matches on one Elo scale.
 
+pub mod adjudication;
 pub mod coords;
 pub mod engine;
 pub mod fingerprint;
@@ -28,6 +29,7 @@ pub mod spec;
 pub mod stats;
 
 pub use crate::notation::Opening;
+pub use adjudication::{AdjudicationError, DrawRule, ResignRule, Threshold};
 pub use engine::EngineStartError;
 pub use game::{play_game, GameRecord, GameSettings};
 pub use merge::{merge_files, MergeError, Merged};
@@ -36,8 +38,5 @@ pub use pgn_out::{PgnOutError, ResumeError};
 pub use random_plies::RandomPlies;
 pub use runner::{run_match, MatchConfig, MatchError, MatchSummary};
 pub use shard::{Shard, ShardError};
-pub use spec::{
-    AdjudicationError, DrawRule, EngineSpec, EngineSpecError, Limit, LimitError, NumberError, Protocol,
-    ResignRule, SprtError, SprtSpec, Threshold,
-};
+pub use spec::{EngineSpec, EngineSpecError, Limit, LimitError, NumberError, Protocol, SprtError, SprtSpec};
 pub use stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};

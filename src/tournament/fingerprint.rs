@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use super::adjudication::{DrawRule, ResignRule, Threshold};
 use super::game::GameSettings;
+use super::match_config::MatchConfig;
 use super::random_plies::RandomPlies;
 use super::spec::{EngineSpec, Limit, Protocol};
-use super::MatchConfig;
 use crate::binary::{fnv1a64, fnv1a64_words, FNV64_OFFSET};
 use crate::notation::Opening;
 

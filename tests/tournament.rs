@@ -9,8 +9,12 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use chariot::notation::read_pgn;
+use chariot::notation::MoveNotation;
 use chariot::rules;
-use chariot::tournament::{sprt_bounds, sprt_verdict, SprtSpec, SprtVerdict, Tally};
+use chariot::tournament::{
+    run_match, sprt_bounds, sprt_verdict, EngineSpec, FinishedGame, GameSettings, Limit, MatchConfig,
+    MatchProgress, Opening, SprtSpec, SprtVerdict, Tally,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_chariot");
 const FSF: &str = "/usr/games/fairy-stockfish";
@@ -441,6 +445,80 @@ fn chariot_self_play_at_fixed_nodes() {
             "{g:?}"
         );
     }
+}
+
+/// What a match reported to its watcher, in order.
+#[derive(Default)]
+struct Recorded(Vec<String>);
+
+impl MatchProgress for Recorded {
+    fn started(&mut self, games: u64, already_played: u64, first_pairing: Tally) {
+        self.0.push(format!("started {games} {already_played} {}", first_pairing.games()));
+    }
+
+    fn game_finished(&mut self, game: &FinishedGame<'_>) {
+        let first = game.first_pairing.games();
+        self.0.push(format!("game {} {}-{} {} {first}", game.round, game.red, game.black, game.result));
+    }
+
+    fn finished(&mut self) {
+        self.0.push("finished".to_string());
+    }
+}
+
+#[test]
+fn the_library_reports_progress_to_its_caller_and_draws_nothing() {
+    let dir = scratch("progress");
+    let pgn = dir.join("games.pgn");
+    let engine = |name: &str| EngineSpec::parse(&format!("name={name},cmd={BIN}")).unwrap();
+    let mut config = MatchConfig {
+        engines: vec![engine("a"), engine("b")],
+        gauntlet: false,
+        games: 2,
+        openings: vec![Opening::startpos()],
+        random_plies: None,
+        concurrency: 1,
+        pgn: Some(pgn.clone()),
+        notation: MoveNotation::Iccs,
+        sprt: None,
+        resume: false,
+        shard: None,
+        settings: GameSettings {
+            limit: Limit::Depth(1),
+            tolerance_ms: 0,
+            move_timeout: Duration::from_secs(60),
+            handshake_timeout: Duration::from_secs(30),
+            draw: None,
+            resign: None,
+        },
+    };
+    let mut first = Recorded::default();
+    let mut table = Vec::new();
+    run_match(&config, &mut table, &mut first).unwrap();
+    assert_eq!(first.0.len(), 4, "{:?}", first.0);
+    assert_eq!(first.0[0], "started 2 0 0");
+    let mut rounds: Vec<&str> = first.0[1..3].iter().map(|e| &e[..6]).collect();
+    rounds.sort();
+    assert_eq!(rounds, ["game 1", "game 2"], "{:?}", first.0);
+    assert!(first.0[1].contains(" a-b ") && first.0[1].ends_with(" 1"), "{:?}", first.0);
+    assert!(first.0[2].contains(" b-a ") && first.0[2].ends_with(" 2"), "{:?}", first.0);
+    assert_eq!(first.0[3], "finished");
+    assert!(String::from_utf8(table).unwrap().contains("a vs b"));
+
+    // Resumed with two more games: the two in the PGN count from the start, two are played.
+    config.games = 4;
+    config.resume = true;
+    let mut second = Recorded::default();
+    run_match(&config, &mut Vec::new(), &mut second).unwrap();
+    assert_eq!(second.0[0], "started 4 2 2", "{:?}", second.0);
+    assert_eq!(second.0.len(), 4, "{:?}", second.0);
+    assert!(
+        second.0[1..3].iter().all(|e| e.starts_with("game 3") || e.starts_with("game 4")),
+        "{:?}",
+        second.0
+    );
+    assert_eq!(check_pgn(&pgn, 4).len(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The book moves (`{book}` comments) of each game of a match PGN, by round.

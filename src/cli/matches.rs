@@ -10,15 +10,18 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
+use indicatif::ProgressBar;
+
+use super::common::{bar_style, progress_bar, progress_wanted};
 
 use crate::notation::MoveNotation;
 use crate::tournament::random_plies::MAX_RANDOM_PLIES;
 use crate::tournament::ratings;
-use crate::tournament::report::{write_merged, write_ratings};
+use crate::tournament::report::{progress_line, write_merged, write_ratings};
 use crate::tournament::spec::{seconds, whole_number};
 use crate::tournament::{
-    merge_files, openings, run_match, DrawRule, EngineSpec, GameSettings, Limit, MatchConfig, Opening,
-    RandomPlies, ResignRule, Shard, SprtSpec,
+    merge_files, openings, run_match, DrawRule, EngineSpec, FinishedGame, GameSettings, Limit, MatchConfig,
+    MatchProgress, Opening, RandomPlies, ResignRule, Shard, SprtSpec, Tally,
 };
 
 /// Arguments of `chariot match`: the match to play, or `report` and its arguments.
@@ -241,8 +244,47 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<()> {
         None => {}
     }
     let config = config(args)?;
-    run_match(&config, out)?;
+    run_match(&config, out, &mut GameBar::new())?;
     Ok(())
+}
+
+/// The match's progress on stderr: a bar of the games with the first pairing's score beside it
+/// when stderr is a terminal, and a line per game above it (only the lines in a log).
+struct GameBar {
+    bar: ProgressBar,
+}
+
+impl GameBar {
+    fn new() -> GameBar {
+        let style = bar_style("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]");
+        GameBar { bar: progress_bar(0, progress_wanted(), style) }
+    }
+}
+
+impl MatchProgress for GameBar {
+    fn started(&mut self, games: u64, already_played: u64, first_pairing: Tally) {
+        self.bar.set_length(games);
+        self.bar.set_position(already_played);
+        self.bar.set_message(progress_line(&first_pairing));
+    }
+
+    fn game_finished(&mut self, game: &FinishedGame<'_>) {
+        let line = format!(
+            "game {} {} - {}: {} ({})",
+            game.round, game.red, game.black, game.result, game.termination
+        );
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+        self.bar.inc(1);
+        self.bar.set_message(progress_line(&game.first_pairing));
+    }
+
+    fn finished(&mut self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// `chariot match ratings`.

@@ -12,10 +12,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::adjudication::{DrawRule, ResignRule, Threshold};
 use super::game::GameSettings;
-use super::spec::{Limit, Protocol, Threshold};
-use super::MatchConfig;
+use super::match_config::MatchConfig;
+use super::random_plies::RandomPlies;
+use super::spec::{EngineSpec, Limit, Protocol};
 use crate::binary::{fnv1a64, fnv1a64_words, FNV64_OFFSET};
+use crate::notation::Opening;
 
 /// The fields are written one after another, each with its length in front, so that no two
 /// different settings run together into the same bytes.
@@ -34,7 +37,10 @@ impl Fields {
 
 /// The limits, deadlines and adjudication rules.
 fn game_settings(fields: &mut Fields, settings: &GameSettings) {
-    match settings.limit {
+    // Every field named, none passed over with `..`: a new setting does not compile until it is
+    // hashed here or left out with a reason.
+    let GameSettings { limit, tolerance_ms, move_timeout, handshake_timeout, draw, resign } = settings;
+    match *limit {
         Limit::Clock { base_ms, inc_ms } => {
             fields.text("clock");
             fields.number(base_ms);
@@ -53,23 +59,23 @@ fn game_settings(fields: &mut Fields, settings: &GameSettings) {
             fields.number(ms);
         }
     }
-    fields.number(settings.tolerance_ms);
-    fields.number(settings.move_timeout.as_millis() as u64);
-    fields.number(settings.handshake_timeout.as_millis() as u64);
-    match settings.draw {
-        Some(rule) => {
+    fields.number(*tolerance_ms);
+    fields.number(move_timeout.as_millis() as u64);
+    fields.number(handshake_timeout.as_millis() as u64);
+    match draw {
+        Some(DrawRule { move_number, move_count, threshold }) => {
             fields.text("draw");
-            fields.number(u64::from(rule.move_number));
-            fields.number(u64::from(rule.move_count));
-            fields.text(&threshold_text(rule.threshold));
+            fields.number(u64::from(*move_number));
+            fields.number(u64::from(*move_count));
+            fields.text(&threshold_text(*threshold));
         }
         None => fields.text("no draw"),
     }
-    match settings.resign {
-        Some(rule) => {
+    match resign {
+        Some(ResignRule { move_count, threshold }) => {
             fields.text("resign");
-            fields.number(u64::from(rule.move_count));
-            fields.text(&threshold_text(rule.threshold));
+            fields.number(u64::from(*move_count));
+            fields.text(&threshold_text(*threshold));
         }
         None => fields.text("no resign"),
     }
@@ -125,52 +131,77 @@ fn program_file(cmd: &Path) -> Option<PathBuf> {
 /// match extended by a larger `--games` keeps its fingerprint, and every game of it can be checked
 /// against it (the `MatchGames` tag records the count).
 pub fn fingerprint(config: &MatchConfig) -> String {
+    // Every field named, none passed over with `..`: a new setting does not compile until it is
+    // hashed here or left out below with the reason.
+    let MatchConfig {
+        engines,
+        gauntlet,
+        openings,
+        random_plies,
+        settings,
+        // How many games: see above.
+        games: _,
+        // Where and how fast the games are played, and how they are written.
+        concurrency: _,
+        pgn: _,
+        notation: _,
+        shard: _,
+        // When to stop.
+        sprt: _,
+        resume: _,
+    } = config;
     let mut fields = Fields(Vec::new());
     // A version of this layout: a change to what is hashed changes every fingerprint (2: the
     // programs by their contents rather than their paths, and the games left out; 3: option
     // values that name files by the files' contents).
     fields.text("chariot match settings 3");
-    fields.number(config.engines.len() as u64);
-    for engine in &config.engines {
-        fields.text(&engine.name);
-        fields.text(&program_identity(&engine.cmd));
-        fields.number(engine.args.len() as u64);
-        for arg in &engine.args {
-            fields.text(arg);
-        }
-        fields.text(match engine.proto {
-            Protocol::Ucci => "ucci",
-            Protocol::Uci => "uci",
-        });
-        fields.number(u64::from(engine.ranks_from_one));
-        fields.number(engine.options.len() as u64);
-        for (name, value) in &engine.options {
-            fields.text(name);
-            fields.text(&option_value_identity(value));
-        }
-        // Hashed only when given, so that matches without own limits keep their fingerprints.
-        if let Some(own) = engine.limit {
-            fields.text("own limit");
-            fields.text(&own.describe());
-        }
+    fields.number(engines.len() as u64);
+    for engine in engines {
+        engine_settings(&mut fields, engine);
     }
-    fields.number(u64::from(config.gauntlet));
-    fields.number(config.openings.len() as u64);
-    for opening in &config.openings {
-        fields.text(&opening.start.to_fen());
-        fields.number(opening.moves.len() as u64);
-        for &mv in &opening.moves {
+    fields.number(u64::from(*gauntlet));
+    fields.number(openings.len() as u64);
+    for Opening { start, moves } in openings {
+        fields.text(&start.to_fen());
+        fields.number(moves.len() as u64);
+        for mv in moves {
             fields.text(&mv.to_string());
         }
     }
     // Hashed only when given, so that matches without random plies keep their fingerprints.
-    if let Some(random) = config.random_plies {
+    if let Some(RandomPlies { plies, seed }) = random_plies {
         fields.text("random plies");
-        fields.number(u64::from(random.plies));
-        fields.number(random.seed);
+        fields.number(u64::from(*plies));
+        fields.number(*seed);
     }
-    game_settings(&mut fields, &config.settings);
+    game_settings(&mut fields, settings);
     format!("{:016x}", fnv1a64(&fields.0))
+}
+
+/// One engine: its name, program, arguments, protocol, ranks, options and own limit.
+fn engine_settings(fields: &mut Fields, engine: &EngineSpec) {
+    let EngineSpec { name, cmd, args, proto, ranks_from_one, options, limit } = engine;
+    fields.text(name);
+    fields.text(&program_identity(cmd));
+    fields.number(args.len() as u64);
+    for arg in args {
+        fields.text(arg);
+    }
+    fields.text(match proto {
+        Protocol::Ucci => "ucci",
+        Protocol::Uci => "uci",
+    });
+    fields.number(u64::from(*ranks_from_one));
+    fields.number(options.len() as u64);
+    for (name, value) in options {
+        fields.text(name);
+        fields.text(&option_value_identity(value));
+    }
+    // Hashed only when given, so that matches without own limits keep their fingerprints.
+    if let Some(own) = limit {
+        fields.text("own limit");
+        fields.text(&own.describe());
+    }
 }
 
 #[cfg(test)]
@@ -179,9 +210,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::notation::{MoveNotation, Opening};
-    use crate::tournament::spec::{DrawRule, EngineSpec, ResignRule, SprtSpec};
-    use crate::tournament::{RandomPlies, Shard};
+    use crate::notation::MoveNotation;
+    use crate::tournament::spec::SprtSpec;
+    use crate::tournament::Shard;
 
     fn config() -> MatchConfig {
         MatchConfig {
@@ -269,6 +300,30 @@ mod tests {
         one.openings = vec![line("h2e2 h9g7")];
         other.openings = vec![line("h2e2 b9c7")];
         assert_ne!(fingerprint(&one), fingerprint(&other));
+    }
+
+    /// Fingerprints already written into PGNs must not move: `match --resume` and `match report`
+    /// compare them with the fingerprints of new runs. The values were computed by the code before
+    /// the settings were destructured field by field; a change to the layout must raise its
+    /// version instead.
+    #[test]
+    fn fingerprints_of_existing_matches_stay_the_same() {
+        let mut every_rule = config();
+        every_rule.gauntlet = true;
+        every_rule.engines[1].limit = Some(Limit::Depth(3));
+        every_rule.openings = vec![Opening::parse("h2e2 h9g7").unwrap(), Opening::startpos()];
+        every_rule.random_plies = Some(RandomPlies { plies: 2, seed: 7 });
+        every_rule.settings.limit = Limit::Clock { base_ms: 5000, inc_ms: 50 };
+        every_rule.settings.draw =
+            Some(DrawRule { move_number: 40, move_count: 8, threshold: Threshold::Score(10) });
+        every_rule.settings.resign = Some(ResignRule { move_count: 3, threshold: Threshold::Wdl(950) });
+        let mut by_time = config();
+        by_time.settings.limit = Limit::MoveTime(250);
+        by_time.settings.draw =
+            Some(DrawRule { move_number: 0, move_count: 5, threshold: Threshold::Wdl(900) });
+        by_time.settings.resign = Some(ResignRule { move_count: 2, threshold: Threshold::Score(600) });
+        let found = [fingerprint(&config()), fingerprint(&every_rule), fingerprint(&by_time)];
+        assert_eq!(found, ["54175115810d29d2", "5c45d5ea0ac83abf", "c99fb94b47c29e1e"]);
     }
 
     /// A fresh folder holding a file `name` with `bytes` and a copy of it: (folder, file, copy).

@@ -4,10 +4,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::adjudication::{DrawRule, ResignRule, Threshold};
 use super::coords;
 use super::engine::{EngineProcess, Failure};
 use super::shown::shown;
-use super::spec::{DrawRule, EngineSpec, Limit, Protocol, ResignRule, Threshold};
+use super::spec::{EngineSpec, Limit, Protocol};
 use crate::board::{movegen, Color, Move, Position};
 use crate::notation::Opening;
 use crate::rules;

@@ -1,75 +1,30 @@
-//! The match itself: checks every setting before the first game, plays the scheduled games (or
-//! one shard's share of them) on `concurrency` threads, writes the PGN after each game, shows
-//! progress, stops on an SPRT verdict (not in a shard: the verdict needs every shard's games), and
-//! prints the results table.
+//! The match itself: checks every setting before the first game, takes the games a resumed PGN
+//! already holds (`resume`), plays the rest of the scheduled games (or one shard's share of them)
+//! on `concurrency` threads, writes the PGN after each game, reports each game to the caller's
+//! `MatchProgress`, stops on an SPRT verdict (not in a shard: the verdict needs every shard's
+//! games), and prints the results table.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use indicatif::{ProgressBar, ProgressStyle};
-
-use super::engine::{self, EngineProcess, EngineStartError};
+use super::engine::{self, EngineProcess};
 use super::fingerprint::fingerprint;
-use super::game::{play_game, GameRecord, GameSettings};
+use super::game::{play_game, GameRecord};
+use super::match_config::MatchConfig;
+use super::match_error::MatchError;
 use super::match_tags::MatchTags;
 use super::pairs::{PairCollector, Pentanomial};
-use super::pgn_out::{self, GameTags, PgnOutError, ResumeError};
-use super::random_plies::{BalanceJudge, RandomPlies};
+use super::pgn_out::{self, GameTags, PgnOutError};
+use super::progress::{FinishedGame, MatchProgress};
+use super::random_plies::BalanceJudge;
 use super::report::{self, Results};
-use super::schedule::{self, Job};
+use super::resume::{self, Resumed};
+use super::schedule::{self, Job, MAX_SCHEDULED_GAMES};
 use super::shard::Shard;
-use super::spec::{EngineSpec, Limit, SprtSpec};
+use super::spec::Limit;
 use super::stats::{sprt_verdict, SprtVerdict, Tally};
-use crate::input_file::{self, InputError};
 use crate::notation::Opening;
-use crate::notation::{pgn, MoveNotation};
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// Two or more engines.
-    pub engines: Vec<EngineSpec>,
-    /// The first engine against each other one, instead of a round robin.
-    pub gauntlet: bool,
-    /// Games per pairing.
-    pub games: u32,
-    /// The openings, each played twice with colours swapped.
-    pub openings: Vec<Opening>,
-    /// Random plies after each opening, drawn anew for each game pair (`None`: the lines as
-    /// they are).
-    pub random_plies: Option<RandomPlies>,
-    /// Games played at the same time.
-    pub concurrency: usize,
-    /// Where the PGN goes.
-    pub pgn: Option<PathBuf>,
-    /// The PGN's move notation.
-    pub notation: MoveNotation,
-    /// Stop when this test reaches a verdict (two engines only).
-    pub sprt: Option<SprtSpec>,
-    /// Continue the match recorded in `pgn`.
-    pub resume: bool,
-    /// Play only this shard's games; `None` plays the whole match (and lets `sprt` stop it).
-    pub shard: Option<Shard>,
-    /// Limits, tolerance and adjudication.
-    pub settings: GameSettings,
-}
-
-impl MatchConfig {
-    /// The limits as the report and the PGN's `TimeControl` tag give them: the match's, then
-    /// each engine's own (`10+0.1; ee: depth=3`).
-    pub fn limits_text(&self) -> String {
-        let mut text = self.settings.limit.describe();
-        for engine in &self.engines {
-            if let Some(own) = engine.limit {
-                text.push_str(&format!("; {}: {}", engine.name, own.describe()));
-            }
-        }
-        text
-    }
-}
 
 /// What a match ended with.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,151 +35,6 @@ pub struct MatchSummary {
     pub pairs: Vec<Pentanomial>,
     /// Whether an SPRT verdict stopped the match before its last game.
     pub stopped_early: bool,
-}
-
-/// The most games a match may schedule (all pairings together).
-pub const MAX_SCHEDULED_GAMES: u64 = 1_000_000;
-
-/// Why a match did not run, or stopped before its end.
-#[derive(Debug)]
-pub enum MatchError {
-    /// Fewer than two engines.
-    TooFewEngines,
-    /// Two engines share a name.
-    DuplicateNames,
-    /// `--games` or `--concurrency` is 0.
-    NoGames,
-    /// More than `MAX_SCHEDULED_GAMES` scheduled games.
-    TooManyGames {
-        /// Games per pairing.
-        games: u32,
-        /// Pairings.
-        pairings: u64,
-        /// Their product.
-        scheduled: u64,
-    },
-    /// `--sprt` with other than one pairing.
-    SprtNeedsTwoEngines,
-    /// More shards than games: some shard would have none.
-    ShardsExceedGames {
-        /// The `--shard` asked for.
-        shard: Shard,
-        /// The games of the whole match.
-        games: u64,
-    },
-    /// `--resume` without `--pgn`.
-    ResumeWithoutPgn,
-    /// The `--pgn` file exists and `--resume` was not given.
-    PgnExists {
-        /// The file.
-        path: PathBuf,
-    },
-    /// `--resume` of a `--pgn` file that does not exist.
-    NothingToResume {
-        /// The file.
-        path: PathBuf,
-    },
-    /// The PGN cannot be written (checked before the first game, or after a game).
-    Pgn(PgnOutError),
-    /// An engine did not start and answer its handshake on its trial start.
-    Engine(EngineStartError),
-    /// The PGN to resume from could not be read.
-    ReadResume {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        error: InputError,
-    },
-    /// The PGN to resume from holds games that cannot be resumed.
-    Resume(ResumeError),
-    /// A game of the PGN to resume from is not in this match's schedule.
-    NotInSchedule {
-        /// Its round.
-        round: u32,
-        /// Its Red engine.
-        red: String,
-        /// Its Black engine.
-        black: String,
-        /// The file.
-        path: PathBuf,
-    },
-    /// A game of the PGN to resume from was played with other settings than this match's.
-    OtherSettings {
-        /// Its round.
-        round: u32,
-        /// Its settings fingerprint.
-        found: String,
-        /// This match's.
-        expected: String,
-        /// The file.
-        path: PathBuf,
-    },
-    /// The results table could not be written.
-    Report(io::Error),
-}
-
-impl fmt::Display for MatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchError::TooFewEngines => write!(f, "a match needs at least two --engine"),
-            MatchError::DuplicateNames => write!(f, "two engines have the same name: give each a distinct name="),
-            MatchError::NoGames => write!(f, "--games and --concurrency must be at least 1"),
-            MatchError::TooManyGames { games, pairings, scheduled } => write!(
-                f,
-                "{games} games per pairing over {pairings} pairings make {scheduled} games; at most {MAX_SCHEDULED_GAMES}"
-            ),
-            MatchError::SprtNeedsTwoEngines => write!(f, "--sprt needs exactly two engines"),
-            MatchError::ShardsExceedGames { shard, games } => write!(
-                f,
-                "--shard {shard}: the match has {games} games, fewer than {} shards, so some shard would have none",
-                shard.count()
-            ),
-            MatchError::ResumeWithoutPgn => write!(f, "--resume needs --pgn FILE"),
-            MatchError::PgnExists { path } => {
-                write!(f, "{} exists: add --resume to continue that match, or remove it", path.display())
-            }
-            MatchError::NothingToResume { path } => write!(f, "cannot resume: {} does not exist", path.display()),
-            MatchError::Pgn(e) => write!(f, "{e}"),
-            MatchError::Engine(e) => write!(f, "{e}"),
-            MatchError::ReadResume { path, error } => write!(f, "cannot read {}: {error}", path.display()),
-            MatchError::Resume(e) => write!(f, "{e}"),
-            MatchError::NotInSchedule { round, red, black, path } => write!(
-                f,
-                "cannot resume: game {round} ({red} - {black}) in {} is not in this match's schedule",
-                path.display()
-            ),
-            MatchError::OtherSettings { round, found, expected, path } => write!(
-                f,
-                "cannot resume: game {round} in {} was played with other settings (fingerprint {found}, \
-                 this match's is {expected}): the engines' names, programs (by their contents) or options, the \
-                 openings, the limits or the adjudication differ; give the first run's options and programs \
-                 again, or start a new --pgn",
-                path.display()
-            ),
-            MatchError::Report(e) => write!(f, "cannot write the results: {e}"),
-        }
-    }
-}
-
-/// No `source`: the message already holds the cause's.
-impl std::error::Error for MatchError {}
-
-impl From<PgnOutError> for MatchError {
-    fn from(e: PgnOutError) -> MatchError {
-        MatchError::Pgn(e)
-    }
-}
-
-impl From<EngineStartError> for MatchError {
-    fn from(e: EngineStartError) -> MatchError {
-        MatchError::Engine(e)
-    }
-}
-
-impl From<ResumeError> for MatchError {
-    fn from(e: ResumeError) -> MatchError {
-        MatchError::Resume(e)
-    }
 }
 
 /// Whether the match asks for more games than its openings can make distinct: every engine
@@ -304,8 +114,14 @@ pub fn check(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
-/// Runs the match and prints the results table (and SPRT line) to `out`.
-pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSummary, MatchError> {
+/// Runs the match, reporting each game to `progress` as it ends, and prints the results table
+/// (and SPRT line) to `out`. With `--resume` the games of the PGN count and only the missing ones
+/// are played.
+pub fn run_match(
+    config: &MatchConfig,
+    out: &mut impl Write,
+    progress: &mut dyn MatchProgress,
+) -> Result<MatchSummary, MatchError> {
     check(config)?;
     let pairings = schedule::pairings(config.engines.len(), config.gauntlet);
     let all_jobs = schedule::jobs(&pairings, config.games, config.openings.len());
@@ -320,72 +136,58 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
         sprt: config.sprt,
     };
     let jobs: Vec<Job> = all_jobs.into_iter().filter(|j| shard.contains(j.round)).collect();
-    let mut tallies = vec![Tally::default(); pairings.len()];
-    let mut pairs = PairCollector::new(pairings.len());
-    let mut pgn_text = String::new();
-    let mut done = HashSet::new();
-    if let (Some(path), true) = (&config.pgn, config.resume) {
-        pgn_text = input_file::read_text(path, pgn::FILE_LIMIT)
-            .map_err(|error| MatchError::ReadResume { path: path.clone(), error })?;
-        for game in pgn_out::played_games(&pgn_text, path)? {
-            let job = jobs.iter().find(|j| {
-                j.round == game.round
-                    && config.engines[j.red].name == game.red
-                    && config.engines[j.black].name == game.black
-            });
-            let Some(job) = job else {
-                return Err(MatchError::NotInSchedule {
-                    round: game.round,
-                    red: game.red,
-                    black: game.black,
-                    path: path.clone(),
-                });
-            };
-            // A game of a smaller match that a larger `--games` extended has the same settings.
-            if let Some(found) = game.settings.filter(|found| *found != match_tags.settings) {
-                return Err(MatchError::OtherSettings {
-                    round: game.round,
-                    found,
-                    expected: match_tags.settings.clone(),
-                    path: path.clone(),
-                });
-            }
-            // `played_games` took only finished games.
-            let winner = pgn_out::result_winner(&game.result).unwrap_or(None);
-            if done.insert(job.round) {
-                let game = Tally::of_game(job.red == pairings[job.pairing].0, winner);
-                tallies[job.pairing].add(game);
-                pairs.add(job.pairing, job.pair, game);
-            }
+    let mut state = match (&config.pgn, config.resume) {
+        (Some(path), true) => {
+            resume::read_played(&config.engines, path, &pairings, &jobs, &match_tags.settings)?
         }
-        if !pgn_text.is_empty() && !pgn_text.ends_with("\n\n") {
-            pgn_text.push('\n');
-        }
-    }
-    // Whether the SPRT has given its verdict. A shard plays its games to the end: the verdict is
-    // the merged shards' to give.
-    let decided = |pairs: &PairCollector| match (&config.sprt, config.shard) {
-        (Some(sprt), None) => sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue,
-        _ => false,
+        _ => Resumed::nothing(pairings.len()),
     };
     // A resumed match whose SPRT had already decided plays no further game: the verdict stands.
-    let decided_before = decided(&pairs);
+    let decided_before = sprt_decided(config, &state.pairs);
     let pending: Vec<Job> = if decided_before {
         Vec::new()
     } else {
-        jobs.iter().copied().filter(|j| !done.contains(&j.round)).collect()
+        jobs.iter().copied().filter(|j| !state.done.contains(&j.round)).collect()
     };
-    let bar = ProgressBar::new(jobs.len() as u64).with_position(done.len() as u64);
-    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]") {
-        bar.set_style(style);
+    progress.started(jobs.len() as u64, state.done.len() as u64, state.tallies[0]);
+    let played = play(config, &pairings, &match_tags, &pending, &mut state, progress);
+    progress.finished();
+    let stopped_early = decided_before || played?;
+    let summary = MatchSummary {
+        pairings: pairings.iter().copied().zip(state.tallies.iter().copied()).collect(),
+        pairs: state.pairs.finished().to_vec(),
+        stopped_early,
+    };
+    write_report(config, &match_tags, jobs.len(), &summary, out).map_err(MatchError::Report)?;
+    Ok(summary)
+}
+
+/// Whether the SPRT has given its verdict. A shard plays its games to the end: the verdict is the
+/// merged shards' to give.
+fn sprt_decided(config: &MatchConfig, pairs: &PairCollector) -> bool {
+    match (&config.sprt, config.shard) {
+        (Some(sprt), None) => sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue,
+        _ => false,
     }
-    bar.set_message(report::progress_line(&tallies[0]));
+}
+
+/// Plays the `pending` games on `config.concurrency` threads, adding each result to `state` and
+/// its game to the PGN as it ends, until they are all played or the SPRT decides: whether it
+/// did (the games still running are abandoned).
+fn play(
+    config: &MatchConfig,
+    pairings: &[(usize, usize)],
+    match_tags: &MatchTags,
+    pending: &[Job],
+    state: &mut Resumed,
+    progress: &mut dyn MatchProgress,
+) -> Result<bool, MatchError> {
     let stop = AtomicBool::new(false);
-    let mut stopped_early = decided_before;
+    let mut stopped_early = false;
     let mut failure = None;
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
     let (result_tx, result_rx) = crossbeam_channel::unbounded::<(Job, Option<GameRecord>)>();
-    for job in &pending {
+    for job in pending {
         let _ = job_tx.send(*job);
     }
     drop(job_tx);
@@ -419,56 +221,39 @@ pub fn run_match(config: &MatchConfig, out: &mut impl Write) -> Result<MatchSumm
             }
             let (red, black) = (&config.engines[job.red].name, &config.engines[job.black].name);
             let tally = Tally::of_game(job.red == pairings[job.pairing].0, record.winner);
-            tallies[job.pairing].add(tally);
-            pairs.add(job.pairing, job.pair, tally);
-            let line = format!(
-                "game {} {red} - {black}: {} ({})",
-                job.round,
-                pgn_out::result_token(&record),
-                record.termination
-            );
-            if bar.is_hidden() {
-                eprintln!("{line}");
-            } else {
-                bar.println(line);
-            }
-            bar.inc(1);
-            bar.set_message(report::progress_line(&tallies[0]));
+            state.tallies[job.pairing].add(tally);
+            state.pairs.add(job.pairing, job.pair, tally);
+            progress.game_finished(&FinishedGame {
+                round: job.round,
+                red,
+                black,
+                result: pgn_out::result_token(&record),
+                termination: &record.termination,
+                first_pairing: state.tallies[0],
+            });
             if let Some(path) = &config.pgn {
-                let tags = GameTags {
-                    red,
-                    black,
-                    round: job.round,
-                    time_control: config.limits_text(),
-                    match_tags: &match_tags,
-                };
+                let tags =
+                    GameTags { red, black, round: job.round, time_control: config.limits_text(), match_tags };
                 let written = pgn_out::game_text(&record, &tags, config.notation).and_then(|text| {
-                    pgn_text.push_str(&text);
-                    pgn_text.push('\n');
-                    pgn_out::write_file(path, &pgn_text)
+                    state.pgn_text.push_str(&text);
+                    state.pgn_text.push('\n');
+                    pgn_out::write_file(path, &state.pgn_text)
                 });
                 if let Err(e) = written {
                     failure = Some(MatchError::Pgn(e));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            if decided(&pairs) {
+            if sprt_decided(config, &state.pairs) {
                 stopped_early = true;
                 stop.store(true, Ordering::Relaxed);
             }
         }
     });
-    bar.finish_and_clear();
-    if let Some(e) = failure {
-        return Err(e);
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(stopped_early),
     }
-    let summary = MatchSummary {
-        pairings: pairings.iter().copied().zip(tallies.iter().copied()).collect(),
-        pairs: pairs.finished().to_vec(),
-        stopped_early,
-    };
-    write_report(config, &match_tags, jobs.len(), &summary, out).map_err(MatchError::Report)?;
-    Ok(summary)
 }
 
 /// The results table; for a shard, which share of the match it was and where its result goes.
@@ -511,7 +296,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::tournament::spec::Limit;
+    use crate::notation::MoveNotation;
+    use crate::tournament::game::GameSettings;
+    use crate::tournament::spec::EngineSpec;
 
     fn config(engines: usize, gauntlet: bool, games: u32) -> MatchConfig {
         MatchConfig {

@@ -2,6 +2,9 @@
 //! number, colours and opening. The order is fixed by the settings alone, so `--resume` can find
 //! the games already played by their round number.
 
+/// The most games a match may schedule (all pairings together).
+pub const MAX_SCHEDULED_GAMES: u64 = 1_000_000;
+
 /// One game to play.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Job {

@@ -5,8 +5,9 @@
 
 use crate::prop_support;
 
-use chariot::serve::lobby::{action_message, Lobby, LobbyLimits, Outbox};
+use chariot::serve::lobby::{action_message, Lobby, LobbyLimits};
 use chariot::serve::messages::{parse, Action};
+use chariot::serve::outbox::Outbox;
 use crossbeam_channel::bounded;
 use prop_support::{as_text, config, mutate, mutations, random_bytes};
 use proptest::prelude::*;

@@ -336,10 +336,64 @@ fn an_engine_game_at_a_level_and_its_evaluation() {
     assert_eq!((red["kind"].as_str(), red["level"].as_u64()), (Some("engine"), Some(2)));
     assert!(red["elo"].is_i64());
     assert!(state["game"]["clock"]["red_ms"].as_u64().unwrap() > 50_000);
+    let token = joined["token"].as_str().unwrap().to_string();
+    me.send(&act("resign", &id, &token));
+    me.until("state", |v| v["game"]["engine_help"] == true);
     me.send(&format!(r#"{{"type":"evaluate","game":"{id}"}}"#));
     let evaluation = me.until("evaluation", |_| true);
     assert_eq!((evaluation["ply"].as_u64(), evaluation["turn"].as_str()), (Some(1), Some("black")));
     let wdl: u64 = evaluation["wdl"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(wdl, 1000);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nobody_gets_engine_help_in_a_live_game_and_everyone_after_its_end() {
+    let dir = common::scratch_dir("serve", "fairplay");
+    let server = Server::start(&dir);
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let joined = red.until("joined", |_| true);
+    let id = joined["game"].as_str().unwrap().to_string();
+    let rt = joined["token"].as_str().unwrap().to_string();
+    let mut black = server.client();
+    black.send(&format!(r#"{{"type":"join","game":"{id}"}}"#));
+    let bt = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+    let mut watcher = server.client();
+    watcher.send(&format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    watcher.until("joined", |_| true);
+    red.send(&mv(&id, &rt, "h2e2"));
+    assert_eq!(black.plies(1)["game"]["engine_help"], false);
+    // A player and a spectator ask for each kind of help: each is refused, and nothing else comes.
+    let asks = [
+        format!(r#"{{"type":"analyse","game":"{id}","lines":3}}"#),
+        format!(r#"{{"type":"evaluate","game":"{id}","ply":1}}"#),
+        format!(r#"{{"type":"curve","game":"{id}"}}"#),
+    ];
+    for client in [&mut black, &mut watcher] {
+        for ask in &asks {
+            client.send(ask);
+            let refusal = client.until("error", |_| true);
+            assert!(refusal["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("no engine help while the game is played"));
+        }
+        client.send(r#"{"type":"ping"}"#);
+        loop {
+            let next = client.next();
+            assert!(!["analysis", "evaluation", "curve"].contains(&next["type"].as_str().unwrap()), "{next}");
+            if next["type"] == "pong" {
+                break;
+            }
+        }
+    }
+    // The game ends: the player and the spectator both get their answers.
+    black.send(&act("resign", &id, &bt));
+    assert_eq!(watcher.until("state", |v| !v["game"]["result"].is_null())["game"]["engine_help"], true);
+    black.send(&asks[0]);
+    assert_eq!(black.until("analysis", |_| true)["ply"], 1);
+    watcher.send(&asks[1]);
+    assert_eq!(watcher.until("evaluation", |_| true)["ply"], 1);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -292,6 +292,12 @@ impl Game {
         }
     }
 
+    /// Whether the engine may help anyone with this game (analysis, evaluation, curve): once it
+    /// has ended, or on an analysis board; never while it is played (fair play).
+    pub fn engine_help(&self) -> bool {
+        self.is_recorded() || self.ending.is_some()
+    }
+
     /// Whether one side is the engine.
     pub fn against_engine(&self) -> bool {
         self.seats.iter().any(|s| matches!(s, Seat::Engine { .. }))
@@ -560,6 +566,7 @@ impl Game {
             "undo_request": self.undo_request.map(Color::name),
             "result": self.ending.map(|e| json!({"score": e.pgn_result(), "reason": e.reason.to_string(), "text": e.text()})),
             "thinking": thinking,
+            "engine_help": self.engine_help(),
             "spectators": spectators,
             "record": self.record.as_ref().map(|r| json!({
                 "event": r.tag("Event").filter(|e| *e != "?"),

@@ -76,6 +76,8 @@ pub enum LobbyError {
     BadFen(FenError),
     /// The game has fewer moves than the ply asked for.
     NoSuchPly,
+    /// Engine help (analysis, evaluation, curve) was asked for a game still being played.
+    LiveGame,
     /// This connection's analysis (or curve) is still running, or the engine has too many queued.
     Busy(Busy),
     /// A PGN to load did not read.
@@ -94,6 +96,9 @@ impl fmt::Display for LobbyError {
             LobbyError::NoFreeSeat => f.write_str("both seats are taken; you can watch"),
             LobbyError::BadFen(e) => write!(f, "{e}"),
             LobbyError::NoSuchPly => f.write_str("the game has not that many moves"),
+            LobbyError::LiveGame => f.write_str(
+                "no engine help while the game is played: analysis, evaluation and the curve open when it ends",
+            ),
             LobbyError::Busy(e) => write!(f, "{e}"),
             LobbyError::Review(e) => write!(f, "{e}"),
             LobbyError::Game(e) => write!(f, "{e}"),
@@ -238,6 +243,9 @@ impl Lobby {
                 let (start, moves) = {
                     let room = self.room(&game)?;
                     let state = room.lock();
+                    if !state.game.engine_help() {
+                        return Err(LobbyError::LiveGame);
+                    }
                     (state.game.start.clone(), state.game.moves().to_vec())
                 };
                 self.requests
@@ -327,9 +335,15 @@ impl Lobby {
     }
 
     /// The position of the game `id` after `ply` moves (the current one when `None`), with the
-    /// moves before it in its history, and its ply.
+    /// moves before it in its history, and its ply, for the engine's help: refused while the
+    /// game is played.
     fn position_at(&self, id: &str, ply: Option<usize>) -> Result<(usize, Position), LobbyError> {
-        self.room(id)?.lock().position_at(ply).ok_or(LobbyError::NoSuchPly)
+        let room = self.room(id)?;
+        let state = room.lock();
+        if !state.game.engine_help() {
+            return Err(LobbyError::LiveGame);
+        }
+        state.position_at(ply).ok_or(LobbyError::NoSuchPly)
     }
 
     fn join(&self, connection: &mut Connection, id: &str) -> Result<(), LobbyError> {

@@ -274,6 +274,8 @@
     }
     drawCurve(at);
     $("btn-evaluate").classList.toggle("active", evaluating);
+    // Fair play: the engine's help opens when the game ends (the server refuses it before).
+    for (const id of ["btn-analyse", "btn-evaluate", "btn-curve"]) $(id).disabled = !state.engine_help;
     $("step-text").textContent = shownPly === null ? "live, move " + plies : "move " + at + " of " + plies;
     $("btn-first").disabled = $("btn-prev").disabled = at === 0;
     $("btn-next").disabled = $("btn-last").disabled = shownPly === null;

@@ -216,10 +216,14 @@ fn a_game_survives_a_restart_from_its_data_directory() {
 #[test]
 fn an_analysis_answers_the_asker_only_one_at_a_time() {
     let lobby = lobby_with(LobbyLimits::default(), None);
-    let (mut red, mut black, id, rt, _) = friend_game(&lobby);
+    let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
     red.send(&lobby, &play(&id, &rt, "h2e2"));
-    black.drain();
     let ask = format!(r#"{{"type":"analyse","game":"{id}","ply":1,"lines":2}}"#);
+    // No engine help while the game is played; once it has ended, anyone may ask.
+    assert_eq!(black.refused(&lobby, &ask), LobbyError::LiveGame.to_string());
+    black.send(&lobby, &action_message(&id, &bt, &Action::Resign));
+    black.drain();
+    red.drain();
     assert!(black.send(&lobby, &ask).is_empty());
     assert_eq!(black.refused(&lobby, &ask), "an analysis is still running; try again when it ends");
     let answer: Value =
@@ -268,9 +272,13 @@ fn an_engine_game_at_an_elo_shows_it_and_bad_strengths_change_nothing() {
 #[test]
 fn an_evaluation_answers_the_asker_at_once_with_each_pieces_share() {
     let lobby = lobby_with(LobbyLimits::default(), None);
-    let (mut red, mut black, id, rt, _) = friend_game(&lobby);
+    let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
     red.send(&lobby, &play(&id, &rt, "h2e2"));
+    let live = format!(r#"{{"type":"evaluate","game":"{id}","ply":0}}"#);
+    assert_eq!(red.refused(&lobby, &live), LobbyError::LiveGame.to_string());
+    black.send(&lobby, &action_message(&id, &bt, &Action::Resign));
     black.drain();
+    red.drain();
     let answers = black.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{id}","ply":1}}"#));
     assert_eq!(answers.len(), 1, "{answers:?}");
     let v = &answers[0];

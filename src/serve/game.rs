@@ -209,6 +209,9 @@ pub struct Game {
     pub created_unix: u64,
     /// For an analysis board (复盘): the PGN game it was loaded from.
     pub record: Option<Box<PgnGame>>,
+    /// A friend game's invitation: the secret of the creator's share link, needed to take the
+    /// open seat (the spectators' link carries the id only).
+    pub invite: Option<String>,
 }
 
 impl Game {
@@ -233,6 +236,7 @@ impl Game {
             generation: 0,
             created_unix,
             record: None,
+            invite: None,
         };
         game.ending = game_result(&game.position)
             .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });

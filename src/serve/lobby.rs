@@ -34,13 +34,19 @@ use crate::search::HashError;
 const ID_CHARS: usize = 10;
 /// Characters in a player's token: 32 letters and digits, about 190 bits.
 const TOKEN_CHARS: usize = 32;
+/// Characters in a friend game's invitation (the share link's secret): about 95 bits.
+const INVITE_CHARS: usize = 16;
+/// Connections one seat may have on its game at once (tabs, a reconnect before the old
+/// connection timed out); past it the oldest stops following. Kept apart from the spectators'
+/// `max_followers`, so that watchers can never take a player's place.
+pub const SEAT_CONNECTIONS: usize = 4;
 
 /// What the lobby lets clients make it hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LobbyLimits {
     /// Games in memory at once (finished ones count until they are dropped).
     pub max_games: usize,
-    /// Connections following one game (players and spectators).
+    /// Spectators following one game (each seat has `SEAT_CONNECTIONS` more of its own).
     pub max_followers: usize,
     /// An unfinished game nobody moved in for this long is closed as abandoned.
     pub idle_expiry: Duration,
@@ -72,6 +78,8 @@ pub enum LobbyError {
     TooManyFollowers,
     /// Both seats are taken.
     NoFreeSeat,
+    /// A join without the game's invitation (the spectators' link, or a made-up one).
+    NotInvited,
     /// The start position of a new game is not one.
     BadFen(FenError),
     /// The game has fewer moves than the ply asked for.
@@ -94,6 +102,9 @@ impl fmt::Display for LobbyError {
             LobbyError::TooManyGames => f.write_str("the server has as many games as it can hold; try later"),
             LobbyError::TooManyFollowers => f.write_str("this game has as many connections as it can hold"),
             LobbyError::NoFreeSeat => f.write_str("both seats are taken; you can watch"),
+            LobbyError::NotInvited => {
+                f.write_str("this link does not invite you to play; ask the game's creator for the join link")
+            }
             LobbyError::BadFen(e) => write!(f, "{e}"),
             LobbyError::NoSuchPly => f.write_str("the game has not that many moves"),
             LobbyError::LiveGame => f.write_str(
@@ -107,6 +118,18 @@ impl fmt::Display for LobbyError {
 }
 
 impl std::error::Error for LobbyError {}
+
+impl LobbyError {
+    /// The code the page acts on: a seat it remembers (`unknown_token`) or a game
+    /// (`no_such_game`) that is gone for good; `None` for every other refusal.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            LobbyError::NoSuchGame => Some("no_such_game"),
+            LobbyError::Game(GameError::WrongToken) => Some("unknown_token"),
+            _ => None,
+        }
+    }
+}
 
 impl From<GameError> for LobbyError {
     fn from(e: GameError) -> Self {
@@ -153,6 +176,9 @@ impl Lobby {
             .into_iter()
             .map(|mut game| {
                 game.start_clock(now);
+                if game.invite.is_none() && !game.seats_full() && !game.is_recorded() {
+                    game.invite = Some(random_text(INVITE_CHARS));
+                }
                 (game.id.clone(), Arc::new(Room::new(game, now)))
             })
             .collect();
@@ -215,7 +241,7 @@ impl Lobby {
     /// outbox; what changed goes to every follower of the game.
     pub fn handle(&self, connection: &mut Connection, text: &str) {
         if let Err(e) = self.dispatch(connection, text) {
-            connection.outbox.send(&ServerMessage::error(e));
+            connection.outbox.send(&ServerMessage::Error { message: e.to_string(), code: e.code() });
         }
     }
 
@@ -252,7 +278,7 @@ impl Lobby {
                     .curve(&self.engines, asker(connection), &game, start, moves)
                     .map_err(LobbyError::Busy)
             }
-            ClientMessage::Join { game } => self.join(connection, &game),
+            ClientMessage::Join { game, invite } => self.join(connection, &game, &invite),
             ClientMessage::Watch { game } => {
                 let room = self.room(&game)?;
                 self.follow(connection, &room, None, None)
@@ -300,8 +326,10 @@ impl Lobby {
         let mut seats = [other.clone(), other];
         seats[side.index()] = Seat::Human { token: token.clone() };
         let clock = (settings.minutes > 0).then(|| Clock::new(settings.minutes, settings.increment_s));
+        let invite = matches!(settings.opponent, Opponent::Friend).then(|| random_text(INVITE_CHARS));
         let room = self.add_room(|id| {
             let mut game = Game::new(id, start, seats, clock, unix_now());
+            game.invite = invite;
             game.start_clock(Instant::now());
             game
         })?;
@@ -346,20 +374,20 @@ impl Lobby {
         state.position_at(ply).ok_or(LobbyError::NoSuchPly)
     }
 
-    fn join(&self, connection: &mut Connection, id: &str) -> Result<(), LobbyError> {
+    fn join(&self, connection: &mut Connection, id: &str, invite: &str) -> Result<(), LobbyError> {
         let room = self.room(id)?;
         let (side, token) = {
             let mut state = room.lock();
             if state.game.is_recorded() {
                 return Err(GameError::Recorded.into());
             }
+            if state.game.invite.as_deref() != Some(invite) {
+                return Err(LobbyError::NotInvited);
+            }
             let side = Color::BOTH
                 .into_iter()
                 .find(|c| state.game.seats[c.index()] == Seat::Open)
                 .ok_or(LobbyError::NoFreeSeat)?;
-            if state.followers.len() >= self.limits.max_followers {
-                return Err(LobbyError::TooManyFollowers);
-            }
             let token = random_text(TOKEN_CHARS);
             state.game.seats[side.index()] = Seat::Human { token: token.clone() };
             state.game.start_clock(Instant::now());
@@ -382,8 +410,22 @@ impl Lobby {
     ) -> Result<(), LobbyError> {
         self.unfollow(connection);
         let mut state = room.lock();
-        if state.followers.len() >= self.limits.max_followers {
-            return Err(LobbyError::TooManyFollowers);
+        match seat {
+            None => {
+                let spectators = state.followers.iter().filter(|f| f.seat.is_none()).count();
+                if spectators >= self.limits.max_followers {
+                    return Err(LobbyError::TooManyFollowers);
+                }
+            }
+            Some(color) => {
+                // A seat's own connections: the oldest gives way (it is likely a dead one).
+                let mine: Vec<u64> =
+                    state.followers.iter().filter(|f| f.seat == seat).map(|f| f.connection).collect();
+                if mine.len() >= SEAT_CONNECTIONS {
+                    let oldest = mine[0];
+                    state.followers.retain(|f| f.connection != oldest || f.seat != Some(color));
+                }
+            }
         }
         state.followers.push(Follower { connection: connection.id, seat, outbox: connection.outbox.clone() });
         if state.game.is_recorded() {
@@ -391,7 +433,9 @@ impl Lobby {
         }
         let id = state.game.id.clone();
         connection.following = Some((id.clone(), seat));
-        connection.outbox.send(&ServerMessage::Joined { game: id, token, color: seat });
+        // Only a player is told the invitation, and only while a seat is open.
+        let invite = state.game.invite.clone().filter(|_| seat.is_some() && !state.game.seats_full());
+        connection.outbox.send(&ServerMessage::Joined { game: id, token, color: seat, invite });
         state.broadcast();
         Ok(())
     }

@@ -121,10 +121,12 @@ impl Action {
 pub enum ClientMessage {
     /// Start a game and take a seat in it.
     Create(NewGame),
-    /// Take the open seat of a friend's game.
+    /// Take the open seat of a friend's game, with the invitation of the creator's share link.
     Join {
         /// The game's id.
         game: String,
+        /// The game's invitation secret (only the creator is told it).
+        invite: String,
     },
     /// Follow a game without playing.
     Watch {
@@ -280,7 +282,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
     let act = |action: Action| Ok(ClientMessage::Act { game: game()?, token: token()?, action });
     match kind.as_str() {
         "create" => Ok(ClientMessage::Create(new_game(object)?)),
-        "join" => Ok(ClientMessage::Join { game: game()? }),
+        "join" => Ok(ClientMessage::Join { game: game()?, invite: id(object, "invite")? }),
         "watch" => Ok(ClientMessage::Watch { game: game()? }),
         "resume" => Ok(ClientMessage::Resume { game: game()?, token: token()? }),
         "move" => act(Action::Move(string(object, "move", MAX_MOVE_CHARS)?)),
@@ -412,8 +414,9 @@ fn optional_number(
 /// One message from the server to a browser; `text` is what goes on the wire.
 #[derive(Clone, Debug)]
 pub enum ServerMessage {
-    /// The connection follows a game: `{type: "joined", game, token, color, role}` (a player's
-    /// token and colour, or a spectator's nulls).
+    /// The connection follows a game: `{type: "joined", game, token, color, role, invite}` (a
+    /// player's token and colour, or a spectator's nulls; the invitation for the open seat, told
+    /// to a player only).
     Joined {
         /// The game's id.
         game: String,
@@ -421,6 +424,8 @@ pub enum ServerMessage {
         token: Option<String>,
         /// The player's side, `None` for a spectator.
         color: Option<Color>,
+        /// The secret of the share link while a seat is open, `None` otherwise and to spectators.
+        invite: Option<String>,
     },
     /// A game as its followers see it now: `{type: "state", game}` (`Game::view`).
     State {
@@ -462,10 +467,12 @@ pub enum ServerMessage {
         /// Whether this is the last piece.
         done: bool,
     },
-    /// A refusal: `{type: "error", message}`.
+    /// A refusal: `{type: "error", message}`, with a `code` where the page must act on it.
     Error {
         /// Why, in words.
         message: String,
+        /// `unknown_token` or `no_such_game`: a seat the page remembers is gone for good.
+        code: Option<&'static str>,
     },
     /// The answer to a ping: `{type: "pong"}`.
     Pong,
@@ -474,18 +481,19 @@ pub enum ServerMessage {
 impl ServerMessage {
     /// An `error` saying `message`.
     pub fn error(message: impl fmt::Display) -> ServerMessage {
-        ServerMessage::Error { message: message.to_string() }
+        ServerMessage::Error { message: message.to_string(), code: None }
     }
 
     /// The JSON text sent.
     pub fn text(&self) -> String {
         match self {
-            ServerMessage::Joined { game, token, color } => json!({
+            ServerMessage::Joined { game, token, color, invite } => json!({
                 "type": "joined",
                 "game": game,
                 "token": token,
                 "color": color.map(Color::name),
                 "role": if color.is_some() { "player" } else { "spectator" },
+                "invite": invite,
             }),
             ServerMessage::State { view } => json!({"type": "state", "game": view}),
             ServerMessage::Analysis { game, ply, position, lines } => json!({
@@ -517,7 +525,10 @@ impl ServerMessage {
                 "points": points.iter().map(curve_point).collect::<Vec<_>>(),
                 "done": done,
             }),
-            ServerMessage::Error { message } => json!({"type": "error", "message": message}),
+            ServerMessage::Error { message, code: None } => json!({"type": "error", "message": message}),
+            ServerMessage::Error { message, code: Some(code) } => {
+                json!({"type": "error", "message": message, "code": code})
+            }
             ServerMessage::Pong => json!({"type": "pong"}),
         }
         .to_string()
@@ -561,8 +572,8 @@ mod tests {
     fn good_messages_are_read() {
         assert_eq!(parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
         assert_eq!(
-            parse(r#"{"type":"join","game":"abc123"}"#),
-            Ok(ClientMessage::Join { game: "abc123".into() })
+            parse(r#"{"type":"join","game":"abc123","invite":"x9"}"#),
+            Ok(ClientMessage::Join { game: "abc123".into(), invite: "x9".into() })
         );
         assert_eq!(
             parse(r#"{"type":"move","game":"g1","token":"t1","move":"炮二平五"}"#),
@@ -635,7 +646,7 @@ mod tests {
             (r#"{"type":"move","game":"g","token":"t"}"#, ParseError::Missing { field: "move" }),
             (r#"{"type":"move","game":"g","move":"h2e2"}"#, ParseError::Missing { field: "token" }),
             (
-                r#"{"type":"join","game":"../etc"}"#,
+                r#"{"type":"join","game":"../etc","invite":"a"}"#,
                 ParseError::BadField { field: "game", expected: "letters and digits" },
             ),
             (
@@ -739,17 +750,23 @@ mod tests {
 
     #[test]
     fn joined_says_the_role_by_the_seat() {
-        let player =
-            ServerMessage::Joined { game: "g".into(), token: Some("t".into()), color: Some(Color::Black) };
+        let player = ServerMessage::Joined {
+            game: "g".into(),
+            token: Some("t".into()),
+            color: Some(Color::Black),
+            invite: Some("i".into()),
+        };
         let v: Value = serde_json::from_str(&player.text()).unwrap();
         assert_eq!(
             v,
-            json!({"type": "joined", "game": "g", "token": "t", "color": "black", "role": "player"})
+            json!({"type": "joined", "game": "g", "token": "t", "color": "black", "role": "player", "invite": "i"})
         );
-        let watcher = ServerMessage::Joined { game: "g".into(), token: None, color: None };
+        let watcher = ServerMessage::Joined { game: "g".into(), token: None, color: None, invite: None };
         let v: Value = serde_json::from_str(&watcher.text()).unwrap();
         assert_eq!((v["role"].as_str(), v["token"].is_null()), (Some("spectator"), true));
         assert_eq!(ServerMessage::error("no").text(), r#"{"message":"no","type":"error"}"#);
+        let gone = ServerMessage::Error { message: "gone".into(), code: Some("unknown_token") };
+        assert_eq!(gone.text(), r#"{"code":"unknown_token","message":"gone","type":"error"}"#);
     }
 
     #[test]

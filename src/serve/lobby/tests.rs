@@ -49,8 +49,10 @@ fn friend_game(lobby: &Lobby) -> (Client, Client, String, String, String) {
     assert_eq!((joined["type"].as_str(), joined["color"].as_str()), (Some("joined"), Some("red")));
     let id = joined["game"].as_str().unwrap().to_string();
     let red_token = joined["token"].as_str().unwrap().to_string();
+    let invite = joined["invite"].as_str().unwrap().to_string();
     let mut black = Client::new(lobby);
-    let replies = black.send(lobby, &format!(r#"{{"type":"join","game":"{id}"}}"#));
+    let replies = black.send(lobby, &format!(r#"{{"type":"join","game":"{id}","invite":"{invite}"}}"#));
+    assert!(replies[0]["invite"].is_null(), "the seats are full: no invitation to show");
     assert_eq!(replies[0]["color"], "black");
     let black_token = replies[0]["token"].as_str().unwrap().to_string();
     assert_ne!(red_token, black_token);
@@ -119,8 +121,8 @@ fn a_third_person_cannot_take_a_seat_and_a_reconnect_gets_it_back() {
     let (_red, black, id, rt, _bt) = friend_game(&lobby);
     let mut third = Client::new(&lobby);
     assert_eq!(
-        third.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}"}}"#)),
-        "both seats are taken; you can watch"
+        third.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}","invite":"x"}}"#)),
+        LobbyError::NotInvited.to_string()
     );
     drop(black);
     let mut again = Client::new(&lobby);
@@ -144,7 +146,7 @@ fn limits_refuse_more_games_and_followers_and_big_messages() {
     assert_eq!(lobby.game_count(), 2);
     let (_r, _b, id, _, _) = {
         // A third game is refused, so free one: a finished game is dropped after its linger.
-        let lobby2 = lobby_with(LobbyLimits { max_followers: 3, ..LobbyLimits::default() }, None);
+        let lobby2 = lobby_with(LobbyLimits { max_followers: 1, ..LobbyLimits::default() }, None);
         let game = friend_game(&lobby2);
         let mut watchers: Vec<Client> = (0..1).map(|_| Client::new(&lobby2)).collect();
         watchers[0].send(&lobby2, &format!(r#"{{"type":"watch","game":"{}"}}"#, game.2));
@@ -405,7 +407,7 @@ fn a_pgn_becomes_an_analysis_board_nobody_plays_on() {
     let mut other = Client::new(&lobby);
     let refusal = "this is an analysis board of a recorded game: nobody plays in it";
     assert_eq!(other.refused(&lobby, &play(&id, "sometoken", "h9g7")), refusal);
-    assert_eq!(other.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}"}}"#)), refusal);
+    assert_eq!(other.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}","invite":"x"}}"#)), refusal);
     assert_eq!(other.refused(&lobby, &action_message(&id, "x", &Action::Resign)), refusal);
     assert!(viewer.drain().is_empty());
     // It stays while it is looked at, and goes a while after the last viewer left.
@@ -467,4 +469,51 @@ fn the_engine_answers_and_undo_takes_back_to_the_players_turn() {
     let state = last_state(&me.send(&lobby, &action_message(&id, &token, &Action::AskUndo)));
     assert_eq!(state["game"]["moves"].as_array().unwrap().len(), 0);
     assert_eq!(state["game"]["turn"], "red");
+}
+
+#[test]
+fn only_the_invitation_takes_the_open_seat_and_watchers_never_take_a_players_place() {
+    let lobby = lobby_with(LobbyLimits { max_followers: 2, ..LobbyLimits::default() }, None);
+    let mut red = Client::new(&lobby);
+    let joined = red.send(&lobby, r#"{"type":"create","opponent":"friend","side":"red"}"#)[0].clone();
+    let id = joined["game"].as_str().unwrap().to_string();
+    let (rt, invite) =
+        (joined["token"].as_str().unwrap().to_string(), joined["invite"].as_str().unwrap().to_string());
+    // Spectators fill their places; what they are shown names no invitation.
+    let mut watchers: Vec<Client> = (0..2).map(|_| Client::new(&lobby)).collect();
+    for w in &mut watchers {
+        let replies = w.send(&lobby, &format!(r#"{{"type":"watch","game":"{id}"}}"#));
+        assert!(replies.iter().all(|v| !v.to_string().contains(&invite)), "{replies:?}");
+        let refused = w.refused(&lobby, &format!(r#"{{"type":"join","game":"{id}","invite":"{id}"}}"#));
+        assert_eq!(refused, LobbyError::NotInvited.to_string());
+    }
+    let mut late = Client::new(&lobby);
+    assert_eq!(
+        late.refused(&lobby, &format!(r#"{{"type":"watch","game":"{id}"}}"#)),
+        LobbyError::TooManyFollowers.to_string()
+    );
+    // The creator reconnects and is told the invitation again; the friend joins with it.
+    let mut again = Client::new(&lobby);
+    let replies = again.send(&lobby, &format!(r#"{{"type":"resume","game":"{id}","token":"{rt}"}}"#));
+    assert_eq!(
+        (replies[0]["color"].as_str(), replies[0]["invite"].as_str()),
+        (Some("red"), Some(invite.as_str()))
+    );
+    let mut friend = Client::new(&lobby);
+    let replies = friend.send(&lobby, &format!(r#"{{"type":"join","game":"{id}","invite":"{invite}"}}"#));
+    assert_eq!(replies[0]["color"], "black");
+    // A seat's connections beyond its own few push out its oldest, never a refusal.
+    for _ in 0..SEAT_CONNECTIONS + 2 {
+        let replies =
+            Client::new(&lobby).send(&lobby, &format!(r#"{{"type":"resume","game":"{id}","token":"{rt}"}}"#));
+        assert_eq!(replies[0]["type"], "joined");
+    }
+    // Only a wrong token is said to be unknown: the page forgets a token on that code alone.
+    let wrong = format!(r#"{{"type":"resume","game":"{id}","token":"nosuchtoken"}}"#);
+    lobby.handle(&mut late.connection, &wrong);
+    let error: Value = serde_json::from_str(&late.inbox.try_recv().unwrap()).unwrap();
+    assert_eq!(error["code"], "unknown_token");
+    lobby.handle(&mut late.connection, &format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    let error: Value = serde_json::from_str(&late.inbox.try_recv().unwrap()).unwrap();
+    assert!(error["code"].is_null(), "{error}");
 }

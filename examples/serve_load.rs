@@ -145,8 +145,11 @@ fn main() {
         let joined = until(&mut red, "joined", &shared.errors);
         let game = joined["game"].as_str().unwrap().to_string();
         let red_token = joined["token"].as_str().unwrap().to_string();
+        let invite = joined["invite"].as_str().unwrap_or_default().to_string();
         let mut black = connect(&o.addr);
-        black.send(Message::text(format!(r#"{{"type":"join","game":"{game}"}}"#))).unwrap();
+        black
+            .send(Message::text(format!(r#"{{"type":"join","game":"{game}","invite":"{invite}"}}"#)))
+            .unwrap();
         let joined = until(&mut black, "joined", &shared.errors);
         let black_token = joined["token"].as_str().unwrap().to_string();
         for (ws, token, color, seed) in

@@ -160,7 +160,7 @@ def main():
     red.click("#btn-create")
     red.wait("the new game", "return window.chariot.me && window.chariot.me.color === 'red'")
     share = red.wait("the share link", "const v = document.getElementById('share-link').value; return v.includes('#join=') && v")
-    game = share.split("#join=")[1]
+    game = share.split("#join=")[1].split("&")[0]
 
     black.open(share)
     black.wait("Black's seat", "return window.chariot.me && window.chariot.me.color === 'black'")
@@ -191,6 +191,19 @@ def main():
     black.js("location.reload()")
     black.wait("Black's seat after a reload", "return window.chariot.me && window.chariot.me.color === 'black' "
                "&& window.chariot.state && window.chariot.state.moves.length === 1")
+    # Fair play: no engine help while the game runs. And an error after the reload (a draw offered
+    # twice) keeps the seat and the token.
+    if not black.js("return document.getElementById('btn-analyse').disabled"):
+        fail("a player may ask for an analysis of the live game")
+    black.click("#btn-draw")
+    black.click("#btn-draw")
+    black.wait("the second offer refused", "return document.getElementById('error').textContent !== ''")
+    time.sleep(0.5)
+    kept = black.js(f"return [window.chariot.me.role, localStorage.getItem('chariot-token-{game}') !== null]")
+    if kept != ["player", True]:
+        fail(f"after an error Black's page is {kept}, expected a player with its token")
+    red.wait("Black's draw offer", "return !document.getElementById('btn-decline-draw').hidden")
+    red.click("#btn-decline-draw")
 
     # A move out of turn is not even offered: clicking Red's piece on Black's turn selects nothing.
     red.click('[data-square="b4"]')
@@ -228,7 +241,10 @@ def main():
     shown = watcher.js("return document.querySelector('#moves span.shown').textContent")
     if shown != chinese[2] or watcher.js(pieces) != 32:
         fail(f"move 3 shows {shown!r} with {watcher.js(pieces)} pieces")
-    # Chariot's analysis of move 3's position: three lines, each with a score and chances.
+    # Chariot's analysis of move 3's position: three lines, each with a score and chances (the
+    # game has ended, so the engine's help is open).
+    if watcher.js("return document.getElementById('btn-analyse').disabled"):
+        fail("the analysis is still off after the end")
     watcher.click("#btn-analyse")
     lines = watcher.wait("the analysis", "const li = document.querySelectorAll('#analysis li'); "
                          "return li.length === 3 && Array.from(li).map(x => x.textContent)", timeout=60)

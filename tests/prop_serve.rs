@@ -5,8 +5,9 @@
 
 use crate::prop_support;
 
-use chariot::serve::lobby::{action_message, Lobby, LobbyLimits, Outbox};
+use chariot::serve::lobby::{action_message, Lobby, LobbyLimits};
 use chariot::serve::messages::{parse, Action};
+use chariot::serve::outbox::Outbox;
 use crossbeam_channel::bounded;
 use prop_support::{as_text, config, mutate, mutations, random_bytes};
 use proptest::prelude::*;
@@ -20,9 +21,10 @@ fn friend_game(lobby: &Lobby) -> (String, String) {
     lobby.handle(&mut red, r#"{"type":"create","opponent":"friend","side":"red"}"#);
     let joined: Value = serde_json::from_str(&inbox.recv().unwrap()).unwrap();
     let id = joined["game"].as_str().unwrap().to_string();
+    let invite = joined["invite"].as_str().unwrap().to_string();
     let (sender, inbox) = bounded(1024);
     let mut black = lobby.connect(Outbox::new(sender, None));
-    lobby.handle(&mut black, &format!(r#"{{"type":"join","game":"{id}"}}"#));
+    lobby.handle(&mut black, &format!(r#"{{"type":"join","game":"{id}","invite":"{invite}"}}"#));
     let joined: Value = serde_json::from_str(&inbox.recv().unwrap()).unwrap();
     (id, joined["token"].as_str().unwrap().to_string())
 }
@@ -44,7 +46,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
         r#"{"type":"create","opponent":"friend","side":"random","minutes":1,"increment":2}"#.into(),
         r#"{"type":"create","opponent":"engine","level":1,"side":"black","fen":"3k5/9/9/9/9/9/9/9/9/4K4 w"}"#
             .into(),
-        format!(r#"{{"type":"join","game":"{game}"}}"#),
+        format!(r#"{{"type":"join","game":"{game}","invite":"{game}"}}"#),
         format!(r#"{{"type":"watch","game":"{game}"}}"#),
         format!(r#"{{"type":"resume","game":"{game}","token":"{token}"}}"#),
         action_message(&game, &token, &Action::Move("h9g7".into())),

@@ -99,6 +99,15 @@ impl Client {
     }
 }
 
+/// The join message of the creator's share link, from the creator's `joined`.
+fn join(created: &Value) -> String {
+    format!(
+        r#"{{"type":"join","game":"{}","invite":"{}"}}"#,
+        created["game"].as_str().unwrap(),
+        created["invite"].as_str().unwrap()
+    )
+}
+
 fn act(kind: &str, game: &str, token: &str) -> String {
     format!(r#"{{"type":"{kind}","game":"{game}","token":"{token}"}}"#)
 }
@@ -123,7 +132,7 @@ fn two_players_and_a_spectator_play_to_mate_and_the_pgn_replays() {
     let id = joined["game"].as_str().unwrap().to_string();
     let rt = joined["token"].as_str().unwrap().to_string();
     let mut black = server.client();
-    black.send(&format!(r#"{{"type":"join","game":"{id}"}}"#));
+    black.send(&join(&joined));
     let joined = black.until("joined", |_| true);
     assert_eq!(joined["color"], "black");
     let bt = joined["token"].as_str().unwrap().to_string();
@@ -181,7 +190,7 @@ fn a_restarted_server_gives_the_players_their_game_back() {
         let (id, rt) =
             (joined["game"].as_str().unwrap().to_string(), joined["token"].as_str().unwrap().to_string());
         let mut black = server.client();
-        black.send(&format!(r#"{{"type":"join","game":"{id}"}}"#));
+        black.send(&join(&joined));
         let bt = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
         red.send(&mv(&id, &rt, "h2e2"));
         black.plies(1);
@@ -336,10 +345,129 @@ fn an_engine_game_at_a_level_and_its_evaluation() {
     assert_eq!((red["kind"].as_str(), red["level"].as_u64()), (Some("engine"), Some(2)));
     assert!(red["elo"].is_i64());
     assert!(state["game"]["clock"]["red_ms"].as_u64().unwrap() > 50_000);
+    let token = joined["token"].as_str().unwrap().to_string();
+    me.send(&act("resign", &id, &token));
+    me.until("state", |v| v["game"]["engine_help"] == true);
     me.send(&format!(r#"{{"type":"evaluate","game":"{id}"}}"#));
     let evaluation = me.until("evaluation", |_| true);
     assert_eq!((evaluation["ply"].as_u64(), evaluation["turn"].as_str()), (Some(1), Some("black")));
     let wdl: u64 = evaluation["wdl"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(wdl, 1000);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nobody_gets_engine_help_in_a_live_game_and_everyone_after_its_end() {
+    let dir = common::scratch_dir("serve", "fairplay");
+    let server = Server::start(&dir);
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let joined = red.until("joined", |_| true);
+    let id = joined["game"].as_str().unwrap().to_string();
+    let rt = joined["token"].as_str().unwrap().to_string();
+    let mut black = server.client();
+    black.send(&join(&joined));
+    let bt = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+    let mut watcher = server.client();
+    watcher.send(&format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    watcher.until("joined", |_| true);
+    red.send(&mv(&id, &rt, "h2e2"));
+    assert_eq!(black.plies(1)["game"]["engine_help"], false);
+    // A player and a spectator ask for each kind of help: each is refused, and nothing else comes.
+    let asks = [
+        format!(r#"{{"type":"analyse","game":"{id}","lines":3}}"#),
+        format!(r#"{{"type":"evaluate","game":"{id}","ply":1}}"#),
+        format!(r#"{{"type":"curve","game":"{id}"}}"#),
+    ];
+    for client in [&mut black, &mut watcher] {
+        for ask in &asks {
+            client.send(ask);
+            let refusal = client.until("error", |_| true);
+            assert!(refusal["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("no engine help while the game is played"));
+        }
+        client.send(r#"{"type":"ping"}"#);
+        loop {
+            let next = client.next();
+            assert!(!["analysis", "evaluation", "curve"].contains(&next["type"].as_str().unwrap()), "{next}");
+            if next["type"] == "pong" {
+                break;
+            }
+        }
+    }
+    // The game ends: the player and the spectator both get their answers.
+    black.send(&act("resign", &id, &bt));
+    assert_eq!(watcher.until("state", |v| !v["game"]["result"].is_null())["game"]["engine_help"], true);
+    black.send(&asks[0]);
+    assert_eq!(black.until("analysis", |_| true)["ply"], 1);
+    watcher.send(&asks[1]);
+    assert_eq!(watcher.until("evaluation", |_| true)["ply"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_spectators_link_takes_no_seat_and_watchers_cannot_crowd_a_player_out() {
+    let dir = common::scratch_dir("serve", "seats");
+    let server = Server::start(&dir);
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let created = red.until("joined", |_| true);
+    let id = created["game"].as_str().unwrap().to_string();
+    let rt = created["token"].as_str().unwrap().to_string();
+    // 32 spectators (the default limit) and one more that keeps asking.
+    let mut watchers: Vec<Client> = (0..32).map(|_| server.client()).collect();
+    for w in &mut watchers {
+        w.send(&format!(r#"{{"type":"watch","game":"{id}"}}"#));
+        let joined = w.until("joined", |_| true);
+        assert!(joined["invite"].is_null() && joined["token"].is_null(), "{joined}");
+    }
+    let mut grabber = server.client();
+    grabber.send(&format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    assert_eq!(
+        grabber.until("error", |_| true)["message"],
+        "this game has as many connections as it can hold"
+    );
+    // The spectators' link carries the id only: joining with it (or a guess) takes no seat.
+    for invite in [id.as_str(), "0", rt.as_str()] {
+        watchers[0].send(&format!(r#"{{"type":"join","game":"{id}","invite":"{invite}"}}"#));
+        let refusal = watchers[0].until("error", |_| true);
+        assert!(
+            refusal["message"].as_str().unwrap().starts_with("this link does not invite you"),
+            "{refusal}"
+        );
+        assert!(refusal["code"].is_null());
+    }
+    watchers[0].send(&format!(r#"{{"type":"join","game":"{id}"}}"#));
+    assert_eq!(watchers[0].until("error", |_| true)["message"], "the message has no 'invite'");
+    // The player reloads while the game is full of watchers: the seat comes back.
+    drop(red);
+    let mut red = server.client();
+    red.send(&format!(r#"{{"type":"resume","game":"{id}","token":"{rt}"}}"#));
+    let back = red.until("joined", |_| true);
+    assert_eq!((back["color"].as_str(), back["invite"].as_str()), (Some("red"), created["invite"].as_str()));
+    // An error after the resume names no code; only an unknown token is said to be one.
+    red.send(&act("offer_draw", &id, &rt));
+    red.send(&act("offer_draw", &id, &rt));
+    red.send(r#"{"type":"ping"}"#);
+    let mut refusals = 0;
+    loop {
+        let next = red.next();
+        if next["type"] == "pong" {
+            break;
+        }
+        if next["type"] == "error" {
+            assert!(next["code"].is_null(), "{next}");
+            refusals += 1;
+        }
+    }
+    assert!(refusals >= 1);
+    red.send(&format!(r#"{{"type":"resume","game":"{id}","token":"wrongtoken"}}"#));
+    assert_eq!(red.until("error", |_| true)["code"], "unknown_token");
+    // The invited friend takes the seat.
+    let mut black = server.client();
+    black.send(&join(&created));
+    assert_eq!(black.until("joined", |_| true)["color"], "black");
     let _ = std::fs::remove_dir_all(&dir);
 }

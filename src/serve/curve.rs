@@ -2,9 +2,7 @@
 //! win-rate model, as `chariot annotate` and `svg::curve` have it) at every position of the game,
 //! each from a small search at full strength. A position the rules have ended scores its result.
 //! The engine threads score the positions a few at a time (`Task::Curve`); the lobby sends each
-//! piece to the one who asked as it comes.
-
-use serde_json::{json, Value};
+//! piece to the one who asked as it comes (`messages::ServerMessage::Curve`).
 
 use crate::board::{Color, Position};
 use crate::rules::game_result;
@@ -58,24 +56,6 @@ pub fn curve_point(
     CurvePoint { ply, red_expected, red_score: Some(red_score) }
 }
 
-/// A piece of the curve as the page gets it: `{type: "curve", game, plies, points, done}`, each
-/// point `{ply, expected, cp, mate}` (Red's view; `cp` and `mate` null where the rules ended it).
-pub fn curve_message(game: &str, plies: usize, points: &[CurvePoint], done: bool) -> String {
-    let points: Vec<Value> = points
-        .iter()
-        .map(|p| {
-            let (cp, mate) = match p.red_score {
-                Some(ShownScore::Cp(cp)) => (Some(cp), None),
-                Some(ShownScore::Mate(moves)) => (None, Some(moves)),
-                None => (None, None),
-            };
-            let expected = (p.red_expected * 1000.0).round() / 1000.0;
-            json!({"ply": p.ply, "expected": expected, "cp": cp, "mate": mate})
-        })
-        .collect();
-    json!({"type": "curve", "game": game, "plies": plies, "points": points, "done": done}).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,19 +87,5 @@ mod tests {
             curve_point(&mut engine, &mated, 5, &control),
             CurvePoint { ply: 5, red_expected: 1.0, red_score: None }
         );
-    }
-
-    #[test]
-    fn the_message_rounds_and_says_whose_view() {
-        let points = [
-            CurvePoint { ply: 0, red_expected: 0.51234, red_score: Some(ShownScore::Cp(12)) },
-            CurvePoint { ply: 1, red_expected: 0.0, red_score: Some(ShownScore::Mate(-2)) },
-            CurvePoint { ply: 2, red_expected: 0.5, red_score: None },
-        ];
-        let v: Value = serde_json::from_str(&curve_message("g", 2, &points, true)).unwrap();
-        assert_eq!(v["type"], "curve");
-        assert_eq!(v["points"][0], json!({"ply": 0, "expected": 0.512, "cp": 12, "mate": null}));
-        assert_eq!(v["points"][1]["mate"], -2);
-        assert!(v["points"][2]["cp"].is_null() && v["done"] == true && v["plies"] == 2);
     }
 }

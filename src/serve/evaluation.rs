@@ -5,19 +5,36 @@
 //! It takes a millisecond or two, so it is answered at once on the asker's connection thread
 //! without a game's lock.
 
-use serde_json::{json, Value};
-
-use crate::board::{Color, Position};
+use crate::board::{Color, Position, Square};
 use crate::eval::explain::net_shares;
 use crate::eval::nnue::Network;
 use crate::search::score_scale::{ScoreScale, ShownScore};
-use crate::winrate;
+use crate::winrate::{self, WdlPerMille};
 
-/// The static evaluation of `position` (the one after `ply` moves of the game `game`) by `net`:
-/// `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces}`. `cp` and `wdl` are the side to
-/// move's; each of `pieces` (every piece but the kings) is `{square, piece, share}`, `share` in
-/// normalised centipawns from the piece's owner's view.
-pub fn evaluation_message(game: &str, ply: usize, position: &Position, net: &Network) -> String {
+/// One piece's share of a position's evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceShare {
+    /// Where it stands.
+    pub square: Square,
+    /// Its FEN letter (upper case Red, lower case Black).
+    pub piece: char,
+    /// Its share in normalised centipawns, from its owner's view.
+    pub share: i32,
+}
+
+/// The static evaluation of a position, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The score in normalised centipawns, the side to move's view.
+    pub cp: i32,
+    /// Win, draw and loss chances per mille for the side to move.
+    pub wdl: WdlPerMille,
+    /// Every piece but the kings.
+    pub pieces: Vec<PieceShare>,
+}
+
+/// The static evaluation of `position` by `net`, with each piece's share of it.
+pub fn evaluate(position: &Position, net: &Network) -> Evaluation {
     let model = *net.win_rate();
     let scale = ScoreScale::new(model, position);
     let score = net.evaluate(position);
@@ -28,31 +45,18 @@ pub fn evaluation_message(game: &str, ply: usize, position: &Position, net: &Net
     };
     let wdl = scale.wdl(score);
     let material = winrate::material(position);
-    let pieces: Vec<Value> = net_shares(net, position)
+    let pieces = net_shares(net, position)
         .into_iter()
-        .map(|(square, color, kind, share)| {
-            json!({
-                "square": square.to_string(),
-                "piece": match color {
-                    Color::Red => kind.letter(),
-                    Color::Black => kind.letter().to_ascii_lowercase(),
-                }
-                .to_string(),
-                "share": model.normalise(share, material),
-            })
+        .map(|(square, color, kind, share)| PieceShare {
+            square,
+            piece: match color {
+                Color::Red => kind.letter(),
+                Color::Black => kind.letter().to_ascii_lowercase(),
+            },
+            share: model.normalise(share, material),
         })
         .collect();
-    json!({
-        "type": "evaluation",
-        "game": game,
-        "ply": ply,
-        "fen": position.to_fen(),
-        "turn": position.side_to_move().name(),
-        "cp": cp,
-        "wdl": [wdl.win, wdl.draw, wdl.loss],
-        "pieces": pieces,
-    })
-    .to_string()
+    Evaluation { cp, wdl, pieces }
 }
 
 /// Whose view a share is from: its owner's.
@@ -68,6 +72,14 @@ pub fn share_owner(piece_letter: char) -> Color {
 mod tests {
     use super::*;
     use crate::eval::nnue::embedded;
+    use crate::serve::messages::ServerMessage;
+    use serde_json::Value;
+
+    /// The evaluation as the page gets it.
+    fn evaluation_message(game: &str, ply: usize, position: &Position, net: &Network) -> String {
+        let evaluation = evaluate(position, net);
+        ServerMessage::Evaluation { game: game.into(), ply, position: position.clone(), evaluation }.text()
+    }
 
     #[test]
     fn every_piece_but_the_kings_has_a_share_and_the_rook_is_worth_more_than_a_pawn() {

@@ -209,6 +209,9 @@ pub struct Game {
     pub created_unix: u64,
     /// For an analysis board (复盘): the PGN game it was loaded from.
     pub record: Option<Box<PgnGame>>,
+    /// A friend game's invitation: the secret of the creator's share link, needed to take the
+    /// open seat (the spectators' link carries the id only).
+    pub invite: Option<String>,
 }
 
 impl Game {
@@ -233,6 +236,7 @@ impl Game {
             generation: 0,
             created_unix,
             record: None,
+            invite: None,
         };
         game.ending = game_result(&game.position)
             .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });
@@ -290,6 +294,12 @@ impl Game {
             Seat::Engine { strength } if self.ending.is_none() => Some(strength),
             _ => None,
         }
+    }
+
+    /// Whether the engine may help anyone with this game (analysis, evaluation, curve): once it
+    /// has ended, or on an analysis board; never while it is played (fair play).
+    pub fn engine_help(&self) -> bool {
+        self.is_recorded() || self.ending.is_some()
     }
 
     /// Whether one side is the engine.
@@ -560,6 +570,7 @@ impl Game {
             "undo_request": self.undo_request.map(Color::name),
             "result": self.ending.map(|e| json!({"score": e.pgn_result(), "reason": e.reason.to_string(), "text": e.text()})),
             "thinking": thinking,
+            "engine_help": self.engine_help(),
             "spectators": spectators,
             "record": self.record.as_ref().map(|r| json!({
                 "event": r.tag("Event").filter(|e| *e != "?"),

@@ -14,8 +14,9 @@ use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::assets;
-use super::lobby::{Lobby, Outbox, OUTBOX_CAPACITY};
-use super::messages::error_message;
+use super::lobby::Lobby;
+use super::messages::ServerMessage;
+use super::outbox::{Outbox, OUTBOX_CAPACITY};
 use super::strength;
 
 /// The largest request head read (request line and headers).
@@ -303,7 +304,9 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
         match reader.read() {
             Ok(Message::Text(text)) => lobby.handle(&mut connection, text.as_str()),
             Ok(Message::Binary(_)) => {
-                connection.outbox.send(error_message("binary messages are not understood; send JSON text"));
+                connection
+                    .outbox
+                    .send(&ServerMessage::error("binary messages are not understood; send JSON text"));
             }
             Ok(Message::Close(_)) => {
                 let _ = reader.flush();
@@ -311,7 +314,7 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
             }
             Ok(_) => {}
             Err(tungstenite::Error::Capacity(_)) => {
-                connection.outbox.send(error_message(&format!(
+                connection.outbox.send(&ServerMessage::error(format!(
                     "message too large (at most {MAX_FRAME_BYTES} bytes in a frame); closing the connection"
                 )));
                 // Give the writer a moment to send the reason before the socket goes.

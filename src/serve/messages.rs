@@ -1,13 +1,20 @@
 //! The wire format: what a browser sends (`ClientMessage`, parsed from one JSON text with every
-//! field checked and every length bounded) and what the server answers (`joined`, `state`,
-//! `error`, `pong` objects). docs/serve.md describes it for people.
+//! field checked and every length bounded) and every message the server sends (`ServerMessage`:
+//! `joined`, `state`, `analysis`, `evaluation`, `curve`, `error`, `pong`). docs/serve.md
+//! describes it for people.
 
 use std::fmt;
 
 use serde_json::{json, Map, Value};
 
+use super::curve::CurvePoint;
+use super::engine_player::AnalysisLine;
+use super::evaluation::Evaluation;
 use super::strength::Strength;
+use crate::board::{Color, Position};
+use crate::notation::{format_line, MoveNotation};
 use crate::quote::quoted;
+use crate::search::score_scale::ShownScore;
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 
 /// The longest message a client may send, in bytes, but for a PGN to load. The longest real one
@@ -114,10 +121,12 @@ impl Action {
 pub enum ClientMessage {
     /// Start a game and take a seat in it.
     Create(NewGame),
-    /// Take the open seat of a friend's game.
+    /// Take the open seat of a friend's game, with the invitation of the creator's share link.
     Join {
         /// The game's id.
         game: String,
+        /// The game's invitation secret (only the creator is told it).
+        invite: String,
     },
     /// Follow a game without playing.
     Watch {
@@ -273,7 +282,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
     let act = |action: Action| Ok(ClientMessage::Act { game: game()?, token: token()?, action });
     match kind.as_str() {
         "create" => Ok(ClientMessage::Create(new_game(object)?)),
-        "join" => Ok(ClientMessage::Join { game: game()? }),
+        "join" => Ok(ClientMessage::Join { game: game()?, invite: id(object, "invite")? }),
         "watch" => Ok(ClientMessage::Watch { game: game()? }),
         "resume" => Ok(ClientMessage::Resume { game: game()?, token: token()? }),
         "move" => act(Action::Move(string(object, "move", MAX_MOVE_CHARS)?)),
@@ -402,14 +411,157 @@ fn optional_number(
     }
 }
 
-/// `{"type":"error","message":…}`.
-pub fn error_message(message: &str) -> String {
-    json!({"type": "error", "message": message}).to_string()
+/// One message from the server to a browser; `text` is what goes on the wire.
+#[derive(Clone, Debug)]
+pub enum ServerMessage {
+    /// The connection follows a game: `{type: "joined", game, token, color, role, invite}` (a
+    /// player's token and colour, or a spectator's nulls; the invitation for the open seat, told
+    /// to a player only).
+    Joined {
+        /// The game's id.
+        game: String,
+        /// The player's secret, `None` for a spectator.
+        token: Option<String>,
+        /// The player's side, `None` for a spectator.
+        color: Option<Color>,
+        /// The secret of the share link while a seat is open, `None` otherwise and to spectators.
+        invite: Option<String>,
+    },
+    /// A game as its followers see it now: `{type: "state", game}` (`Game::view`).
+    State {
+        /// The game's view.
+        view: Value,
+    },
+    /// A finished analysis: `{type: "analysis", game, ply, fen, turn, lines}`.
+    Analysis {
+        /// The game's id.
+        game: String,
+        /// The position's ply.
+        ply: usize,
+        /// The position analysed.
+        position: Position,
+        /// Its lines, best first.
+        lines: Vec<AnalysisLine>,
+    },
+    /// 局面评估: `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces}`, each piece
+    /// `{square, piece, share}`.
+    Evaluation {
+        /// The game's id.
+        game: String,
+        /// The position's ply.
+        ply: usize,
+        /// The position evaluated.
+        position: Position,
+        /// The score and each piece's share.
+        evaluation: Evaluation,
+    },
+    /// A piece of a curve: `{type: "curve", game, plies, points, done}`, each point
+    /// `{ply, expected, cp, mate}` (Red's view; `cp` and `mate` null where the rules ended it).
+    Curve {
+        /// The game's id.
+        game: String,
+        /// The game's length when the curve was asked.
+        plies: usize,
+        /// The points of this piece, in ply order.
+        points: Vec<CurvePoint>,
+        /// Whether this is the last piece.
+        done: bool,
+    },
+    /// A refusal: `{type: "error", message}`, with a `code` where the page must act on it.
+    Error {
+        /// Why, in words.
+        message: String,
+        /// `unknown_token` or `no_such_game`: a seat the page remembers is gone for good.
+        code: Option<&'static str>,
+    },
+    /// The answer to a ping: `{type: "pong"}`.
+    Pong,
 }
 
-/// `{"type":"pong"}`.
-pub fn pong_message() -> String {
-    json!({"type": "pong"}).to_string()
+impl ServerMessage {
+    /// An `error` saying `message`.
+    pub fn error(message: impl fmt::Display) -> ServerMessage {
+        ServerMessage::Error { message: message.to_string(), code: None }
+    }
+
+    /// The JSON text sent.
+    pub fn text(&self) -> String {
+        match self {
+            ServerMessage::Joined { game, token, color, invite } => json!({
+                "type": "joined",
+                "game": game,
+                "token": token,
+                "color": color.map(Color::name),
+                "role": if color.is_some() { "player" } else { "spectator" },
+                "invite": invite,
+            }),
+            ServerMessage::State { view } => json!({"type": "state", "game": view}),
+            ServerMessage::Analysis { game, ply, position, lines } => json!({
+                "type": "analysis",
+                "game": game,
+                "ply": ply,
+                "fen": position.to_fen(),
+                "turn": position.side_to_move().name(),
+                "lines": lines.iter().map(|line| analysis_line(position, line)).collect::<Vec<_>>(),
+            }),
+            ServerMessage::Evaluation { game, ply, position, evaluation } => json!({
+                "type": "evaluation",
+                "game": game,
+                "ply": ply,
+                "fen": position.to_fen(),
+                "turn": position.side_to_move().name(),
+                "cp": evaluation.cp,
+                "wdl": [evaluation.wdl.win, evaluation.wdl.draw, evaluation.wdl.loss],
+                "pieces": evaluation.pieces.iter().map(|p| json!({
+                    "square": p.square.to_string(),
+                    "piece": p.piece.to_string(),
+                    "share": p.share,
+                })).collect::<Vec<_>>(),
+            }),
+            ServerMessage::Curve { game, plies, points, done } => json!({
+                "type": "curve",
+                "game": game,
+                "plies": plies,
+                "points": points.iter().map(curve_point).collect::<Vec<_>>(),
+                "done": done,
+            }),
+            ServerMessage::Error { message, code: None } => json!({"type": "error", "message": message}),
+            ServerMessage::Error { message, code: Some(code) } => {
+                json!({"type": "error", "message": message, "code": code})
+            }
+            ServerMessage::Pong => json!({"type": "pong"}),
+        }
+        .to_string()
+    }
+}
+
+/// Splits a shown score into the wire's `cp` and `mate` fields (one of them null).
+fn cp_and_mate(score: Option<ShownScore>) -> (Option<i32>, Option<i32>) {
+    match score {
+        Some(ShownScore::Cp(cp)) => (Some(cp), None),
+        Some(ShownScore::Mate(moves)) => (None, Some(moves)),
+        None => (None, None),
+    }
+}
+
+/// One analysis line: its moves in the three notations, its score and its chances.
+fn analysis_line(position: &Position, line: &AnalysisLine) -> Value {
+    let (cp, mate) = cp_and_mate(Some(line.score));
+    json!({
+        "iccs": format_line(position, &line.pv, MoveNotation::Iccs),
+        "wxf": format_line(position, &line.pv, MoveNotation::Wxf),
+        "chinese": format_line(position, &line.pv, MoveNotation::Chinese),
+        "cp": cp,
+        "mate": mate,
+        "wdl": [line.wdl.win, line.wdl.draw, line.wdl.loss],
+    })
+}
+
+/// One point of a curve, its expected score rounded to thousandths.
+fn curve_point(point: &CurvePoint) -> Value {
+    let (cp, mate) = cp_and_mate(point.red_score);
+    let expected = (point.red_expected * 1000.0).round() / 1000.0;
+    json!({"ply": point.ply, "expected": expected, "cp": cp, "mate": mate})
 }
 
 #[cfg(test)]
@@ -420,8 +572,8 @@ mod tests {
     fn good_messages_are_read() {
         assert_eq!(parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
         assert_eq!(
-            parse(r#"{"type":"join","game":"abc123"}"#),
-            Ok(ClientMessage::Join { game: "abc123".into() })
+            parse(r#"{"type":"join","game":"abc123","invite":"x9"}"#),
+            Ok(ClientMessage::Join { game: "abc123".into(), invite: "x9".into() })
         );
         assert_eq!(
             parse(r#"{"type":"move","game":"g1","token":"t1","move":"炮二平五"}"#),
@@ -494,7 +646,7 @@ mod tests {
             (r#"{"type":"move","game":"g","token":"t"}"#, ParseError::Missing { field: "move" }),
             (r#"{"type":"move","game":"g","move":"h2e2"}"#, ParseError::Missing { field: "token" }),
             (
-                r#"{"type":"join","game":"../etc"}"#,
+                r#"{"type":"join","game":"../etc","invite":"a"}"#,
                 ParseError::BadField { field: "game", expected: "letters and digits" },
             ),
             (
@@ -579,6 +731,42 @@ mod tests {
         );
         assert_eq!(parse(r#"{"type":"curve","game":"g1"}"#), Ok(ClientMessage::Curve { game: "g1".into() }));
         assert_eq!(parse(r#"{"type":"curve"}"#), Err(ParseError::Missing { field: "game" }));
+    }
+
+    #[test]
+    fn a_curve_message_rounds_and_says_whose_view() {
+        let points = vec![
+            CurvePoint { ply: 0, red_expected: 0.51234, red_score: Some(ShownScore::Cp(12)) },
+            CurvePoint { ply: 1, red_expected: 0.0, red_score: Some(ShownScore::Mate(-2)) },
+            CurvePoint { ply: 2, red_expected: 0.5, red_score: None },
+        ];
+        let message = ServerMessage::Curve { game: "g".into(), plies: 2, points, done: true };
+        let v: Value = serde_json::from_str(&message.text()).unwrap();
+        assert_eq!(v["type"], "curve");
+        assert_eq!(v["points"][0], json!({"ply": 0, "expected": 0.512, "cp": 12, "mate": null}));
+        assert_eq!(v["points"][1]["mate"], -2);
+        assert!(v["points"][2]["cp"].is_null() && v["done"] == true && v["plies"] == 2);
+    }
+
+    #[test]
+    fn joined_says_the_role_by_the_seat() {
+        let player = ServerMessage::Joined {
+            game: "g".into(),
+            token: Some("t".into()),
+            color: Some(Color::Black),
+            invite: Some("i".into()),
+        };
+        let v: Value = serde_json::from_str(&player.text()).unwrap();
+        assert_eq!(
+            v,
+            json!({"type": "joined", "game": "g", "token": "t", "color": "black", "role": "player", "invite": "i"})
+        );
+        let watcher = ServerMessage::Joined { game: "g".into(), token: None, color: None, invite: None };
+        let v: Value = serde_json::from_str(&watcher.text()).unwrap();
+        assert_eq!((v["role"].as_str(), v["token"].is_null()), (Some("spectator"), true));
+        assert_eq!(ServerMessage::error("no").text(), r#"{"message":"no","type":"error"}"#);
+        let gone = ServerMessage::Error { message: "gone".into(), code: Some("unknown_token") };
+        assert_eq!(gone.text(), r#"{"code":"unknown_token","message":"gone","type":"error"}"#);
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! other (one creates a game and shares its link), spectators watch, and every game is saved
 //! as it goes. docs/serve.md describes the wire protocol and the limits.
 //!
-//! One concern a file: `messages` (the wire format), `game` (one game's rules of play),
-//! `lobby` (all games, their followers and limits), `store` (persistence), `engine_player`
+//! One concern a file: `messages` (the wire format, both ways), `outbox` (a connection's queue
+//! of messages), `game` (one game's rules of play), `room` (a game with its followers and its
+//! engine search), `lobby` (all games, their followers and limits, the engine's answers sorted
+//! to their game or asker), `store` (persistence), `engine_player`
 //! (the engine's threads), `strength` (the engine's level or Elo in a game), `requests` (the
 //! analyses and curves answered to their asker), `evaluation` (a position's static evaluation
 //! piece by piece), `curve` (scoring a game's positions for its curve), `review` (a PGN read
@@ -17,8 +19,10 @@ pub mod game;
 pub mod http;
 pub mod lobby;
 pub mod messages;
+pub mod outbox;
 pub mod requests;
 pub mod review;
+pub mod room;
 pub mod store;
 pub mod strength;
 

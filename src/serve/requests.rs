@@ -9,14 +9,11 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde_json::json;
-
-use super::curve::{curve_message, CurvePoint, CURVE_CHUNK};
-use super::engine_player::{AnalysisLine, EngineJob, EnginePool, Outcome, Task};
-use super::lobby::Outbox;
+use super::curve::{CurvePoint, CURVE_CHUNK};
+use super::engine_player::{AnalysisLine, EngineJob, EnginePool, Task};
+use super::messages::ServerMessage;
+use super::outbox::Outbox;
 use crate::board::{Move, Position};
-use crate::notation::{format_line, MoveNotation};
-use crate::search::score_scale::ShownScore;
 use crate::search::SearchControl;
 
 /// Requests queued or running at once, over all connections.
@@ -174,32 +171,22 @@ impl Requests {
         engines.submit(job);
     }
 
-    /// Sends an analysis's or a curve's answer to its asker (queueing a curve's next piece);
-    /// false for a move, which is the lobby's to play.
-    pub fn answered(&self, engines: &EnginePool, outcome: &Outcome) -> bool {
-        match outcome {
-            Outcome::Move { .. } => false,
-            Outcome::Analysis { request, lines } => {
-                if let Some(p) = self.lock().remove(request) {
-                    if let Detail::Analysis { ply, position } = &p.detail {
-                        p.asker.outbox.send(analysis_message(&p.game, *ply, position, lines));
-                    }
-                }
-                true
-            }
-            Outcome::Curve { request, points } => {
-                self.curve_answered(engines, *request, points);
-                true
-            }
+    /// Sends a finished analysis to its asker.
+    pub fn analysis_answered(&self, request: u64, lines: Vec<AnalysisLine>) {
+        let Some(p) = self.lock().remove(&request) else { return };
+        if let Detail::Analysis { ply, position } = p.detail {
+            p.asker.outbox.send(&ServerMessage::Analysis { game: p.game, ply, position, lines });
         }
     }
 
-    fn curve_answered(&self, engines: &EnginePool, request: u64, points: &[CurvePoint]) {
+    /// Sends a piece of a curve to its asker and queues the next one.
+    pub fn curve_answered(&self, engines: &EnginePool, request: u64, points: Vec<CurvePoint>) {
         let mut pending = self.lock();
         let Some(p) = pending.get(&request) else { return };
         let Detail::Curve { moves, next, .. } = &p.detail else { return };
         let done = *next > moves.len();
-        let delivered = p.asker.outbox.send(curve_message(&p.game, moves.len(), points, done));
+        let message = ServerMessage::Curve { game: p.game.clone(), plies: moves.len(), points, done };
+        let delivered = p.asker.outbox.send(&message);
         if done || !delivered {
             pending.remove(&request);
             return;
@@ -228,34 +215,4 @@ impl Requests {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// A finished analysis as the asker gets it: `{type: "analysis", game, ply, fen, turn, lines}`.
-fn analysis_message(game: &str, ply: usize, position: &Position, lines: &[AnalysisLine]) -> String {
-    let lines: Vec<serde_json::Value> = lines
-        .iter()
-        .map(|line| {
-            let (cp, mate) = match line.score {
-                ShownScore::Cp(cp) => (Some(cp), None),
-                ShownScore::Mate(moves) => (None, Some(moves)),
-            };
-            json!({
-                "iccs": format_line(position, &line.pv, MoveNotation::Iccs),
-                "wxf": format_line(position, &line.pv, MoveNotation::Wxf),
-                "chinese": format_line(position, &line.pv, MoveNotation::Chinese),
-                "cp": cp,
-                "mate": mate,
-                "wdl": [line.wdl.win, line.wdl.draw, line.wdl.loss],
-            })
-        })
-        .collect();
-    json!({
-        "type": "analysis",
-        "game": game,
-        "ply": ply,
-        "fen": position.to_fen(),
-        "turn": position.side_to_move().name(),
-        "lines": lines,
-    })
-    .to_string()
 }

@@ -232,6 +232,7 @@ pub fn to_json(game: &Game, now: Instant) -> Value {
         "draw_offer": game.draw_offer.map(Color::name),
         "undo_request": game.undo_request.map(Color::name),
         "created_unix": game.created_unix,
+        "invite": game.invite,
     })
 }
 
@@ -293,6 +294,11 @@ pub fn from_json(value: &Value) -> Result<Game, String> {
     };
     game.draw_offer = color("draw_offer");
     game.undo_request = color("undo_request");
+    // A game saved before invitations has none; the lobby gives its open seat a new one.
+    game.invite = value["invite"]
+        .as_str()
+        .filter(|i| !i.is_empty() && i.len() <= 64 && i.chars().all(|c| c.is_ascii_alphanumeric()))
+        .map(str::to_string);
     Ok(game)
 }
 

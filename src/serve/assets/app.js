@@ -9,7 +9,7 @@
   let receivedAt = 0;        // when `state` arrived (for the running clock)
   let flipped = false;
   let selected = null;
-  let lastRequest = null;    // the type of the last join/watch/resume sent
+  let lastRequest = null;    // the join/watch/resume sent and not yet answered
   let ourHash = null;        // a hash this page set itself (no new routing for it)
   let retries = 0;
   let shownPly = null;       // the ply shown while stepping through the game, null for the live one
@@ -37,14 +37,16 @@
     location.hash = hash;
   }
 
-  // What the address asks for: #g=ID (resume or watch), #join=ID (take the free seat), or the lobby.
+  // What the address asks for: #g=ID (resume or watch), #join=ID&invite=SECRET (take the free
+  // seat: the creator's share link), or the lobby.
   function route() {
     const params = new URLSearchParams(location.hash.slice(1));
     const id = params.get("g") || params.get("join");
     if (!id) { showLobby(); return; }
     const token = localStorage.getItem(tokenKey(id));
+    const invite = params.get("invite");
     if (token) { lastRequest = "resume"; send({ type: "resume", game: id, token }); }
-    else if (params.get("join")) { lastRequest = "join"; send({ type: "join", game: id }); }
+    else if (params.get("join") && invite) { lastRequest = "join"; send({ type: "join", game: id, invite }); }
     else { lastRequest = "watch"; send({ type: "watch", game: id }); }
   }
 
@@ -68,7 +70,7 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "joined") joined(message);
       else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); }
-      else if (message.type === "error") failed(message.message);
+      else if (message.type === "error") failed(message);
       else if (message.type === "analysis") analysed(message);
       else if (message.type === "evaluation") evaluated(message);
       else if (message.type === "curve") curved(message);
@@ -76,7 +78,8 @@
   }
 
   function joined(message) {
-    me = { game: message.game, token: message.token, color: message.color, role: message.role };
+    lastRequest = null;
+    me = { game: message.game, token: message.token, color: message.color, role: message.role, invite: message.invite };
     if (message.token) localStorage.setItem(tokenKey(message.game), message.token);
     flipped = message.color === "black";
     selected = null;
@@ -91,13 +94,18 @@
     $("game").hidden = false;
   }
 
-  function failed(text) {
-    // A seat that is gone or taken: watch instead.
+  function failed(message) {
+    const text = message.message;
+    // The answer to a resume or a join: a seat that is gone or taken, so watch instead. The token
+    // is forgotten only when the server says it is no seat's, or that the game is gone; after any
+    // other error (a double click, a busy server) it is kept, and a reload resumes with it.
     if (lastRequest === "join" || lastRequest === "resume") {
-      const id = new URLSearchParams(location.hash.slice(1));
-      const game = id.get("g") || id.get("join");
-      if (lastRequest === "resume") localStorage.removeItem(tokenKey(game));
-      if (!text.startsWith("no such game")) { lastRequest = "watch"; send({ type: "watch", game }); }
+      const params = new URLSearchParams(location.hash.slice(1));
+      const game = params.get("g") || params.get("join");
+      const gone = message.code === "unknown_token" || message.code === "no_such_game";
+      if (lastRequest === "resume" && gone) localStorage.removeItem(tokenKey(game));
+      lastRequest = null;
+      if (message.code !== "no_such_game") { lastRequest = "watch"; send({ type: "watch", game }); }
     }
     $("error").textContent = text;
     $("lobby-error").textContent = text;
@@ -274,6 +282,8 @@
     }
     drawCurve(at);
     $("btn-evaluate").classList.toggle("active", evaluating);
+    // Fair play: the engine's help opens when the game ends (the server refuses it before).
+    for (const id of ["btn-analyse", "btn-evaluate", "btn-curve"]) $(id).disabled = !state.engine_help;
     $("step-text").textContent = shownPly === null ? "live, move " + plies : "move " + at + " of " + plies;
     $("btn-first").disabled = $("btn-prev").disabled = at === 0;
     $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
@@ -303,7 +313,8 @@
     $("btn-resign").disabled = over;
     const friendGame = !engineGame;
     $("share").hidden = !friendGame || !playing;
-    $("share-link").value = location.origin + "/#join=" + state.id;
+    $("share").hidden = $("share").hidden || !(me && me.invite);
+    $("share-link").value = me && me.invite ? location.origin + "/#join=" + state.id + "&invite=" + me.invite : "";
     $("watch-link").value = location.origin + "/#g=" + state.id;
     $("pgn-link").href = "/pgn/" + state.id + ".pgn";
     $("pgn-link").setAttribute("download", state.id + ".pgn");

@@ -162,10 +162,14 @@ fn singular_extensions_keep_the_mates_and_determinism() {
 
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
-    // Internal iterative reduction and static-exchange pruning are candidates, off by default:
+    // Internal iterative reduction, static-exchange pruning and razoring are candidates, off by default:
     // at their harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
-    for setting in ["iir_depth=2", "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0"] {
+    for setting in [
+        "iir_depth=2",
+        "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0",
+        "razor_depth=8,razor_base=0,razor_margin=0",
+    ] {
         for (fen, moves) in [
             ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
             ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
@@ -178,7 +182,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     let fen = bench::BENCH_FENS[6];
     let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;
     let default = nodes("");
-    for setting in ["iir_depth=4", "see_prune_depth=4"] {
+    for setting in ["iir_depth=4", "see_prune_depth=4", "razor_depth=4"] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
 }

@@ -101,9 +101,17 @@ search_params! {
     /// ply squared, is skipped (a candidate; 0 switches it off).
     see_prune_depth: 0 in 0..=32,
     /// See `see_prune_depth` (exchange units: a pawn is 15, a rook 200).
-    see_capture_margin: 20 in 0..=1000,
+    see_capture_margin: 40 in 0..=1000,
     /// See `see_prune_depth`.
-    see_quiet_margin: 8 in 0..=1000,
+    see_quiet_margin: 5 in 0..=1000,
+    /// Razoring at non-PV nodes up to this depth: a static evaluation below alpha by
+    /// `razor_base` plus `razor_margin` per ply squared asks quiescence whether anything lifts
+    /// it to alpha, and fails low if not (a candidate; 0 switches it off).
+    razor_depth: 0 in 0..=32,
+    /// See `razor_depth`.
+    razor_base: 60 in 0..=5000,
+    /// See `razor_depth`.
+    razor_margin: 60 in 0..=5000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -264,6 +264,21 @@ impl<'a> Worker<'a> {
         let improving = !in_check && self.stack.improving(ply);
 
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_BOUND {
+            // Step 5b. Razoring: so far below alpha that only a capture could help; if
+            // quiescence finds none that does, fail low at once.
+            if depth <= params.razor_depth
+                && !improving
+                && static_eval < alpha - params.razor_base - params.razor_margin * depth * depth
+            {
+                let score = self.quiesce(alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score < alpha {
+                    return score;
+                }
+            }
+
             // Step 6. Reverse futility: far above beta with little depth left.
             if features.reverse_futility
                 && depth <= params.rfp_depth

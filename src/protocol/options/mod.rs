@@ -13,8 +13,8 @@
 //! plus its effect: the setter puts the value where it acts, in `engine` when the search reads
 //! it (nothing else to do then), or in a field of `Options` (with its starting value in
 //! `Options::default`) that the session reads. A change the session must act on at once, as
-//! `Hash` allocating a table, goes in `session/setoption.rs`. Then give it a value for
-//! `tests::another_value` and a line in docs/protocols.md's table.
+//! `Hash` allocating a table, goes in `session/setoption.rs`. The tests then ask for a value
+//! other than its default (`tests::another_value`) and a row in docs/protocols.md's table.
 
 mod error;
 mod levels;

@@ -427,3 +427,13 @@ fn announcements() {
         ]
     );
 }
+
+#[test]
+fn every_option_has_its_row_in_the_documented_table() {
+    let doc = include_str!("../../../docs/protocols.md");
+    let cell = |name: Option<&str>| name.map_or("—".to_string(), |n| format!("`{n}`"));
+    for row in ROWS {
+        let start = format!("| {} | {} |", cell(row.ucci), cell(row.uci));
+        assert!(doc.lines().any(|l| l.starts_with(&start)), "docs/protocols.md has no row {start}");
+    }
+}

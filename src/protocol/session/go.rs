@@ -20,7 +20,7 @@ impl Session {
         let position = match self.position_or_error() {
             Ok(pos) => pos.clone(),
             Err(why) => {
-                report_error(&self.out, &why)?;
+                report_error(&self.out, &why.to_string())?;
                 // A GUI waits for an answer to its `go`: it gets one that plays nothing.
                 return match args.first() {
                     Some(&"perft") => Ok(()),

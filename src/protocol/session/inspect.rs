@@ -22,7 +22,7 @@ impl Session {
         let pos = match self.position_or_error() {
             Ok(pos) => pos,
             // Nothing to show or turn round: a board of an earlier position would mislead.
-            Err(why) => return report_error(&self.out, &why),
+            Err(why) => return report_error(&self.out, &why.to_string()),
         };
         match command {
             Command::Display => send_block(&self.out, &display_lines(pos)),

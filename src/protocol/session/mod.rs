@@ -15,6 +15,7 @@ mod setoption;
 #[cfg(test)]
 mod tests;
 
+use std::fmt;
 use std::io;
 use std::sync::Arc;
 use std::thread;
@@ -40,6 +41,19 @@ struct Thinking {
     ponder: bool,
     position: Position,
 }
+
+/// Why a command that needs a position has none: the last `position` was refused, for this
+/// reason. `Display` is the error line's text.
+#[derive(Debug)]
+struct NoPosition<'a>(&'a PositionError);
+
+impl fmt::Display for NoPosition<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no position: the last position command was refused ({}); send a valid one", self.0)
+    }
+}
+
+impl std::error::Error for NoPosition<'_> {}
 
 /// The engine state one protocol conversation holds.
 pub struct Session {
@@ -105,11 +119,9 @@ impl Session {
         self.position.as_ref().ok()
     }
 
-    /// The current position, or the error that says there is none and why.
-    fn position_or_error(&self) -> Result<&Position, String> {
-        self.position.as_ref().map_err(|why| {
-            format!("no position: the last position command was refused ({why}); send a valid one")
-        })
+    /// The current position, or why there is none.
+    fn position_or_error(&self) -> Result<&Position, NoPosition<'_>> {
+        self.position.as_ref().map_err(NoPosition)
     }
 
     /// The current option values.

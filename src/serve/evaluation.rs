@@ -2,21 +2,24 @@
 //! gives it (`eval::explain`): the net's score, normalised, with win/draw/loss chances from the
 //! side to move's view, and each piece's share of it from its owner's view (the score with the
 //! piece on the board less the score with it taken off, normalised at the position's material).
-//! It takes a millisecond or two, so it is answered at once on the asker's connection thread
-//! without a game's lock.
+//! With it, each piece's relations (`eval::relations`): its attackers' and protectors' squares,
+//! whether it hangs, what taking it wins. It takes a millisecond or two, so it is answered at
+//! once on the asker's connection thread without a game's lock.
 
 use serde_json::{json, Value};
 
 use crate::board::{Color, Position};
 use crate::eval::explain::net_shares;
 use crate::eval::nnue::Network;
+use crate::eval::relations::json::relations_json;
 use crate::search::score_scale::{ScoreScale, ShownScore};
 use crate::winrate;
 
 /// The static evaluation of `position` (the one after `ply` moves of the game `game`) by `net`:
-/// `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces}`. `cp` and `wdl` are the side to
-/// move's; each of `pieces` (every piece but the kings) is `{square, piece, share}`, `share` in
-/// normalised centipawns from the piece's owner's view.
+/// `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces, relations}`. `cp` and `wdl` are
+/// the side to move's; each of `pieces` (every piece but the kings) is `{square, piece, share}`,
+/// `share` in normalised centipawns from the piece's owner's view; `relations` has every piece's
+/// `{square, piece, attackers, protectors, hangs, exchange}` (`relations_json`).
 pub fn evaluation_message(game: &str, ply: usize, position: &Position, net: &Network) -> String {
     let model = *net.win_rate();
     let scale = ScoreScale::new(model, position);
@@ -51,6 +54,7 @@ pub fn evaluation_message(game: &str, ply: usize, position: &Position, net: &Net
         "cp": cp,
         "wdl": [wdl.win, wdl.draw, wdl.loss],
         "pieces": pieces,
+        "relations": relations_json(position),
     })
     .to_string()
 }
@@ -92,6 +96,11 @@ mod tests {
         assert_eq!(pieces.iter().find(|p| p["square"] == "a9").unwrap()["piece"], "r");
         assert!(share("a0") > share("a3") && share("a0") > 100, "rook {} pawn {}", share("a0"), share("a3"));
         assert!(share("a9") > share("a6"), "Black's shares are from Black's view");
+        let relations = v["relations"].as_array().unwrap();
+        assert_eq!(relations.len(), 32);
+        let b9 = relations.iter().find(|r| r["square"] == "b9").unwrap();
+        assert_eq!((b9["piece"].as_str(), b9["attackers"][0].as_str()), (Some("n"), Some("b2")));
+        assert_eq!(b9["hangs"], false);
         assert_eq!(share_owner('R'), Color::Red);
         assert_eq!(share_owner('r'), Color::Black);
     }
@@ -107,5 +116,22 @@ mod tests {
         assert_eq!(v["turn"], "black");
         assert!(v["cp"].as_i64().unwrap() < -100, "{}", v["cp"]);
         assert!(v["wdl"][2].as_u64().unwrap() > v["wdl"][0].as_u64().unwrap());
+    }
+
+    #[test]
+    fn a_hanging_piece_is_marked_with_its_attacker() {
+        let net = embedded::network();
+        // The black horse on e5 stands before the red rook on e1, unprotected.
+        let fen = "4k4/9/9/9/4n4/9/9/9/4R4/3K5 b - - 0 1";
+        let v: Value =
+            serde_json::from_str(&evaluation_message("g", 1, &Position::from_fen(fen).unwrap(), &net))
+                .unwrap();
+        let relations = v["relations"].as_array().unwrap();
+        let horse = relations.iter().find(|r| r["square"] == "e5").unwrap();
+        assert_eq!(horse["hangs"], true);
+        assert_eq!(horse["attackers"], serde_json::json!(["e1"]));
+        assert_eq!(horse["protectors"], serde_json::json!([]));
+        let rook = relations.iter().find(|r| r["square"] == "e1").unwrap();
+        assert_eq!((rook["hangs"].as_bool(), rook["exchange"].is_null()), (Some(false), true));
     }
 }

@@ -106,15 +106,14 @@ const ChariotBoard = (() => {
     // hanging piece, the attackers and protectors of the piece inspected).
     for (const [square, label] of Object.entries(opts.labels || {})) {
       const [x, y] = centre(square, flipped);
-      const g = el("g", { class: "share", "data-square": square });
       if (label.ring) {
-        g.appendChild(el("circle", { class: "ring", cx: x, cy: y, r: CELL * 0.5, fill: "none", stroke: label.ring, "stroke-width": 3.5 }));
+        svg.appendChild(el("circle", { class: "relation", cx: x, cy: y, r: CELL * 0.5, fill: "none", stroke: label.ring, "stroke-width": 3.5, "data-relation": square }));
       }
-      if (label.text) {
-        const width = 8 * label.text.length + 8;
-        g.appendChild(el("rect", { x: x - width / 2, y: y + CELL * 0.22, width, height: 17, rx: 5, fill: label.fill || "#ffffff", stroke: "#5b3a1d", "stroke-width": 0.8, opacity: 0.92 }));
-        g.appendChild(el("text", { x, y: y + CELL * 0.22 + 9, "font-size": 13, "text-anchor": "middle", dy: "0.35em", fill: "#1d1d1d" }, label.text));
-      }
+      if (!label.text) continue;
+      const g = el("g", { class: "share", "data-square": square });
+      const width = 8 * label.text.length + 8;
+      g.appendChild(el("rect", { x: x - width / 2, y: y + CELL * 0.22, width, height: 17, rx: 5, fill: label.fill || "#ffffff", stroke: "#5b3a1d", "stroke-width": 0.8, opacity: 0.92 }));
+      g.appendChild(el("text", { x, y: y + CELL * 0.22 + 9, "font-size": 13, "text-anchor": "middle", dy: "0.35em", fill: "#1d1d1d" }, label.text));
       svg.appendChild(g);
     }
     // Click targets on top of everything, one per point, named for tests and people alike.

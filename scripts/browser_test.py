@@ -266,6 +266,13 @@ def main():
     labels = watcher.js("return Array.from(document.querySelectorAll('#board .share text')).map(t => t.textContent)")
     if not all(re.fullmatch(r"[+-]?\d+\.\d", x) for x in labels):
         fail(f"the pieces' shares read {labels}")
+    # A click on the a3 pawn shows its relations: the rook on a0 protects it, nothing attacks it.
+    watcher.click('.hit[data-square="a3"]')
+    watcher.wait("the a3 pawn's relations", "return document.getElementById('evaluation-text').textContent"
+                 ".includes('a3 is attacked by nothing (red), protected by a0 (green)')", timeout=10)
+    if watcher.js("return document.querySelectorAll('#board .relation[data-relation=\"a0\"]').length") != 1:
+        fail("the a3 pawn's protector on a0 is not ringed")
+    watcher.click('.hit[data-square="a3"]')
     watcher.click("#btn-next")
     watcher.wait("the evaluation of move 4", "return document.getElementById('evaluation-text').textContent"
                  ".startsWith('局面评估 after move 4, Red to move')", timeout=30)

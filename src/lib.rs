@@ -29,6 +29,7 @@ pub mod datagen;
 pub mod eval;
 pub mod files;
 pub mod input_file;
+pub mod lab;
 pub mod notation;
 pub mod protocol;
 pub mod quote;

@@ -169,8 +169,12 @@ fn annotate_marks_the_hanging_rook() {
     assert_eq!(moves, ["a0a5", "i9i8", "a5i5", "i8i5", "e3e4"]);
     assert_eq!(annotated.moves[2].suffix.as_deref(), Some("??"));
     assert!(annotated.moves[2].comment.as_deref().unwrap().contains("best"));
-    // Taking the rook is what Black should do: no mark.
+    let comment = annotated.moves[2].comment.as_deref().unwrap();
+    assert!(comment.contains(", leaves the rook on i5 hanging (-"), "{comment}");
+    // Taking the rook is what Black should do: no mark, and the comment says what it won.
     assert_eq!(annotated.moves[3].suffix, None);
+    let comment = annotated.moves[3].comment.as_deref().unwrap();
+    assert!(comment.contains(", wins the rook on i5 (+"), "{comment}");
     assert!(annotated.moves.iter().all(|m| m.comment.is_some()));
     let red = summary.lines().find(|l| l.starts_with("Red")).expect("a Red summary");
     assert!(red.contains("3 moves") && red.contains("1 blunders"), "{red}");
@@ -339,7 +343,11 @@ fn eval_counts_an_extra_rook_for_its_owner() {
     // 31 pieces, each on its own line with its square, letter and character.
     let piece_lines: Vec<&str> =
         text.lines().filter(|l| l.starts_with("  ") && l.as_bytes()[3].is_ascii_digit()).collect();
+    // Each piece twice: its value, then its relations.
+    let (relation_lines, piece_lines): (Vec<&str>, Vec<&str>) =
+        piece_lines.into_iter().partition(|l| l.contains(" attacked by "));
     assert_eq!(piece_lines.len(), 31);
+    assert_eq!(relation_lines.len(), 31);
     assert!(piece_lines.iter().any(|l| l.starts_with("  a0 R 俥 red")));
     assert!(!piece_lines.iter().any(|l| l.starts_with("  a9 ")));
     let pieces = text.lines().find(|l| l.trim_start().starts_with("pieces")).unwrap();
@@ -348,6 +356,32 @@ fn eval_counts_an_extra_rook_for_its_owner() {
     assert!(mg[0] - mg[1] > 150, "{pieces}");
     let err = refused(&["eval", "--fen", "rnbakabnr/9 w"], "");
     assert!(err.starts_with("error: bad FEN"), "{err}");
+}
+
+#[test]
+fn eval_says_who_attacks_and_protects_and_what_hangs() {
+    // The black horse on e5 stands unprotected before the red rook on e1; the black pawn on c5
+    // is protected by nothing and attacked by nothing.
+    let fen = "4k4/9/9/9/2p1n4/9/9/9/4R4/3K5 b - - 0 1";
+    let text = ok_stdout(&["eval", "--classic", "--fen", fen], "");
+    let horse = text
+        .lines()
+        .find(|l| l.starts_with("  e5 n ") && l.contains(" attacked by "))
+        .expect("the horse's relations");
+    assert!(horse.contains("attacked by R e1; protected by nothing; HANGS: taking it wins"), "{horse}");
+    let v: Value =
+        serde_json::from_str(&ok_stdout(&["eval", "--classic", "--json", "--fen", fen], "")).unwrap();
+    let relations = v["relations"].as_array().unwrap();
+    assert_eq!(relations.len(), 5);
+    let horse = relations.iter().find(|r| r["square"] == "e5").unwrap();
+    assert_eq!(horse["piece"], "n");
+    assert_eq!(horse["attackers"], serde_json::json!(["e1"]));
+    assert_eq!(horse["hangs"], true);
+    let pawn = relations.iter().find(|r| r["square"] == "c5").unwrap();
+    assert_eq!((pawn["hangs"].as_bool(), pawn["exchange"].is_null()), (Some(false), true));
+    // The horse's steps reach no red piece: the rook is safe.
+    let rook = relations.iter().find(|r| r["square"] == "e1").unwrap();
+    assert_eq!((rook["attackers"].clone(), rook["hangs"].as_bool()), (serde_json::json!([]), Some(false)));
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod datagen;
 mod fen;
 mod inputs;
 mod judge;
+mod lab;
 mod levels;
 mod nnue;
 mod nnue_train;

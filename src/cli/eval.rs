@@ -2,8 +2,9 @@
 //! explained piece by piece and term by term, for both sides, with the tapered total from the side
 //! to move's view; then the net's score (the built-in net's, or `--evalfile`'s; none with
 //! `--classic`) and each piece's share of it (the score with the piece on the board less the
-//! score with it taken off). The text is `eval::explain`'s, which the protocol's `eval` prints
-//! too.
+//! score with it taken off); then each piece's attackers and protectors, whether it hangs and
+//! what the exchange on its square wins. The text is `eval::explain`'s, which the protocol's
+//! `eval` prints too (the relations apart).
 
 use std::io::Write;
 
@@ -13,6 +14,7 @@ use clap::Args;
 use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text, MoveText};
 use crate::board::Position;
 use crate::eval::nnue::Network;
+use crate::eval::relations::json::relations_json;
 use crate::eval::{explain, EvalChoice};
 use crate::search::score_scale::ScoreScale;
 use crate::winrate::WinRateModel;
@@ -30,7 +32,8 @@ pub struct EvalArgs {
     /// `--evalfile NET`, or none with `--classic`.
     #[command(flatten)]
     pub eval: super::nnue::EvalSource,
-    /// One JSON object: each evaluation's internal and normalised score with win/draw/loss.
+    /// One JSON object: each evaluation's internal and normalised score with win/draw/loss, and
+    /// each piece's relations (square, attackers' and protectors' squares, hangs, exchange).
     #[arg(long)]
     pub json: bool,
 }
@@ -85,6 +88,7 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         if let Some(net) = &net {
             obj.insert("nnue".into(), score_json(*net.win_rate(), &pos, net.evaluate(&pos)));
         }
+        obj.insert("relations".into(), relations_json(&pos));
         writeln!(out, "{}", serde_json::Value::Object(obj))?;
         out.flush()?;
         return Ok(());
@@ -93,6 +97,7 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
     if let Some(net) = net {
         explain_net(&net, &pos, out)?;
     }
+    write!(out, "{}", explain::relations_breakdown(&pos))?;
     out.flush()?;
     Ok(())
 }

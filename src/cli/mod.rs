@@ -13,6 +13,7 @@ pub mod common;
 pub mod datagen;
 pub mod eval;
 pub mod judge;
+pub mod lab;
 pub mod matches;
 pub mod nnue;
 pub mod perft;
@@ -66,6 +67,8 @@ pub enum Command {
     Judge(judge::JudgeArgs),
     /// Search the fixed bench positions and print the node count and speed.
     Bench(bench::BenchArgs),
+    /// The textbook lab: the book's search algorithms side by side, leaves, nodes and time.
+    Lab(lab::LabArgs),
     /// Opening books: probe, build (from PGN or from search), import BOOK.DAT, dump, merge.
     Book(book::BookArgs),
     /// Serve a web board: play the engine or a friend in the browser, others watch.
@@ -126,6 +129,7 @@ fn run_command(command: Option<Command>) -> Result<()> {
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Judge(args)) => judge::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Bench(args)) => bench::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Lab(args)) => lab::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Book(args)) => {
             book::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }

@@ -1,8 +1,9 @@
 //! The static evaluation explained, as `chariot eval` and the protocol's `eval` print it: the
 //! classic evaluation piece by piece and term by term, for both sides, with the tapered total
 //! from the side to move's view; a net's score and each piece's share of it (the score with the
-//! piece on the board less the score with it taken off). The pieces are drawn with notation's
-//! Chinese characters (notation rests on the board alone, so this makes no cycle).
+//! piece on the board less the score with it taken off); each piece's attackers and protectors,
+//! whether it hangs and what the exchange on its square wins (`relations`). The pieces are drawn
+//! with notation's Chinese characters (notation rests on the board alone, so this makes no cycle).
 
 use std::fmt::Write;
 
@@ -11,17 +12,27 @@ use crate::notation::chinese::{piece_char, Script};
 
 use super::classic::breakdown;
 use super::nnue::{embedded, Network};
+use super::relations::{relations, PieceRelations};
 use super::Score;
 
 fn signed(s: Score) -> String {
     format!("{:+}/{:+}", s.mg, s.eg)
 }
 
+/// A piece's letter as FEN writes it: upper case for Red.
+fn letter(color: Color, kind: PieceKind) -> char {
+    if color == Color::Red {
+        kind.letter()
+    } else {
+        kind.letter().to_ascii_lowercase()
+    }
+}
+
 /// One piece's line: square, letter, character, colour and kind.
 fn piece_line(sq: Square, color: Color, kind: PieceKind) -> String {
-    let letter = if color == Color::Red { kind.letter() } else { kind.letter().to_ascii_lowercase() };
     format!(
-        "  {sq} {letter} {} {:<5} {:<8}",
+        "  {sq} {} {} {:<5} {:<8}",
+        letter(color, kind),
         piece_char(color, kind, Script::Traditional),
         color.name(),
         kind.name()
@@ -97,5 +108,46 @@ pub fn net_breakdown(net: &Network, pos: &Position) -> String {
     }
     let side = pos.side_to_move();
     let _ = writeln!(out, "NNUE total: {:+} ({} to move's view)", net.evaluate(pos), side.name());
+    out
+}
+
+/// The pieces on `squares` as `R e1, p e6`, or `nothing`.
+fn named_squares(pos: &Position, squares: &[Square]) -> String {
+    if squares.is_empty() {
+        return "nothing".to_string();
+    }
+    let names: Vec<String> = squares.iter().map(|&s| format!("{} {s}", pos.piece_at(s).letter())).collect();
+    names.join(", ")
+}
+
+/// What one piece's relations say: hangs, or what taking it would cost, or nothing.
+fn verdict(r: &PieceRelations) -> String {
+    match r.exchange {
+        Some(gain) if gain > 0 => format!("; HANGS: taking it wins {gain}"),
+        Some(gain) => format!("; taking it wins {gain}"),
+        None => String::new(),
+    }
+}
+
+/// Each piece's attackers and protectors, whether it hangs and what the exchange on its square
+/// wins (classic middlegame material values), one line a piece.
+pub fn relations_breakdown(pos: &Position) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Relations (who attacks and who protects each piece; it hangs when the other side wins \
+         material by taking it):"
+    );
+    for r in relations(pos) {
+        let (color, kind) = (r.piece.color(), r.piece.kind());
+        let _ = writeln!(
+            out,
+            "{} attacked by {}; protected by {}{}",
+            piece_line(r.square, color, kind),
+            named_squares(pos, &r.attackers),
+            named_squares(pos, &r.protectors),
+            verdict(&r)
+        );
+    }
     out
 }

@@ -6,6 +6,7 @@ pub mod choice;
 pub mod classic;
 pub mod explain;
 pub mod nnue;
+pub mod relations;
 
 pub use choice::{EvalChoice, Evaluator};
 pub use classic::{Score, TermSet};

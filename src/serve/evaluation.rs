@@ -2,8 +2,10 @@
 //! gives it (`eval::explain`): the net's score, normalised, with win/draw/loss chances from the
 //! side to move's view, and each piece's share of it from its owner's view (the score with the
 //! piece on the board less the score with it taken off, normalised at the position's material).
-//! It takes a millisecond or two, so it is answered at once on the asker's connection thread
-//! without a game's lock.
+//! With it go each piece's relations (`eval::relations`, added where the message is written):
+//! its attackers' and protectors' squares, whether it hangs, what taking it wins. It takes a
+//! millisecond or two, so it is answered at once on the asker's connection thread without a
+//! game's lock.
 
 use crate::board::{Color, Position, Square};
 use crate::eval::explain::net_shares;
@@ -104,6 +106,11 @@ mod tests {
         assert_eq!(pieces.iter().find(|p| p["square"] == "a9").unwrap()["piece"], "r");
         assert!(share("a0") > share("a3") && share("a0") > 100, "rook {} pawn {}", share("a0"), share("a3"));
         assert!(share("a9") > share("a6"), "Black's shares are from Black's view");
+        let relations = v["relations"].as_array().unwrap();
+        assert_eq!(relations.len(), 32);
+        let b9 = relations.iter().find(|r| r["square"] == "b9").unwrap();
+        assert_eq!((b9["piece"].as_str(), b9["attackers"][0].as_str()), (Some("n"), Some("b2")));
+        assert_eq!(b9["hangs"], false);
         assert_eq!(share_owner('R'), Color::Red);
         assert_eq!(share_owner('r'), Color::Black);
     }

@@ -12,6 +12,7 @@ use super::engine_player::AnalysisLine;
 use super::evaluation::Evaluation;
 use super::strength::Strength;
 use crate::board::{Color, Position};
+use crate::eval::relations::json::relations_json;
 use crate::notation::{format_line, MoveNotation};
 use crate::quote::quoted;
 use crate::search::score_scale::ShownScore;
@@ -443,8 +444,9 @@ pub enum ServerMessage {
         /// Its lines, best first.
         lines: Vec<AnalysisLine>,
     },
-    /// 局面评估: `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces}`, each piece
-    /// `{square, piece, share}`.
+    /// 局面评估: `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces, relations}`, each
+    /// piece `{square, piece, share}`; `relations` has every piece's
+    /// `{square, piece, attackers, protectors, hangs, exchange}` (`eval::relations::json`).
     Evaluation {
         /// The game's id.
         game: String,
@@ -517,6 +519,7 @@ impl ServerMessage {
                     "piece": p.piece.to_string(),
                     "share": p.share,
                 })).collect::<Vec<_>>(),
+                "relations": relations_json(position),
             }),
             ServerMessage::Curve { game, plies, points, done } => json!({
                 "type": "curve",

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::judge::MoveReport;
-use crate::board::{Color, Position};
+use crate::board::{Color, Move, Position};
+use crate::eval::relations::move_effect;
 use crate::notation::{format_move, MoveNotation, PgnGame};
 use crate::search::score::mate_in_moves;
 use crate::svg::{curve_svg, CurvePoint};
@@ -64,8 +65,23 @@ fn percent(fraction: f64) -> String {
     format!("{:.0}%", 100.0 * fraction)
 }
 
+/// What `mv` does to the material in `pos`, in the classic evaluation's values, as the end of a
+/// comment: `, wins the horse on e5 (+106)`, `, leaves the rook on e4 hanging (-251)`, or nothing.
+fn material_note(pos: &Position, mv: Move) -> String {
+    let effect = move_effect(pos, mv);
+    let mut note = String::new();
+    if let Some((sq, piece, gain)) = effect.wins {
+        note.push_str(&format!(", wins the {} on {sq} (+{gain})", piece.kind().name()));
+    }
+    for (sq, piece, loss) in effect.leaves_hanging {
+        note.push_str(&format!(", leaves the {} on {sq} hanging (-{loss})", piece.kind().name()));
+    }
+    note
+}
+
 /// The comment on one move: `book, ` for a book move, the score and Red's expected score after
-/// the move played, then the engine's choice when it differs and what the move loses when marked.
+/// the move played, then the engine's choice when it differs, what the move wins or leaves
+/// hanging (`eval::relations`), and what the move loses when marked.
 pub fn comment(r: &MoveReport, pos: &Position, model: &WinRateModel, notation: MoveNotation) -> String {
     let shown = Shown::new(model, r.red_score(r.score), r.material);
     let red = r.red_view(r.chances).expected_score();
@@ -75,6 +91,7 @@ pub fn comment(r: &MoveReport, pos: &Position, model: &WinRateModel, notation: M
         let best_shown = Shown::new(model, r.red_score(r.best_score), r.material);
         note.push_str(&format!(", best {} {}", format_move(pos, best, notation), best_shown.text()));
     }
+    note.push_str(&material_note(pos, r.played));
     if r.mark.is_some() {
         note.push_str(&format!(", loses {}", percent(r.expected_loss)));
     }
@@ -306,6 +323,24 @@ mod tests {
         let red = report(Color::Red, 300, None);
         assert!(comment(&red, &pos, &model, MoveNotation::Iccs).starts_with("+150 (Red), "));
         assert_eq!(report_json(1, &red, &model)["score"], 150);
+    }
+
+    #[test]
+    fn a_move_that_wins_a_piece_or_leaves_one_hanging_says_so() {
+        use crate::eval::classic::weights::MATERIAL;
+        let model = WinRateModel::constant(200.0, 50.0);
+        let mut r = report(Color::Red, 300, None);
+        r.played = Move::parse_iccs("e1e5").unwrap();
+        let pos = Position::from_fen("4k4/9/9/9/4n4/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+        let text = comment(&r, &pos, &model, MoveNotation::Iccs);
+        assert!(text.ends_with(&format!(", wins the horse on e5 (+{})", MATERIAL[3].mg)), "{text}");
+        r.played = Move::parse_iccs("a4e4").unwrap();
+        let pos = Position::from_fen("3k5/9/9/9/4p4/R8/9/9/9/4K4 w - - 0 1").unwrap();
+        let text = comment(&r, &pos, &model, MoveNotation::Iccs);
+        assert!(text.ends_with(&format!(", leaves the rook on e4 hanging (-{})", MATERIAL[4].mg)), "{text}");
+        r.played = Move::parse_iccs("a4a5").unwrap();
+        let text = comment(&r, &pos, &model, MoveNotation::Iccs);
+        assert!(!text.contains("hanging") && !text.contains("wins"), "{text}");
     }
 
     #[test]

@@ -17,6 +17,7 @@
   let evaluating = false;    // 局面评估 on: every position shown is evaluated
   let evaluation = null;     // the last "evaluation" the server sent
   let evaluationAsked = null; // the ply of the evaluation asked for and not yet answered
+  let inspected = null;       // the square whose attackers and protectors the evaluation shows
   let curve = null;          // { game, plies, points, done }: the game's curve as it arrives
   // For the browser test and for curious people: what the page knows.
   window.chariot = {
@@ -156,8 +157,24 @@
     const [w, d, l] = evaluation.wdl;
     $("evaluation-text").textContent = "局面评估 after move " + evaluation.ply + ", " + side + " to move: " +
       (evaluation.cp > 0 ? "+" : "") + (evaluation.cp / 100).toFixed(2) + " for " + side +
-      " (W " + pct(w) + " D " + pct(d) + " L " + pct(l) + "); on each piece its share, in pawns, for its owner";
+      " (W " + pct(w) + " D " + pct(d) + " L " + pct(l) + "); on each piece its share, in pawns, for its owner" +
+      "; hanging pieces ringed orange" + relationsView(labels);
     return labels;
+  }
+
+  // The relations on the board: hanging pieces ringed orange; the piece clicked (`inspected`) has
+  // its attackers ringed red and its protectors green, and is described in words.
+  function relationsView(labels) {
+    const relations = evaluation.relations || [];
+    const ring = (square, colour) => { labels[square] = Object.assign(labels[square] || { text: "" }, { ring: colour }); };
+    for (const r of relations) if (r.hangs) ring(r.square, "#e8590c");
+    const chosen = relations.find((r) => r.square === inspected);
+    if (!chosen) return " (click a piece for its attackers and protectors)";
+    for (const s of chosen.attackers) ring(s, "#c92a2a");
+    for (const s of chosen.protectors) ring(s, "#2b8a3e");
+    return ". " + chosen.square + " is attacked by " + (chosen.attackers.join(", ") || "nothing") +
+      " (red), protected by " + (chosen.protectors.join(", ") || "nothing") + " (green)" +
+      (chosen.hangs ? "; it hangs: taking it wins " + chosen.exchange : "");
   }
 
   function drawCurve(at) {
@@ -198,7 +215,8 @@
   }
 
   function clicked(square) {
-    if (!myTurn() || shownPly !== null) return;
+    if (evaluating) inspected = inspected === square ? null : square;
+    if (!myTurn() || shownPly !== null) { if (evaluating) render(); return; }
     if (selected && targetsOf(selected).includes(square)) {
       act("move", { move: selected + square });
       selected = null;

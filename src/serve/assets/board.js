@@ -43,8 +43,8 @@ const ChariotBoard = (() => {
   }
 
   // Draws `fen` into `svg`. opts: flipped, last ("h2e2"), selected square, targets (squares),
-  // check (the side to move is in check: its king is ringed), labels ({square: {text, fill}},
-  // drawn on the pieces), onClick(square).
+  // check (the side to move is in check: its king is ringed), labels ({square: {text, fill,
+  // ring}}, drawn on the pieces), onClick(square).
   function draw(svg, fen, opts) {
     svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
     svg.replaceChildren();
@@ -102,9 +102,14 @@ const ChariotBoard = (() => {
       svg.appendChild(el("circle", { class: "target", cx: tx, cy: ty, r: board[square] ? CELL * 0.2 : CELL * 0.13 }));
     }
     // Labels on pieces (each piece's share of the evaluation): a badge at the piece's foot, over
-    // the marks of the last move.
+    // the marks of the last move; a label's `ring` colour rings the piece (the relations: a
+    // hanging piece, the attackers and protectors of the piece inspected).
     for (const [square, label] of Object.entries(opts.labels || {})) {
       const [x, y] = centre(square, flipped);
+      if (label.ring) {
+        svg.appendChild(el("circle", { class: "relation", cx: x, cy: y, r: CELL * 0.5, fill: "none", stroke: label.ring, "stroke-width": 3.5, "data-relation": square }));
+      }
+      if (!label.text) continue;
       const g = el("g", { class: "share", "data-square": square });
       const width = 8 * label.text.length + 8;
       g.appendChild(el("rect", { x: x - width / 2, y: y + CELL * 0.22, width, height: 17, rx: 5, fill: label.fill || "#ffffff", stroke: "#5b3a1d", "stroke-width": 0.8, opacity: 0.92 }));

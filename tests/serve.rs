@@ -471,3 +471,79 @@ fn the_spectators_link_takes_no_seat_and_watchers_cannot_crowd_a_player_out() {
     assert_eq!(black.until("joined", |_| true)["color"], "black");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A legal game of up to `plies` moves in ICCS (a fixed pseudo-random walk), as PGN.
+fn long_pgn(plies: usize) -> (String, usize) {
+    use chariot::board::{movegen, Position};
+    let mut position = Position::startpos();
+    let mut moves = Vec::new();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    while moves.len() < plies && chariot::rules::game_result(&position).is_none() {
+        let legal = movegen::legal_moves(&mut position.clone());
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let mv = legal.as_slice()[(seed >> 33) as usize % legal.len()];
+        position.make_move(mv);
+        moves.push(mv.to_string());
+    }
+    (format!("{} *\n", moves.join(" ")), moves.len())
+}
+
+/// The server's resident memory in KiB (Linux).
+fn rss_kib(server: &Server) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn watchers_that_do_not_read_are_dropped_not_buffered_for() {
+    let dir = common::scratch_dir("serve", "slowreaders");
+    let server = Server::start(&dir);
+    let mut owner = server.client();
+    let (pgn, plies) = long_pgn(1000);
+    owner.send(&serde_json::json!({"type": "load_pgn", "pgn": pgn}).to_string());
+    let board = owner.until("joined", |_| true)["game"].as_str().unwrap().to_string();
+    let size = owner.plies(plies).to_string().len();
+    owner.send(&serde_json::json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string());
+    let other = owner.until("joined", |_| true)["game"].as_str().unwrap().to_string();
+    // 20 watchers of the long board that never read again.
+    let mut sleepers: Vec<Client> = (0..20).map(|_| server.client()).collect();
+    for s in &mut sleepers {
+        s.send(&format!(r#"{{"type":"watch","game":"{board}"}}"#));
+        s.until("joined", |_| true);
+    }
+    let before = rss_kib(&server);
+    // Another connection comes and goes 150 times: each time every watcher is sent the state.
+    let mut toggler = server.client();
+    for _ in 0..150 {
+        toggler.send(&format!(r#"{{"type":"watch","game":"{board}"}}"#));
+        toggler.send(&format!(r#"{{"type":"watch","game":"{other}"}}"#));
+    }
+    toggler.send(r#"{"type":"ping"}"#);
+    toggler.until("pong", |_| true);
+    let grown = rss_kib(&server).saturating_sub(before);
+    // 300 states of {size} bytes to each of 20: {300 * size * 20} bytes, were they all kept.
+    assert!(300 * size * 20 > 100 << 20, "the states are too small to tell: {size} bytes");
+    assert!(grown < 40 << 10, "the server grew by {grown} KiB for 20 watchers that do not read");
+    // They were cut off: reading one finds the end of its stream soon, not after 10 s.
+    let started = Instant::now();
+    let sleeper = &mut sleepers[0];
+    loop {
+        match sleeper.ws.read() {
+            Ok(_) => assert!(started.elapsed() < Duration::from_secs(8), "still connected"),
+            Err(_) => {
+                assert!(
+                    started.elapsed() < Duration::from_secs(8),
+                    "cut off only after {:?}",
+                    started.elapsed()
+                );
+                break;
+            }
+        }
+    }
+    // The server goes on for everyone else.
+    let mut newcomer = server.client();
+    newcomer.send(r#"{"type":"ping"}"#);
+    newcomer.until("pong", |_| true);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,6 +43,11 @@ const STATE_LIMIT: Limit = Limit { what: "saved game", max_len: 1 << 20 };
 /// A log longer than this is rewritten as its last state alone.
 pub const COMPACT_BYTES: u64 = 256 * 1024;
 
+/// Finished games' PGN files kept in `pgn/`: past it the oldest are removed as new ones come
+/// (about 4 MB of 4 KiB blocks; one client can finish at most `max_games_per_client` games per
+/// 10 minutes, so a flood cannot push out more than a few of a day's games).
+pub const MAX_PGN_FILES: usize = 1000;
+
 /// Why the store could not write or read a game.
 #[derive(Debug)]
 pub enum StoreError {
@@ -77,6 +82,7 @@ impl std::error::Error for StoreError {}
 #[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
+    max_pgn_files: usize,
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -90,7 +96,32 @@ impl Store {
             let path = dir.join(sub);
             std::fs::create_dir_all(&path).map_err(io_error(&path))?;
         }
-        Ok(Store { dir: dir.to_path_buf() })
+        Ok(Store { dir: dir.to_path_buf(), max_pgn_files: MAX_PGN_FILES })
+    }
+
+    /// The same store keeping at most `max` PGN files.
+    pub fn with_pgn_limit(self, max: usize) -> Store {
+        Store { max_pgn_files: max.max(1), ..self }
+    }
+
+    /// Removes the oldest PGN files past the bound (by modification time, then name).
+    fn prune_pgns(&self) -> Result<(), StoreError> {
+        let dir = self.dir.join("pgn");
+        let mut files: Vec<(SystemTime, PathBuf)> = std::fs::read_dir(&dir)
+            .map_err(io_error(&dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn") && !hidden(p))
+            .map(|p| (std::fs::metadata(&p).and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH), p))
+            .collect();
+        if files.len() <= self.max_pgn_files {
+            return Ok(());
+        }
+        files.sort();
+        let excess = files.len() - self.max_pgn_files;
+        for (_, path) in files.into_iter().take(excess) {
+            std::fs::remove_file(&path).map_err(io_error(&path))?;
+        }
+        Ok(())
     }
 
     /// Where a game's states are kept (its log).
@@ -119,9 +150,10 @@ impl Store {
             let path = self.pgn_path(&game.id);
             write_atomically(&path, pgn_text(game)).map_err(io_error(&path))?;
             match std::fs::remove_file(&log) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&log)(e)),
-                _ => Ok(()),
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&log)(e)),
+                _ => {}
             }
+            self.prune_pgns()
         } else {
             let mut line = to_json(game, now).to_string();
             line.push('\n');
@@ -371,6 +403,28 @@ mod tests {
         assert_eq!(back.draw_offer, Some(Color::Black));
         assert_eq!(back.clock.as_ref().unwrap().left_ms, [300_000, 300_000]);
         assert_eq!(back.position().to_fen(), game.position().to_fen());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn finished_games_files_are_kept_within_their_bound() {
+        let dir = scratch("pgn-bound");
+        let store = Store::open(&dir).unwrap().with_pgn_limit(3);
+        let now = Instant::now();
+        for i in 0..8 {
+            let seats = [Seat::Human { token: "tr".into() }, Seat::Human { token: "tb".into() }];
+            let mut game = Game::new(format!("game{i}"), Position::startpos(), seats, None, 0);
+            game.act(Color::Red, &Action::Resign, now).unwrap();
+            store.save(&game, now).unwrap();
+            // Distinct modification times, so that "oldest" is well defined on coarse clocks.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("pgn"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["game5.pgn", "game6.pgn", "game7.pgn"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

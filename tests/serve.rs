@@ -38,7 +38,13 @@ impl Server {
         Server { child, port }
     }
 
+    /// Sends `request` (with `Host: 127.0.0.1` when it names none) and reads the answer.
     fn http(&self, request: &str) -> String {
+        let request = if request.to_ascii_lowercase().contains("\r\nhost:") || !request.contains("\r\n") {
+            request.to_string()
+        } else {
+            request.replacen("\r\n", "\r\nHost: 127.0.0.1\r\n", 1)
+        };
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         stream.write_all(request.as_bytes()).unwrap();
@@ -120,7 +126,7 @@ fn mv(game: &str, token: &str, m: &str) -> String {
 fn two_players_and_a_spectator_play_to_mate_and_the_pgn_replays() {
     let dir = common::scratch_dir("serve", "mate");
     let server = Server::start(&dir);
-    let page = server.http("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let page = server.http("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
     assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("<svg id=\"board\""), "{page}");
     assert!(server.http("GET /board.js HTTP/1.1\r\n\r\n").contains("ChariotBoard"));
     assert!(server.http("GET /nothing HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404"));
@@ -545,5 +551,67 @@ fn watchers_that_do_not_read_are_dropped_not_buffered_for() {
     let mut newcomer = server.client();
     newcomer.send(r#"{"type":"ping"}"#);
     newcomer.until("pong", |_| true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rebinding_framing_and_broken_frames_are_refused_and_files_are_private() {
+    let dir = common::scratch_dir("serve", "defences");
+    let server = Server::start(&dir);
+    // DNS rebinding: a name pointing here that the server was not given, even with a matching Origin.
+    let rebound = "GET /ws HTTP/1.1\r\nHost: rebind.attacker.example:8088\r\nUpgrade: websocket\r\n\
+                   Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+                   Origin: http://rebind.attacker.example:8088\r\n\r\n";
+    assert!(server.http(rebound).starts_with("HTTP/1.1 421"), "{}", server.http(rebound));
+    assert!(server
+        .http("GET / HTTP/1.1\r\nHost: rebind.attacker.example\r\n\r\n")
+        .starts_with("HTTP/1.1 421"));
+    for host in ["127.0.0.1", "localhost:1", "[::1]:2"] {
+        let page = server.http(&format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+        assert!(page.starts_with("HTTP/1.1 200"), "{host}: {page}");
+        // Framing: no page of another origin may frame the board.
+        assert!(
+            page.contains("X-Frame-Options: DENY\r\n") && page.contains("frame-ancestors 'none'"),
+            "{page}"
+        );
+    }
+    // A WebSocket frame from the client that is not masked breaks the protocol: a Close with 1002.
+    let mut broken = server.client();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = broken.ws.get_mut() {
+        s.write_all(&[0x81, 0x02, b'h', b'i']).unwrap();
+    }
+    let mut closed = None;
+    for _ in 0..5 {
+        match broken.ws.read() {
+            Ok(Message::Close(frame)) => {
+                closed = frame;
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("no Close frame, but {e}"),
+        }
+    }
+    let frame = closed.expect("a Close frame with a reason");
+    assert_eq!(u16::from(frame.code), 1002);
+    assert!(!frame.reason.is_empty());
+    // Saved files hold the players' tokens: this user's alone.
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let created = red.until("joined", |_| true);
+    let id = created["game"].as_str().unwrap().to_string();
+    let rt = created["token"].as_str().unwrap().to_string();
+    let mut black = server.client();
+    black.send(&join(&created));
+    black.until("joined", |_| true);
+    red.send(&mv(&id, &rt, "h2e2"));
+    red.plies(1);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir.join("games").join(format!("{id}.jsonl"))), 0o600);
+    assert_eq!(mode(&dir.join("games")), 0o700);
+    red.send(&act("resign", &id, &rt));
+    red.until("state", |v| !v["game"]["result"].is_null());
+    assert_eq!(mode(&dir.join("pgn").join(format!("{id}.pgn"))), 0o600);
+    assert_eq!(mode(&dir.join("pgn")), 0o700);
     let _ = std::fs::remove_dir_all(&dir);
 }

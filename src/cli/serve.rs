@@ -40,6 +40,10 @@ pub struct ServeArgs {
     /// An unfinished game nobody moved in for this many minutes is closed as abandoned.
     #[arg(long, default_value_t = 1440, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_minutes: u64,
+    /// A host name the board is opened by besides IP addresses and `localhost` (a LAN name such
+    /// as `board.lan`); other names are refused, against DNS rebinding. May be repeated.
+    #[arg(long = "host", value_name = "NAME")]
+    pub host_names: Vec<String>,
     /// Engine threads: how many engine games think at once.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub engines: u32,
@@ -61,6 +65,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         },
         max_connections: args.max_connections as usize,
         max_connections_per_client: args.max_connections_per_client as usize,
+        host_names: args.host_names.clone(),
         engines: args.engines as usize,
         hash_mb: args.hash as usize,
     };

@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::bounded;
-use tungstenite::protocol::{Role, WebSocketConfig};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::assets;
@@ -44,6 +45,35 @@ pub struct HttpLimits {
     pub max_connections: usize,
     /// Open connections at once from one address.
     pub max_connections_per_client: usize,
+    /// Host names accepted besides IP addresses and `localhost` (`--host NAME`), lower case.
+    pub host_names: Vec<String>,
+}
+
+/// Whether a request's `Host` header names this server: an IP address (which no DNS rebinding
+/// can bring), `localhost`, or one of `names`; the port is not looked at.
+pub fn host_allowed(host: &str, names: &[String]) -> bool {
+    let host = host.trim();
+    let name =
+        if let Some(rest) = host.strip_prefix('[') {
+            // An IPv6 literal: `[::1]:8088`.
+            match rest.split_once(']') {
+                Some((inside, _)) => return inside.parse::<std::net::Ipv6Addr>().is_ok(),
+                None => return false,
+            }
+        } else {
+            host.rsplit_once(':').map_or(host, |(name, port)| {
+                if port.chars().all(|c| c.is_ascii_digit()) {
+                    name
+                } else {
+                    host
+                }
+            })
+        };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || names.contains(&name)
 }
 
 /// The connections open, in all and per address.
@@ -94,9 +124,9 @@ pub fn serve(listener: TcpListener, lobby: Arc<Lobby>, limits: HttpLimits) {
             let _ = respond(&mut stream, 503, "text/plain; charset=utf-8", why.as_bytes(), &[]);
             continue;
         }
-        let (lobby, open2) = (lobby.clone(), open.clone());
+        let (lobby, open2, limits2) = (lobby.clone(), open.clone(), limits.clone());
         let spawned = std::thread::Builder::new().name("serve-conn".into()).spawn(move || {
-            handle(stream, client, &lobby);
+            handle(stream, client, &lobby, &limits2.host_names);
             open2.release(client);
         });
         if spawned.is_err() {
@@ -182,7 +212,7 @@ fn read_head(stream: &mut TcpStream, deadline: Duration) -> Result<(Request, Vec
     }
 }
 
-fn handle(mut stream: TcpStream, client: IpAddr, lobby: &Arc<Lobby>) {
+fn handle(mut stream: TcpStream, client: IpAddr, lobby: &Arc<Lobby>, host_names: &[String]) {
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_nodelay(true);
     let (request, rest) = match read_head(&mut stream, IO_TIMEOUT) {
@@ -197,6 +227,12 @@ fn handle(mut stream: TcpStream, client: IpAddr, lobby: &Arc<Lobby>) {
             return;
         }
     };
+    // DNS rebinding: a page of another site whose name now points here sends its own name.
+    if !request.header("host").is_some_and(|host| host_allowed(host, host_names)) {
+        let body = b"unknown host name: this server answers to IP addresses, localhost and the names given with --host\n";
+        let _ = respond(&mut stream, 421, "text/plain; charset=utf-8", body, &[]);
+        return;
+    }
     if request.path == "/ws" && request.method == "GET" {
         match upgrade(&mut stream, &request) {
             Ok(()) => websocket(stream, rest, client, lobby),
@@ -254,6 +290,7 @@ fn respond(
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        421 => "Misdirected Request",
         426 => "Upgrade Required",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
@@ -262,7 +299,8 @@ fn respond(
     let mut head = format!(
         "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Connection: close\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\
-         Content-Security-Policy: default-src 'self'; connect-src 'self'; img-src 'self' data:\r\n",
+         Content-Security-Policy: default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'\r\n\
+         X-Frame-Options: DENY\r\n",
         body.len()
     );
     for (name, value) in extra {
@@ -373,6 +411,15 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, client: IpAddr, lobby: &Arc<Lobby
                 )));
                 // Give the writer a moment to send the reason before the socket goes.
                 std::thread::sleep(Duration::from_millis(100));
+                close_with(&mut reader, CloseCode::Size, "message too large");
+                break;
+            }
+            Err(tungstenite::Error::Protocol(e)) => {
+                close_with(&mut reader, CloseCode::Protocol, &e.to_string());
+                break;
+            }
+            Err(tungstenite::Error::Utf8(_)) => {
+                close_with(&mut reader, CloseCode::Invalid, "a text message that is not UTF-8");
                 break;
             }
             Err(_) => break,
@@ -383,9 +430,43 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, client: IpAddr, lobby: &Arc<Lobby
     let _ = socket.shutdown(Shutdown::Both);
 }
 
+/// Ends a WebSocket the client broke the protocol of with a Close frame: its code and `reason`
+/// (cut to the 123 bytes a Close frame holds).
+fn close_with(ws: &mut WebSocket<Half>, code: CloseCode, reason: &str) {
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    let frame = CloseFrame { code, reason: reason[..end].to_string().into() };
+    let _ = ws.close(Some(frame));
+    let _ = ws.flush();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_ip_addresses_localhost_and_the_names_given_are_hosts() {
+        let names = vec!["board.lan".to_string()];
+        for good in [
+            "127.0.0.1:8088",
+            "192.168.1.20",
+            "[::1]:8088",
+            "localhost:8088",
+            "LOCALHOST",
+            "board.lan:80",
+            "board.lan.",
+        ] {
+            assert!(host_allowed(good, &names), "{good}");
+        }
+        for bad in
+            ["rebind.attacker.example:8088", "board.lan.evil.com", "evil.com", "", "[::1", "127.0.0.1.nip.io"]
+        {
+            assert!(!host_allowed(bad, &names), "{bad}");
+        }
+        assert!(!host_allowed("board.lan", &[]));
+    }
 
     #[test]
     fn a_head_trickled_byte_by_byte_is_dropped_at_its_deadline() {
@@ -413,7 +494,7 @@ mod tests {
     #[test]
     fn connections_are_counted_per_address_and_in_all() {
         let open = OpenConnections::default();
-        let limits = HttpLimits { max_connections: 3, max_connections_per_client: 2 };
+        let limits = HttpLimits { max_connections: 3, max_connections_per_client: 2, host_names: Vec::new() };
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         assert!(open.admit(a, &limits).is_ok() && open.admit(a, &limits).is_ok());
         assert_eq!(open.admit(a, &limits), Err("too many connections from your address\n"));

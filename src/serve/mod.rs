@@ -49,6 +49,8 @@ pub struct ServeConfig {
     pub max_connections: usize,
     /// Open connections at once from one address.
     pub max_connections_per_client: usize,
+    /// Host names accepted besides IP addresses and `localhost` (`--host`).
+    pub host_names: Vec<String>,
     /// Engine threads (each searches one game's move at a time).
     pub engines: usize,
     /// Each engine thread's hash table, in megabytes.
@@ -109,6 +111,11 @@ impl Server {
         let limits = http::HttpLimits {
             max_connections: config.max_connections,
             max_connections_per_client: config.max_connections_per_client,
+            host_names: config
+                .host_names
+                .iter()
+                .map(|n| n.trim_end_matches('.').to_ascii_lowercase())
+                .collect(),
         };
         Ok(Server { listener, lobby, limits, loaded, load_errors })
     }

@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 use super::game::{Clock, Game, Seat};
 use super::strength::Strength;
 use crate::board::{Color, Move, Position};
-use crate::files::write_atomically;
+use crate::files::{replace_with, write_atomically};
 use crate::input_file::{read, Limit};
 use crate::notation::pgn::date_tag;
 use crate::notation::{write_pgn, MoveNotation, PgnGame, PgnMove};
@@ -95,6 +95,8 @@ impl Store {
         for sub in ["games", "pgn"] {
             let path = dir.join(sub);
             std::fs::create_dir_all(&path).map_err(io_error(&path))?;
+            // The logs hold the players' tokens: this user's alone.
+            private(&path, 0o700).map_err(io_error(&path))?;
         }
         Ok(Store { dir: dir.to_path_buf(), max_pgn_files: MAX_PGN_FILES })
     }
@@ -148,7 +150,11 @@ impl Store {
             Ok(())
         } else if game.ending.is_some() {
             let path = self.pgn_path(&game.id);
-            write_atomically(&path, pgn_text(game)).map_err(io_error(&path))?;
+            replace_with(&path, |file: &mut std::fs::File| {
+                private_file(file)?;
+                file.write_all(pgn_text(game).as_bytes())
+            })
+            .map_err(io_error(&path))?;
             match std::fs::remove_file(&log) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&log)(e)),
                 _ => {}
@@ -158,13 +164,18 @@ impl Store {
             let mut line = to_json(game, now).to_string();
             line.push('\n');
             // One writer per game at a time (the game's lock is held), so the log is its own.
-            let mut file = OpenOptions::new().create(true).append(true).open(&log).map_err(io_error(&log))?;
+            let mut file = private_options().create(true).append(true).open(&log).map_err(io_error(&log))?;
             file.write_all(line.as_bytes()).map_err(io_error(&log))?;
             let length = file.metadata().map_err(io_error(&log))?.len();
             drop(file);
             if length > COMPACT_BYTES {
                 let temporary = self.dir.join("games").join(format!(".{}.jsonl.tmp", game.id));
-                std::fs::write(&temporary, line)
+                private_options()
+                    .create(true)
+                    .write(true)
+                    .truncate(true)
+                    .open(&temporary)
+                    .and_then(|mut file| file.write_all(line.as_bytes()))
                     .and_then(|()| std::fs::rename(&temporary, &log))
                     .map_err(io_error(&log))?;
             }
@@ -230,6 +241,32 @@ fn read_state(path: &Path) -> Result<Game, StoreError> {
         }
     }
     Err(corrupt(first_error.unwrap_or_else(|| "no state in it".to_string())))
+}
+
+/// Options that create a file readable and writable by this user alone (0600 on Unix).
+fn private_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
+/// Makes an open file this user's alone (0600 on Unix).
+fn private_file(file: &std::fs::File) -> io::Result<()> {
+    #[cfg(unix)]
+    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// Gives `path` the Unix permissions `mode` (nothing elsewhere).
+fn private(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+    Ok(())
 }
 
 /// Temporary files of `write_atomically` start with a dot.

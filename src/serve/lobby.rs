@@ -481,6 +481,13 @@ impl Lobby {
         if let Some(store) = &self.store {
             if let Err(e) = store.save(&state.game, Instant::now()) {
                 eprintln!("chariot serve: {e}");
+                let warning = ServerMessage::Warning {
+                    message: "this game could not be saved (the server's disk refused); it goes on, but a restart of the server would lose the moves since".into(),
+                };
+                let text = warning.text();
+                for follower in &state.followers {
+                    follower.outbox.send_text(text.clone());
+                }
             }
         }
         state.ask_engine(&self.engines);

@@ -596,3 +596,18 @@ fn an_engine_games_clock_waits_while_its_search_waits_for_an_engine() {
     let used = 60_000 - moved["game"]["clock"]["red_ms"].as_u64().unwrap();
     assert!(used <= searched.as_millis() as u64 + 1000, "used {used} ms in a search of {searched:?}");
 }
+
+#[test]
+fn players_are_warned_when_their_game_cannot_be_saved() {
+    fn full_disk(_: &mut std::fs::File, _: &[u8]) -> std::io::Result<()> {
+        Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "No space left on device"))
+    }
+    let dir = std::env::temp_dir().join(format!("chariot-lobby-full-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let lobby = lobby_with(LobbyLimits::default(), Some(Store::open(&dir).unwrap().with_append(full_disk)));
+    let mut red = Client::new(&lobby);
+    let replies = red.send(&lobby, r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let warning = replies.iter().find(|v| v["type"] == "warning").expect("a warning");
+    assert!(warning["message"].as_str().unwrap().starts_with("this game could not be saved"), "{warning}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,7 +4,7 @@
 //! move to the mover receiving the new state) and, with `--pid`, the server's peak RSS.
 //!
 //! ```text
-//! chariot serve --bind 127.0.0.1:8090 &
+//! chariot serve --bind 127.0.0.1:8090 --max-games-per-client 500 --max-connections-per-client 1000 &
 //! cargo run --release --example serve_load -- --addr 127.0.0.1:8090 --games 50 --plies 60 --pid $!
 //! ```
 

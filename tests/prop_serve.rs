@@ -9,6 +9,9 @@ use chariot::serve::lobby::{action_message, Lobby, LobbyLimits};
 use chariot::serve::messages::{parse, Action};
 use chariot::serve::outbox::Outbox;
 use crossbeam_channel::bounded;
+use std::net::{IpAddr, Ipv4Addr};
+
+const LOOPBACK: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 use prop_support::{as_text, config, mutate, mutations, random_bytes};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
@@ -17,13 +20,13 @@ use serde_json::Value;
 /// Creates a friend game on a fresh connection and joins it from another: (id, black token).
 fn friend_game(lobby: &Lobby) -> (String, String) {
     let (sender, inbox) = bounded(1024);
-    let mut red = lobby.connect(Outbox::new(sender, None));
+    let mut red = lobby.connect(Outbox::new(sender, None), LOOPBACK);
     lobby.handle(&mut red, r#"{"type":"create","opponent":"friend","side":"red"}"#);
     let joined: Value = serde_json::from_str(&inbox.recv().unwrap()).unwrap();
     let id = joined["game"].as_str().unwrap().to_string();
     let invite = joined["invite"].as_str().unwrap().to_string();
     let (sender, inbox) = bounded(1024);
-    let mut black = lobby.connect(Outbox::new(sender, None));
+    let mut black = lobby.connect(Outbox::new(sender, None), LOOPBACK);
     lobby.handle(&mut black, &format!(r#"{{"type":"join","game":"{id}","invite":"{invite}"}}"#));
     let joined: Value = serde_json::from_str(&inbox.recv().unwrap()).unwrap();
     (id, joined["token"].as_str().unwrap().to_string())
@@ -36,7 +39,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
     // The bystander: a game with a few moves, never named to the fuzzer.
     let (other, other_black) = friend_game(&lobby);
     let (sender, inbox) = bounded(1024);
-    let mut owner = lobby.connect(Outbox::new(sender, None));
+    let mut owner = lobby.connect(Outbox::new(sender, None), LOOPBACK);
     lobby.handle(&mut owner, &action_message(&other, &other_black, &Action::OfferDraw));
     let before = lobby.pgn(&other).unwrap();
     assert!(inbox.try_iter().all(|t| !t.contains("\"error\"")), "the draw offer was taken");
@@ -62,7 +65,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
         r#"{"type":"ping"}"#.into(),
     ];
     let (sender, replies) = bounded(4096);
-    let fuzzer = std::cell::RefCell::new(lobby.connect(Outbox::new(sender, None)));
+    let fuzzer = std::cell::RefCell::new(lobby.connect(Outbox::new(sender, None), LOOPBACK));
     let strategy = prop_oneof![
         random_bytes(300).prop_map(|b| as_text(&b)),
         (0..templates.len(), mutations())
@@ -102,7 +105,7 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
         .unwrap();
     assert_eq!(lobby.pgn(&other).unwrap(), before, "the bystander game changed");
     let (sender, inbox) = bounded(1024);
-    let mut watcher = lobby.connect(Outbox::new(sender, None));
+    let mut watcher = lobby.connect(Outbox::new(sender, None), LOOPBACK);
     lobby.handle(&mut watcher, &format!(r#"{{"type":"watch","game":"{other}"}}"#));
     let state: Value = serde_json::from_str(&inbox.try_iter().last().unwrap()).unwrap();
     assert_eq!(state["game"]["draw_offer"], "black", "the bystander's draw offer was touched");

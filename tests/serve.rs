@@ -38,7 +38,13 @@ impl Server {
         Server { child, port }
     }
 
+    /// Sends `request` (with `Host: 127.0.0.1` when it names none) and reads the answer.
     fn http(&self, request: &str) -> String {
+        let request = if request.to_ascii_lowercase().contains("\r\nhost:") || !request.contains("\r\n") {
+            request.to_string()
+        } else {
+            request.replacen("\r\n", "\r\nHost: 127.0.0.1\r\n", 1)
+        };
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         stream.write_all(request.as_bytes()).unwrap();
@@ -120,7 +126,7 @@ fn mv(game: &str, token: &str, m: &str) -> String {
 fn two_players_and_a_spectator_play_to_mate_and_the_pgn_replays() {
     let dir = common::scratch_dir("serve", "mate");
     let server = Server::start(&dir);
-    let page = server.http("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let page = server.http("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
     assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("<svg id=\"board\""), "{page}");
     assert!(server.http("GET /board.js HTTP/1.1\r\n\r\n").contains("ChariotBoard"));
     assert!(server.http("GET /nothing HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404"));
@@ -469,5 +475,144 @@ fn the_spectators_link_takes_no_seat_and_watchers_cannot_crowd_a_player_out() {
     let mut black = server.client();
     black.send(&join(&created));
     assert_eq!(black.until("joined", |_| true)["color"], "black");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A legal game of up to `plies` moves in ICCS (a fixed pseudo-random walk), as PGN.
+fn long_pgn(plies: usize) -> (String, usize) {
+    use chariot::board::{movegen, Position};
+    let mut position = Position::startpos();
+    let mut moves = Vec::new();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    while moves.len() < plies && chariot::rules::game_result(&position).is_none() {
+        let legal = movegen::legal_moves(&mut position.clone());
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let mv = legal.as_slice()[(seed >> 33) as usize % legal.len()];
+        position.make_move(mv);
+        moves.push(mv.to_string());
+    }
+    (format!("{} *\n", moves.join(" ")), moves.len())
+}
+
+/// The server's resident memory in KiB (Linux).
+fn rss_kib(server: &Server) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn watchers_that_do_not_read_are_dropped_not_buffered_for() {
+    let dir = common::scratch_dir("serve", "slowreaders");
+    let server = Server::start(&dir);
+    let mut owner = server.client();
+    let (pgn, plies) = long_pgn(1000);
+    owner.send(&serde_json::json!({"type": "load_pgn", "pgn": pgn}).to_string());
+    let board = owner.until("joined", |_| true)["game"].as_str().unwrap().to_string();
+    let size = owner.plies(plies).to_string().len();
+    owner.send(&serde_json::json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string());
+    let other = owner.until("joined", |_| true)["game"].as_str().unwrap().to_string();
+    // 20 watchers of the long board that never read again.
+    let mut sleepers: Vec<Client> = (0..20).map(|_| server.client()).collect();
+    for s in &mut sleepers {
+        s.send(&format!(r#"{{"type":"watch","game":"{board}"}}"#));
+        s.until("joined", |_| true);
+    }
+    let before = rss_kib(&server);
+    // Another connection comes and goes 150 times: each time every watcher is sent the state.
+    // It reads its own answers as it goes, so that it is not itself a reader left behind.
+    let mut toggler = server.client();
+    for _ in 0..150 {
+        for game in [&board, &other] {
+            toggler.send(&format!(r#"{{"type":"watch","game":"{game}"}}"#));
+            toggler.until("joined", |v| v["game"] == game.as_str());
+        }
+    }
+    let grown = rss_kib(&server).saturating_sub(before);
+    // 300 states of {size} bytes to each of 20: {300 * size * 20} bytes, were they all kept.
+    assert!(300 * size * 20 > 100 << 20, "the states are too small to tell: {size} bytes");
+    assert!(grown < 40 << 10, "the server grew by {grown} KiB for 20 watchers that do not read");
+    // They were cut off: reading one finds the end of its stream soon, not after 10 s.
+    let started = Instant::now();
+    let sleeper = &mut sleepers[0];
+    loop {
+        match sleeper.ws.read() {
+            Ok(_) => assert!(started.elapsed() < Duration::from_secs(8), "still connected"),
+            Err(_) => {
+                assert!(
+                    started.elapsed() < Duration::from_secs(8),
+                    "cut off only after {:?}",
+                    started.elapsed()
+                );
+                break;
+            }
+        }
+    }
+    // The server goes on for everyone else.
+    let mut newcomer = server.client();
+    newcomer.send(r#"{"type":"ping"}"#);
+    newcomer.until("pong", |_| true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rebinding_framing_and_broken_frames_are_refused_and_files_are_private() {
+    let dir = common::scratch_dir("serve", "defences");
+    let server = Server::start(&dir);
+    // DNS rebinding: a name pointing here that the server was not given, even with a matching Origin.
+    let rebound = "GET /ws HTTP/1.1\r\nHost: rebind.attacker.example:8088\r\nUpgrade: websocket\r\n\
+                   Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+                   Origin: http://rebind.attacker.example:8088\r\n\r\n";
+    assert!(server.http(rebound).starts_with("HTTP/1.1 421"), "{}", server.http(rebound));
+    assert!(server
+        .http("GET / HTTP/1.1\r\nHost: rebind.attacker.example\r\n\r\n")
+        .starts_with("HTTP/1.1 421"));
+    for host in ["127.0.0.1", "localhost:1", "[::1]:2"] {
+        let page = server.http(&format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+        assert!(page.starts_with("HTTP/1.1 200"), "{host}: {page}");
+        // Framing: no page of another origin may frame the board.
+        assert!(
+            page.contains("X-Frame-Options: DENY\r\n") && page.contains("frame-ancestors 'none'"),
+            "{page}"
+        );
+    }
+    // A WebSocket frame from the client that is not masked breaks the protocol: a Close with 1002.
+    let mut broken = server.client();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = broken.ws.get_mut() {
+        s.write_all(&[0x81, 0x02, b'h', b'i']).unwrap();
+    }
+    let mut closed = None;
+    for _ in 0..5 {
+        match broken.ws.read() {
+            Ok(Message::Close(frame)) => {
+                closed = frame;
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("no Close frame, but {e}"),
+        }
+    }
+    let frame = closed.expect("a Close frame with a reason");
+    assert_eq!(u16::from(frame.code), 1002);
+    assert!(!frame.reason.is_empty());
+    // Saved files hold the players' tokens: this user's alone.
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let created = red.until("joined", |_| true);
+    let id = created["game"].as_str().unwrap().to_string();
+    let rt = created["token"].as_str().unwrap().to_string();
+    let mut black = server.client();
+    black.send(&join(&created));
+    black.until("joined", |_| true);
+    red.send(&mv(&id, &rt, "h2e2"));
+    red.plies(1);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir.join("games").join(format!("{id}.jsonl"))), 0o600);
+    assert_eq!(mode(&dir.join("games")), 0o700);
+    red.send(&act("resign", &id, &rt));
+    red.until("state", |v| !v["game"]["result"].is_null());
+    assert_eq!(mode(&dir.join("pgn").join(format!("{id}.pgn"))), 0o600);
+    assert_eq!(mode(&dir.join("pgn")), 0o700);
     let _ = std::fs::remove_dir_all(&dir);
 }

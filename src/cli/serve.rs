@@ -31,9 +31,19 @@ pub struct ServeArgs {
     /// Connections open at once.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_connections: u32,
+    /// Connections open at once from one address.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections_per_client: u32,
+    /// Games one address may hold at once (created or loaded, finished ones until dropped).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_games_per_client: u32,
     /// An unfinished game nobody moved in for this many minutes is closed as abandoned.
     #[arg(long, default_value_t = 1440, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_minutes: u64,
+    /// A host name the board is opened by besides IP addresses and `localhost` (a LAN name such
+    /// as `board.lan`); other names are refused, against DNS rebinding. May be repeated.
+    #[arg(long = "host", value_name = "NAME")]
+    pub host_names: Vec<String>,
     /// Engine threads: how many engine games think at once.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub engines: u32,
@@ -49,10 +59,13 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         data: args.data.clone(),
         limits: LobbyLimits {
             max_games: args.max_games as usize,
+            max_games_per_client: args.max_games_per_client as usize,
             idle_expiry: Duration::from_secs(args.idle_minutes * 60),
             ..LobbyLimits::default()
         },
         max_connections: args.max_connections as usize,
+        max_connections_per_client: args.max_connections_per_client as usize,
+        host_names: args.host_names.clone(),
         engines: args.engines as usize,
         hash_mb: args.hash as usize,
     };

@@ -89,9 +89,14 @@ pub struct AnalysisLine {
     pub wdl: WdlPerMille,
 }
 
-/// What a finished job found.
+/// What a job found, or (for a move) that its search has begun.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
+    /// The search for a move has left the queue and begun: the engine's clock runs from now.
+    Started {
+        /// The generation the move was asked at.
+        generation: u64,
+    },
     /// The move to play, `None` when there was none (or the search was stopped at once).
     Move {
         /// The generation the move was asked at.
@@ -190,6 +195,11 @@ fn work(
         }
         let outcome = match job.task {
             Task::Move { generation, position, limits, skill } => {
+                let started =
+                    EngineAnswer { game: job.game.clone(), outcome: Outcome::Started { generation } };
+                if answers.send(started).is_err() {
+                    return;
+                }
                 // One worker serves games at every level: each job brings its own.
                 engine.options.skill = skill;
                 job.control.start(false);
@@ -328,6 +338,8 @@ mod tests {
                     skill,
                 },
             });
+            let notice = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
+            assert_eq!(notice.outcome, Outcome::Started { generation: 0 });
             let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
             assert!(matches!(answer.outcome, Outcome::Move { best: Some(_), .. }), "{answer:?}");
             // The time manager keeps well inside the clock (and its 50 ms overhead).
@@ -351,6 +363,8 @@ mod tests {
                 skill: Skill::level(1),
             },
         });
+        let started = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
+        assert_eq!(started.outcome, Outcome::Started { generation: 3 });
         let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).unwrap();
         let Outcome::Move { generation: 3, best: Some(best) } = answer.outcome else { panic!("{answer:?}") };
         assert_eq!(answer.game, "g");
@@ -380,8 +394,11 @@ mod tests {
                 skill: Skill::FULL,
             },
         });
-        let order: Vec<String> =
-            (0..4).map(|_| answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap().game).collect();
+        let order: Vec<String> = (0..5)
+            .map(|_| answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap())
+            .filter(|a| !matches!(a.outcome, Outcome::Started { .. }))
+            .map(|a| a.game)
+            .collect();
         // The first analysis was running (or about to) when the move came; the move is next.
         assert!(order[..2].contains(&"m".to_string()), "{order:?}");
     }

@@ -322,6 +322,18 @@ impl Game {
         }
     }
 
+    /// Stops the side to move's clock, keeping the time it used: an engine's search waits for a
+    /// free engine thread, and that wait is not the engine's to pay (`start_clock` restarts it
+    /// when the search starts).
+    pub fn hold_clock(&mut self, now: Instant) {
+        let to_move = self.position.side_to_move();
+        if let Some(clock) = &mut self.clock {
+            if clock.running_since.is_some() {
+                clock.stop(to_move, now);
+            }
+        }
+    }
+
     /// Ends the game on time when the side to move's clock is down to zero; whether it did.
     pub fn check_flag(&mut self, now: Instant) -> bool {
         let to_move = self.position.side_to_move();

@@ -3,14 +3,16 @@
 //! A WebSocket connection has two threads: the reader hands messages to the lobby, the writer
 //! sends what the lobby queued for it; their frames never interleave (one lock for writing).
 
+use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::bounded;
-use tungstenite::protocol::{Role, WebSocketConfig};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::assets;
@@ -23,39 +25,112 @@ use super::strength;
 const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// Headers parsed at most.
 const MAX_HEADERS: usize = 48;
-/// How long a request head may take to arrive, and a write to a client.
-const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request head may take to arrive, all of it (not each byte), and a write to a
+/// client.
+pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// A WebSocket silent this long is closed (browsers ping every 25 seconds).
 const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 /// Frames larger than this end the connection; messages past `messages::MAX_MESSAGE_BYTES` (or
 /// `MAX_PGN_MESSAGE_BYTES`) but within this get an error reply and the connection goes on.
 const MAX_FRAME_BYTES: usize = 64 * 1024;
 
+/// Connections one client (one address) may have open at once, by default: a household behind
+/// one address has a few browsers, each page one WebSocket.
+pub const MAX_CONNECTIONS_PER_CLIENT: usize = 100;
+
 /// What the network side lets clients hold.
 #[derive(Clone, Debug)]
 pub struct HttpLimits {
     /// Open connections at once (each WebSocket holds two threads).
     pub max_connections: usize,
+    /// Open connections at once from one address.
+    pub max_connections_per_client: usize,
+    /// Host names accepted besides IP addresses and `localhost` (`--host NAME`), lower case.
+    pub host_names: Vec<String>,
+}
+
+/// Whether a request's `Host` header names this server: an IP address (which no DNS rebinding
+/// can bring), `localhost`, or one of `names`; the port is not looked at.
+pub fn host_allowed(host: &str, names: &[String]) -> bool {
+    let host = host.trim();
+    let name =
+        if let Some(rest) = host.strip_prefix('[') {
+            // An IPv6 literal: `[::1]:8088`.
+            match rest.split_once(']') {
+                Some((inside, _)) => return inside.parse::<std::net::Ipv6Addr>().is_ok(),
+                None => return false,
+            }
+        } else {
+            host.rsplit_once(':').map_or(host, |(name, port)| {
+                if port.chars().all(|c| c.is_ascii_digit()) {
+                    name
+                } else {
+                    host
+                }
+            })
+        };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || names.contains(&name)
+}
+
+/// The connections open, in all and per address.
+#[derive(Default)]
+struct OpenConnections {
+    all: AtomicUsize,
+    per_client: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl OpenConnections {
+    /// Counts a new connection from `client`, unless a limit is reached: the refusal's words.
+    fn admit(&self, client: IpAddr, limits: &HttpLimits) -> Result<(), &'static str> {
+        if self.all.load(Ordering::SeqCst) >= limits.max_connections {
+            return Err("too many connections\n");
+        }
+        let mut per_client = self.per_client.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = per_client.entry(client).or_insert(0);
+        if *mine >= limits.max_connections_per_client {
+            return Err("too many connections from your address\n");
+        }
+        *mine += 1;
+        self.all.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// A connection from `client` closed.
+    fn release(&self, client: IpAddr) {
+        self.all.fetch_sub(1, Ordering::SeqCst);
+        let mut per_client = self.per_client.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(mine) = per_client.get_mut(&client) {
+            *mine -= 1;
+            if *mine == 0 {
+                per_client.remove(&client);
+            }
+        }
+    }
 }
 
 /// Accepts connections on `listener` for ever, each on a thread of its own.
 pub fn serve(listener: TcpListener, lobby: Arc<Lobby>, limits: HttpLimits) {
-    let open = Arc::new(AtomicUsize::new(0));
+    let open = Arc::new(OpenConnections::default());
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
-        if open.load(Ordering::SeqCst) >= limits.max_connections {
+        let Ok(peer) = stream.peer_addr() else { continue };
+        let client = peer.ip();
+        if let Err(why) = open.admit(client, &limits) {
             let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-            let _ = respond(&mut stream, 503, "text/plain; charset=utf-8", b"too many connections\n", &[]);
+            let _ = respond(&mut stream, 503, "text/plain; charset=utf-8", why.as_bytes(), &[]);
             continue;
         }
-        open.fetch_add(1, Ordering::SeqCst);
-        let (lobby, open2) = (lobby.clone(), open.clone());
+        let (lobby, open2, limits2) = (lobby.clone(), open.clone(), limits.clone());
         let spawned = std::thread::Builder::new().name("serve-conn".into()).spawn(move || {
-            handle(stream, &lobby);
-            open2.fetch_sub(1, Ordering::SeqCst);
+            handle(stream, client, &lobby, &limits2.host_names);
+            open2.release(client);
         });
         if spawned.is_err() {
-            open.fetch_sub(1, Ordering::SeqCst);
+            open.release(client);
         }
     }
 }
@@ -111,11 +186,18 @@ pub fn parse_head(bytes: &[u8]) -> Result<Option<(Request, usize)>, HeadError> {
     }
 }
 
-/// Reads a request head, keeping any bytes after it.
-fn read_head(stream: &mut TcpStream) -> Result<(Request, Vec<u8>), HeadError> {
+/// Reads a request head, keeping any bytes after it. The whole head must come within
+/// `deadline`: a client sending a byte now and then does not hold the connection longer.
+fn read_head(stream: &mut TcpStream, deadline: Duration) -> Result<(Request, Vec<u8>), HeadError> {
+    let until = Instant::now() + deadline;
     let mut buffer = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
     loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(HeadError::Incomplete);
+        }
+        stream.set_read_timeout(Some(left)).map_err(|_| HeadError::Incomplete)?;
         let n = stream.read(&mut chunk).map_err(|_| HeadError::Incomplete)?;
         if n == 0 {
             return Err(HeadError::Incomplete);
@@ -130,11 +212,10 @@ fn read_head(stream: &mut TcpStream) -> Result<(Request, Vec<u8>), HeadError> {
     }
 }
 
-fn handle(mut stream: TcpStream, lobby: &Arc<Lobby>) {
-    let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
+fn handle(mut stream: TcpStream, client: IpAddr, lobby: &Arc<Lobby>, host_names: &[String]) {
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_nodelay(true);
-    let (request, rest) = match read_head(&mut stream) {
+    let (request, rest) = match read_head(&mut stream, IO_TIMEOUT) {
         Ok(head) => head,
         Err(HeadError::Incomplete) => return,
         Err(HeadError::TooLarge) => {
@@ -146,9 +227,15 @@ fn handle(mut stream: TcpStream, lobby: &Arc<Lobby>) {
             return;
         }
     };
+    // DNS rebinding: a page of another site whose name now points here sends its own name.
+    if !request.header("host").is_some_and(|host| host_allowed(host, host_names)) {
+        let body = b"unknown host name: this server answers to IP addresses, localhost and the names given with --host\n";
+        let _ = respond(&mut stream, 421, "text/plain; charset=utf-8", body, &[]);
+        return;
+    }
     if request.path == "/ws" && request.method == "GET" {
         match upgrade(&mut stream, &request) {
-            Ok(()) => websocket(stream, rest, lobby),
+            Ok(()) => websocket(stream, rest, client, lobby),
             Err(status) => {
                 let _ = respond(
                     &mut stream,
@@ -203,6 +290,7 @@ fn respond(
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        421 => "Misdirected Request",
         426 => "Upgrade Required",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
@@ -211,7 +299,8 @@ fn respond(
     let mut head = format!(
         "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Connection: close\r\nCache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\
-         Content-Security-Policy: default-src 'self'; connect-src 'self'; img-src 'self' data:\r\n",
+         Content-Security-Policy: default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'\r\n\
+         X-Frame-Options: DENY\r\n",
         body.len()
     );
     for (name, value) in extra {
@@ -278,17 +367,20 @@ fn config() -> WebSocketConfig {
         .max_frame_size(Some(MAX_FRAME_BYTES))
 }
 
-/// Runs a WebSocket connection until either side closes it.
-fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
+/// Runs a WebSocket connection from `client` until either side closes it.
+fn websocket(stream: TcpStream, rest: Vec<u8>, client: IpAddr, lobby: &Arc<Lobby>) {
     let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
     let socket = Arc::new(stream);
     let write_lock = Arc::new(Mutex::new(()));
     let half = || Half { socket: socket.clone(), write_lock: write_lock.clone() };
     let (sender, queue) = bounded::<String>(OUTBOX_CAPACITY);
+    let outbox = Outbox::new(sender, Some(socket.clone()));
+    let queued = outbox.queued_bytes();
     let mut writer_ws = WebSocket::from_raw_socket(half(), Role::Server, Some(config()));
     let writer_socket = socket.clone();
     let writer = std::thread::Builder::new().name("serve-write".into()).spawn(move || {
         for text in queue {
+            queued.sent(&text);
             if writer_ws.send(Message::text(text)).is_err() {
                 let _ = writer_socket.shutdown(Shutdown::Both);
                 return;
@@ -298,7 +390,7 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
     if writer.is_err() {
         return;
     }
-    let mut connection = lobby.connect(Outbox::new(sender, Some(socket.clone())));
+    let mut connection = lobby.connect(outbox, client);
     let mut reader = WebSocket::from_partially_read(half(), rest, Role::Server, Some(config()));
     loop {
         match reader.read() {
@@ -319,6 +411,15 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
                 )));
                 // Give the writer a moment to send the reason before the socket goes.
                 std::thread::sleep(Duration::from_millis(100));
+                close_with(&mut reader, CloseCode::Size, "message too large");
+                break;
+            }
+            Err(tungstenite::Error::Protocol(e)) => {
+                close_with(&mut reader, CloseCode::Protocol, &e.to_string());
+                break;
+            }
+            Err(tungstenite::Error::Utf8(_)) => {
+                close_with(&mut reader, CloseCode::Invalid, "a text message that is not UTF-8");
                 break;
             }
             Err(_) => break,
@@ -329,9 +430,84 @@ fn websocket(stream: TcpStream, rest: Vec<u8>, lobby: &Arc<Lobby>) {
     let _ = socket.shutdown(Shutdown::Both);
 }
 
+/// Ends a WebSocket the client broke the protocol of with a Close frame: its code and `reason`
+/// (cut to the 123 bytes a Close frame holds).
+fn close_with(ws: &mut WebSocket<Half>, code: CloseCode, reason: &str) {
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    let frame = CloseFrame { code, reason: reason[..end].to_string().into() };
+    let _ = ws.close(Some(frame));
+    let _ = ws.flush();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_ip_addresses_localhost_and_the_names_given_are_hosts() {
+        let names = vec!["board.lan".to_string()];
+        for good in [
+            "127.0.0.1:8088",
+            "192.168.1.20",
+            "[::1]:8088",
+            "localhost:8088",
+            "LOCALHOST",
+            "board.lan:80",
+            "board.lan.",
+        ] {
+            assert!(host_allowed(good, &names), "{good}");
+        }
+        for bad in
+            ["rebind.attacker.example:8088", "board.lan.evil.com", "evil.com", "", "[::1", "127.0.0.1.nip.io"]
+        {
+            assert!(!host_allowed(bad, &names), "{bad}");
+        }
+        assert!(!host_allowed("board.lan", &[]));
+    }
+
+    #[test]
+    fn a_head_trickled_byte_by_byte_is_dropped_at_its_deadline() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        // One byte every 100 ms, each well within a per-read timeout, for at most 3 seconds.
+        let trickler = std::thread::spawn(move || {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            for byte in b"GET / HTTP/1.1\r\nX: abcdefghijklmnopqrstuvwxyz" {
+                if stream.write_all(&[*byte]).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let (mut stream, _) = listener.accept().unwrap();
+        let started = Instant::now();
+        assert_eq!(read_head(&mut stream, Duration::from_millis(500)).unwrap_err(), HeadError::Incomplete);
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(1500), "the head was read for {took:?}");
+        drop(stream);
+        let _ = trickler.join();
+    }
+
+    #[test]
+    fn connections_are_counted_per_address_and_in_all() {
+        let open = OpenConnections::default();
+        let limits = HttpLimits { max_connections: 3, max_connections_per_client: 2, host_names: Vec::new() };
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        assert!(open.admit(a, &limits).is_ok() && open.admit(a, &limits).is_ok());
+        assert_eq!(open.admit(a, &limits), Err("too many connections from your address\n"));
+        assert!(open.admit(b, &limits).is_ok());
+        assert_eq!(open.admit(b, &limits), Err("too many connections\n"));
+        open.release(a);
+        assert!(open.admit(a, &limits).is_ok());
+        open.release(a);
+        open.release(a);
+        open.release(b);
+        assert!(open.per_client.lock().unwrap().is_empty());
+        assert_eq!(open.all.load(Ordering::SeqCst), 0);
+    }
 
     #[test]
     fn request_heads_are_parsed_or_refused() {

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -46,6 +47,9 @@ pub const SEAT_CONNECTIONS: usize = 4;
 pub struct LobbyLimits {
     /// Games in memory at once (finished ones count until they are dropped).
     pub max_games: usize,
+    /// Games one address may hold at once (created or loaded; finished ones count until they
+    /// are dropped), so that one client cannot fill the server.
+    pub max_games_per_client: usize,
     /// Spectators following one game (each seat has `SEAT_CONNECTIONS` more of its own).
     pub max_followers: usize,
     /// An unfinished game nobody moved in for this long is closed as abandoned.
@@ -58,6 +62,7 @@ impl Default for LobbyLimits {
     fn default() -> Self {
         LobbyLimits {
             max_games: 500,
+            max_games_per_client: 20,
             max_followers: 32,
             idle_expiry: Duration::from_secs(24 * 3600),
             finished_linger: Duration::from_secs(600),
@@ -74,6 +79,8 @@ pub enum LobbyError {
     NoSuchGame,
     /// The server holds as many games as it may.
     TooManyGames,
+    /// The asker's address holds as many games as one may.
+    TooManyGamesForClient(usize),
     /// The game has as many followers as it may.
     TooManyFollowers,
     /// Both seats are taken.
@@ -100,6 +107,10 @@ impl fmt::Display for LobbyError {
             LobbyError::Parse(e) => write!(f, "{e}"),
             LobbyError::NoSuchGame => f.write_str("no such game (it may have ended and been closed)"),
             LobbyError::TooManyGames => f.write_str("the server has as many games as it can hold; try later"),
+            LobbyError::TooManyGamesForClient(n) => write!(
+                f,
+                "your address holds {n} games, as many as one may; finish one (a finished game is closed 10 minutes after its end)"
+            ),
             LobbyError::TooManyFollowers => f.write_str("this game has as many connections as it can hold"),
             LobbyError::NoFreeSeat => f.write_str("both seats are taken; you can watch"),
             LobbyError::NotInvited => {
@@ -146,6 +157,8 @@ pub struct Connection {
     pub outbox: Outbox,
     /// The game it follows, and its seat there (`None` for a spectator).
     pub following: Option<(String, Option<Color>)>,
+    /// Its address: what the per-client limits count by.
+    pub client: IpAddr,
 }
 
 /// Every game on the server.
@@ -179,7 +192,7 @@ impl Lobby {
                 if game.invite.is_none() && !game.seats_full() && !game.is_recorded() {
                     game.invite = Some(random_text(INVITE_CHARS));
                 }
-                (game.id.clone(), Arc::new(Room::new(game, now)))
+                (game.id.clone(), Arc::new(Room::new(game, now, None)))
             })
             .collect();
         let lobby = Arc::new(Lobby {
@@ -208,9 +221,14 @@ impl Lobby {
         Ok((lobby, errors))
     }
 
-    /// A new connection's record, its messages going to `outbox`.
-    pub fn connect(&self, outbox: Outbox) -> Connection {
-        Connection { id: self.next_connection.fetch_add(1, Ordering::Relaxed), outbox, following: None }
+    /// A new connection's record, from `client`, its messages going to `outbox`.
+    pub fn connect(&self, outbox: Outbox, client: IpAddr) -> Connection {
+        Connection {
+            id: self.next_connection.fetch_add(1, Ordering::Relaxed),
+            outbox,
+            following: None,
+            client,
+        }
     }
 
     /// Forgets a connection that closed (its analysis and curve, if any, are stopped).
@@ -327,7 +345,7 @@ impl Lobby {
         seats[side.index()] = Seat::Human { token: token.clone() };
         let clock = (settings.minutes > 0).then(|| Clock::new(settings.minutes, settings.increment_s));
         let invite = matches!(settings.opponent, Opponent::Friend).then(|| random_text(INVITE_CHARS));
-        let room = self.add_room(|id| {
+        let room = self.add_room(connection.client, |id| {
             let mut game = Game::new(id, start, seats, clock, unix_now());
             game.invite = invite;
             game.start_clock(Instant::now());
@@ -341,15 +359,20 @@ impl Lobby {
     /// Opens an analysis board of the first game of the PGN `text`, followed by `connection`.
     fn load_pgn(&self, connection: &mut Connection, text: &str) -> Result<(), LobbyError> {
         let record = read_review(text).map_err(LobbyError::Review)?;
-        let room = self.add_room(|id| Game::recorded(id, record, unix_now()))?;
+        let room = self.add_room(connection.client, |id| Game::recorded(id, record, unix_now()))?;
         self.follow(connection, &room, None, None)
     }
 
-    /// A new room for the game `make` builds with a fresh id, when the lobby has room for it.
-    fn add_room(&self, make: impl FnOnce(String) -> Game) -> Result<Arc<Room>, LobbyError> {
+    /// A new room for the game `make` builds with a fresh id, created by `client`, when the
+    /// lobby has room for it and the client is within its share.
+    fn add_room(&self, client: IpAddr, make: impl FnOnce(String) -> Game) -> Result<Arc<Room>, LobbyError> {
         let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
         if rooms.len() >= self.limits.max_games {
             return Err(LobbyError::TooManyGames);
+        }
+        let held = rooms.values().filter(|room| room.creator == Some(client)).count();
+        if held >= self.limits.max_games_per_client {
+            return Err(LobbyError::TooManyGamesForClient(held));
         }
         let id = loop {
             let id = random_text(ID_CHARS);
@@ -357,7 +380,7 @@ impl Lobby {
                 break id;
             }
         };
-        let room = Arc::new(Room::new(make(id.clone()), Instant::now()));
+        let room = Arc::new(Room::new(make(id.clone()), Instant::now(), Some(client)));
         rooms.insert(id, room.clone());
         Ok(room)
     }
@@ -458,6 +481,13 @@ impl Lobby {
         if let Some(store) = &self.store {
             if let Err(e) = store.save(&state.game, Instant::now()) {
                 eprintln!("chariot serve: {e}");
+                let warning = ServerMessage::Warning {
+                    message: "this game could not be saved (the server's disk refused); it goes on, but a restart of the server would lose the moves since".into(),
+                };
+                let text = warning.text();
+                for follower in &state.followers {
+                    follower.outbox.send_text(text.clone());
+                }
             }
         }
         state.ask_engine(&self.engines);
@@ -468,11 +498,22 @@ impl Lobby {
     /// piece of a curve to the one who asked.
     fn engine_answer(&self, answer: EngineAnswer) {
         match answer.outcome {
+            Outcome::Started { generation } => self.engine_started(&answer.game, generation),
             Outcome::Move { generation, best } => self.engine_moved(&answer.game, generation, best),
             Outcome::Analysis { request, lines } => self.requests.analysis_answered(request, lines),
             Outcome::Curve { request, points } => {
                 self.requests.curve_answered(&self.engines, request, points)
             }
+        }
+    }
+
+    /// The engine's search for the game `id` has left the queue: its clock runs from now.
+    fn engine_started(&self, id: &str, generation: u64) {
+        let Ok(room) = self.room(id) else { return };
+        let mut state = room.lock();
+        if state.wants_answer(generation) {
+            state.game.start_clock(Instant::now());
+            state.broadcast();
         }
     }
 
@@ -526,7 +567,7 @@ impl Lobby {
 
 /// Who asks, as the engine requests know them.
 fn asker(connection: &Connection) -> Asker {
-    Asker { connection: connection.id, outbox: connection.outbox.clone() }
+    Asker { connection: connection.id, client: connection.client, outbox: connection.outbox.clone() }
 }
 
 /// `chars` random letters and digits.

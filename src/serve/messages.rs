@@ -478,6 +478,12 @@ pub enum ServerMessage {
     },
     /// The answer to a ping: `{type: "pong"}`.
     Pong,
+    /// Something the players should know that refuses nothing: `{type: "warning", message}`
+    /// (their game could not be saved).
+    Warning {
+        /// What, in words.
+        message: String,
+    },
 }
 
 impl ServerMessage {
@@ -533,6 +539,7 @@ impl ServerMessage {
                 json!({"type": "error", "message": message, "code": code})
             }
             ServerMessage::Pong => json!({"type": "pong"}),
+            ServerMessage::Warning { message } => json!({"type": "warning", "message": message}),
         }
         .to_string()
     }

@@ -47,6 +47,10 @@ pub struct ServeConfig {
     pub limits: LobbyLimits,
     /// Open connections at once.
     pub max_connections: usize,
+    /// Open connections at once from one address.
+    pub max_connections_per_client: usize,
+    /// Host names accepted besides IP addresses and `localhost` (`--host`).
+    pub host_names: Vec<String>,
     /// Engine threads (each searches one game's move at a time).
     pub engines: usize,
     /// Each engine thread's hash table, in megabytes.
@@ -85,7 +89,7 @@ impl std::error::Error for ServeError {}
 pub struct Server {
     listener: TcpListener,
     lobby: Arc<Lobby>,
-    max_connections: usize,
+    limits: http::HttpLimits,
     /// How many unfinished games were read back from the data directory.
     pub loaded: usize,
     /// The saved games that did not read back.
@@ -104,7 +108,16 @@ impl Server {
         let (lobby, load_errors) = Lobby::new(config.limits.clone(), store, config.engines, config.hash_mb)
             .map_err(ServeError::Hash)?;
         let loaded = lobby.game_count();
-        Ok(Server { listener, lobby, max_connections: config.max_connections, loaded, load_errors })
+        let limits = http::HttpLimits {
+            max_connections: config.max_connections,
+            max_connections_per_client: config.max_connections_per_client,
+            host_names: config
+                .host_names
+                .iter()
+                .map(|n| n.trim_end_matches('.').to_ascii_lowercase())
+                .collect(),
+        };
+        Ok(Server { listener, lobby, limits, loaded, load_errors })
     }
 
     /// The address it listens on (the port chosen when 0 was asked for).
@@ -119,6 +132,6 @@ impl Server {
             std::thread::sleep(Duration::from_millis(200));
             lobby.tick(Instant::now());
         });
-        http::serve(self.listener, self.lobby, http::HttpLimits { max_connections: self.max_connections });
+        http::serve(self.listener, self.lobby, self.limits);
     }
 }

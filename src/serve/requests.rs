@@ -1,11 +1,13 @@
 //! The engine requests answered to the asker alone: analyses (`analysis`) and curves (`curve`).
-//! A connection may have one of each running, the server `MAX_REQUESTS` in all; a closed
+//! A connection may have one of each running, an address `MAX_REQUESTS_PER_CLIENT`, the server
+//! `MAX_REQUESTS` in all; a closed
 //! connection's requests are stopped. A curve is scored `CURVE_CHUNK` positions at a time: each
 //! piece is sent as it comes and the next one queued behind whatever came meanwhile, so a long
 //! game's curve never holds an engine thread for long.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -28,16 +30,31 @@ pub enum RequestKind {
     Curve,
 }
 
-/// Why a request was refused: one of its kind from the same connection still runs, or the
-/// server has `MAX_REQUESTS` running.
+/// Requests queued or running at once from one address: a quarter of the server's, so that one
+/// client with many connections cannot hold every slot.
+pub const MAX_REQUESTS_PER_CLIENT: usize = 2;
+
+/// Why a request was refused.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Busy(pub RequestKind);
+pub enum Busy {
+    /// One of its kind from the same connection still runs.
+    Mine(RequestKind),
+    /// The asker's address has `MAX_REQUESTS_PER_CLIENT` running.
+    Client,
+    /// The server has `MAX_REQUESTS` running, other people's.
+    Server,
+}
 
 impl fmt::Display for Busy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            RequestKind::Analysis => f.write_str("an analysis is still running; try again when it ends"),
-            RequestKind::Curve => f.write_str("a curve is still being drawn; try again when it ends"),
+        match self {
+            Busy::Mine(RequestKind::Analysis) => f.write_str("an analysis is still running; try again when it ends"),
+            Busy::Mine(RequestKind::Curve) => f.write_str("a curve is still being drawn; try again when it ends"),
+            Busy::Client => write!(
+                f,
+                "your address has {MAX_REQUESTS_PER_CLIENT} analyses or curves running; try again when one ends"
+            ),
+            Busy::Server => f.write_str("the engine is busy with other people's analyses; try again in a moment"),
         }
     }
 }
@@ -49,6 +66,8 @@ impl std::error::Error for Busy {}
 pub struct Asker {
     /// The connection's number.
     pub connection: u64,
+    /// Its address.
+    pub client: IpAddr,
     /// Its outbox.
     pub outbox: Outbox,
 }
@@ -103,9 +122,14 @@ impl Requests {
             Detail::Analysis { .. } => RequestKind::Analysis,
             Detail::Curve { .. } => RequestKind::Curve,
         };
-        let mine = pending.values().any(|p| p.asker.connection == asker.connection && p.kind() == kind);
-        if mine || pending.len() >= MAX_REQUESTS {
-            return Err(Busy(kind));
+        if pending.values().any(|p| p.asker.connection == asker.connection && p.kind() == kind) {
+            return Err(Busy::Mine(kind));
+        }
+        if pending.values().filter(|p| p.asker.client == asker.client).count() >= MAX_REQUESTS_PER_CLIENT {
+            return Err(Busy::Client);
+        }
+        if pending.len() >= MAX_REQUESTS {
+            return Err(Busy::Server);
         }
         let request = self.next.fetch_add(1, Ordering::Relaxed);
         let control = Arc::new(SearchControl::new());
@@ -214,5 +238,49 @@ impl Requests {
     /// Whether none is.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossbeam_channel::bounded;
+
+    fn asker(connection: u64, client: [u8; 4]) -> Asker {
+        let (sender, _) = bounded(1);
+        Asker { connection, client: IpAddr::from(client), outbox: Outbox::new(sender, None) }
+    }
+
+    fn analysis() -> Detail {
+        Detail::Analysis { ply: 0, position: Position::startpos() }
+    }
+
+    #[test]
+    fn one_address_holds_its_share_of_the_slots_and_each_refusal_says_whose() {
+        let requests = Requests::default();
+        assert!(requests.open(asker(1, [10, 0, 0, 1]), "g", analysis()).is_ok());
+        assert_eq!(
+            requests.open(asker(1, [10, 0, 0, 1]), "g", analysis()).unwrap_err(),
+            Busy::Mine(RequestKind::Analysis)
+        );
+        assert!(requests.open(asker(2, [10, 0, 0, 1]), "g", analysis()).is_ok());
+        // Eight connections of one address: the third and later are refused as the address's.
+        for connection in 3..9 {
+            assert_eq!(
+                requests.open(asker(connection, [10, 0, 0, 1]), "g", analysis()).unwrap_err(),
+                Busy::Client
+            );
+        }
+        for client in 2..=7 {
+            assert!(requests
+                .open(asker(10 + u64::from(client), [10, 0, 0, client]), "g", analysis())
+                .is_ok());
+        }
+        assert_eq!(requests.len(), MAX_REQUESTS);
+        let refusal = requests.open(asker(30, [10, 0, 0, 9]), "g", analysis()).unwrap_err();
+        assert_eq!(refusal, Busy::Server);
+        assert!(refusal.to_string().starts_with("the engine is busy with other people's"));
+        requests.forget(1);
+        assert!(requests.open(asker(30, [10, 0, 0, 9]), "g", analysis()).is_ok());
     }
 }

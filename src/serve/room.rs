@@ -2,6 +2,7 @@
 //! and the engine's search for it. A room tells its followers the game's state and asks the
 //! engine for a move when the engine is to play.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -37,14 +38,16 @@ pub struct RoomState {
 /// One game behind its own lock.
 pub struct Room {
     state: Mutex<RoomState>,
+    /// The address that created it (`None` for a game read back from the data directory); kept
+    /// outside the lock, so that counting a client's games locks no game.
+    pub creator: Option<IpAddr>,
 }
 
 impl Room {
-    /// A room for `game`, nobody following it yet.
-    pub fn new(game: Game, now: Instant) -> Room {
-        Room {
-            state: Mutex::new(RoomState { game, followers: Vec::new(), thinking: None, last_activity: now }),
-        }
+    /// A room for `game`, created by `creator`, nobody following it yet.
+    pub fn new(game: Game, now: Instant, creator: Option<IpAddr>) -> Room {
+        let state = RoomState { game, followers: Vec::new(), thinking: None, last_activity: now };
+        Room { state: Mutex::new(state), creator }
     }
 
     /// The room's state, locked (a thread that panicked holding it leaves it usable).
@@ -80,8 +83,8 @@ impl RoomState {
         self.followers.retain(|f| f.outbox.send_text(text.clone()));
     }
 
-    /// Stops a search whose answer is no longer wanted, and starts one on `engines` when the
-    /// engine is to move.
+    /// Stops a search whose answer is no longer wanted, and queues one on `engines` when the
+    /// engine is to move: the engine's clock is held until the search leaves the queue.
     pub fn ask_engine(&mut self, engines: &EnginePool) {
         let game = &self.game;
         if let Some((generation, ply, control)) = &self.thinking {
@@ -99,11 +102,14 @@ impl RoomState {
         let clock =
             game.clock.as_ref().map(|c| (c.left_at(to_move, to_move, Instant::now()), c.increment_ms));
         let control = Arc::new(SearchControl::new());
+        let generation = game.generation;
+        self.game.hold_clock(Instant::now());
+        let game = &self.game;
         engines.submit(EngineJob {
             game: game.id.clone(),
             control: control.clone(),
             task: Task::Move {
-                generation: game.generation,
+                generation,
                 position: game.position().clone(),
                 limits: move_limits(clock),
                 skill: strength.skill(),

@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 use super::game::{Clock, Game, Seat};
 use super::strength::Strength;
 use crate::board::{Color, Move, Position};
-use crate::files::write_atomically;
+use crate::files::{replace_with, write_atomically};
 use crate::input_file::{read, Limit};
 use crate::notation::pgn::date_tag;
 use crate::notation::{write_pgn, MoveNotation, PgnGame, PgnMove};
@@ -43,6 +43,11 @@ const STATE_LIMIT: Limit = Limit { what: "saved game", max_len: 1 << 20 };
 /// A log longer than this is rewritten as its last state alone.
 pub const COMPACT_BYTES: u64 = 256 * 1024;
 
+/// Finished games' PGN files kept in `pgn/`: past it the oldest are removed as new ones come
+/// (about 4 MB of 4 KiB blocks; one client can finish at most `max_games_per_client` games per
+/// 10 minutes, so a flood cannot push out more than a few of a day's games).
+pub const MAX_PGN_FILES: usize = 1000;
+
 /// Why the store could not write or read a game.
 #[derive(Debug)]
 pub enum StoreError {
@@ -52,6 +57,11 @@ pub enum StoreError {
         path: PathBuf,
         /// The system's error.
         error: io::Error,
+    },
+    /// A file in `games/` not named as the server names its logs: reported, left alone.
+    Foreign {
+        /// The file.
+        path: PathBuf,
     },
     /// A saved game that does not read back as a game.
     Corrupt {
@@ -67,16 +77,26 @@ impl fmt::Display for StoreError {
         match self {
             StoreError::Io { path, error } => write!(f, "cannot write or read {}: {error}", path.display()),
             StoreError::Corrupt { path, why } => write!(f, "{} is not a saved game: {why}", path.display()),
+            StoreError::Foreign { path } => write!(
+                f,
+                "{} is not named as this server names its games (ID.jsonl): not loaded, left alone",
+                path.display()
+            ),
         }
     }
 }
 
 impl std::error::Error for StoreError {}
 
+/// How a state line is appended to a log: `write_all` but where a test puts a failing disk.
+pub type Append = fn(&mut std::fs::File, &[u8]) -> io::Result<()>;
+
 /// The directory games are kept in.
 #[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
+    max_pgn_files: usize,
+    append: Append,
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -89,8 +109,44 @@ impl Store {
         for sub in ["games", "pgn"] {
             let path = dir.join(sub);
             std::fs::create_dir_all(&path).map_err(io_error(&path))?;
+            // The logs hold the players' tokens: this user's alone.
+            private(&path, 0o700).map_err(io_error(&path))?;
         }
-        Ok(Store { dir: dir.to_path_buf() })
+        Ok(Store {
+            dir: dir.to_path_buf(),
+            max_pgn_files: MAX_PGN_FILES,
+            append: |file, bytes| file.write_all(bytes),
+        })
+    }
+
+    /// The same store appending through `append` (the seam for a full disk in tests).
+    pub fn with_append(self, append: Append) -> Store {
+        Store { append, ..self }
+    }
+
+    /// The same store keeping at most `max` PGN files.
+    pub fn with_pgn_limit(self, max: usize) -> Store {
+        Store { max_pgn_files: max.max(1), ..self }
+    }
+
+    /// Removes the oldest PGN files past the bound (by modification time, then name).
+    fn prune_pgns(&self) -> Result<(), StoreError> {
+        let dir = self.dir.join("pgn");
+        let mut files: Vec<(SystemTime, PathBuf)> = std::fs::read_dir(&dir)
+            .map_err(io_error(&dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn") && !hidden(p))
+            .map(|p| (std::fs::metadata(&p).and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH), p))
+            .collect();
+        if files.len() <= self.max_pgn_files {
+            return Ok(());
+        }
+        files.sort();
+        let excess = files.len() - self.max_pgn_files;
+        for (_, path) in files.into_iter().take(excess) {
+            std::fs::remove_file(&path).map_err(io_error(&path))?;
+        }
+        Ok(())
     }
 
     /// Where a game's states are kept (its log).
@@ -117,22 +173,43 @@ impl Store {
             Ok(())
         } else if game.ending.is_some() {
             let path = self.pgn_path(&game.id);
-            write_atomically(&path, pgn_text(game)).map_err(io_error(&path))?;
+            replace_with(&path, |file: &mut std::fs::File| {
+                private_file(file)?;
+                file.write_all(pgn_text(game).as_bytes())
+            })
+            .map_err(io_error(&path))?;
             match std::fs::remove_file(&log) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&log)(e)),
-                _ => Ok(()),
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_error(&log)(e)),
+                _ => {}
             }
+            self.prune_pgns()
         } else {
             let mut line = to_json(game, now).to_string();
             line.push('\n');
             // One writer per game at a time (the game's lock is held), so the log is its own.
-            let mut file = OpenOptions::new().create(true).append(true).open(&log).map_err(io_error(&log))?;
-            file.write_all(line.as_bytes()).map_err(io_error(&log))?;
+            let mut file =
+                private_options().create(true).read(true).append(true).open(&log).map_err(io_error(&log))?;
+            let before = file.metadata().map_err(io_error(&log))?.len();
+            // A torn line left by a failed write that could not be cut off (below) ends here, so
+            // this state starts a line of its own and reads back.
+            if before > 0 && !ends_in_newline(&mut file, before) {
+                line.insert(0, '\n');
+            }
+            if let Err(error) = (self.append)(&mut file, line.as_bytes()) {
+                // A full disk takes part of a line: cut it off, so the log ends whole.
+                let _ = file.set_len(before);
+                return Err(io_error(&log)(error));
+            }
             let length = file.metadata().map_err(io_error(&log))?.len();
             drop(file);
             if length > COMPACT_BYTES {
                 let temporary = self.dir.join("games").join(format!(".{}.jsonl.tmp", game.id));
-                std::fs::write(&temporary, line)
+                private_options()
+                    .create(true)
+                    .write(true)
+                    .truncate(true)
+                    .open(&temporary)
+                    .and_then(|mut file| file.write_all(line.as_bytes()))
                     .and_then(|()| std::fs::rename(&temporary, &log))
                     .map_err(io_error(&log))?;
             }
@@ -150,17 +227,32 @@ impl Store {
             Ok(entries) => entries,
             Err(e) => return (games, vec![io_error(&dir)(e)]),
         };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl" || x == "json") && !hidden(p))
-            .collect();
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if hidden(&path) || !path.is_file() {
+                continue;
+            }
+            // Only the names the server gives (`ID.jsonl`, and the first version's `ID.json`):
+            // a copy such as `ID (copy).jsonl` is an operator's, not a game to load or delete.
+            if own_stem(&path).is_some() {
+                paths.push(path);
+            } else {
+                errors.push(StoreError::Foreign { path });
+            }
+        }
         // Logs first, so that a log and an old state file of the same game load the log.
         paths.sort_by_key(|p| (p.extension().is_some_and(|x| x == "json"), p.clone()));
         for path in paths {
+            let stem = own_stem(&path).unwrap_or_default();
             match read_state(&path) {
-                Ok(game) if games.iter().any(|g| g.id == game.id) => {
-                    let _ = std::fs::remove_file(&path);
-                }
+                Ok(game) if game.id != stem => errors.push(StoreError::Corrupt {
+                    path: path.clone(),
+                    why: format!("it holds the game {}, not {stem}", game.id),
+                }),
+                Ok(game) if games.iter().any(|g| g.id == game.id) => errors.push(StoreError::Corrupt {
+                    path: path.clone(),
+                    why: format!("the game {stem} was read from its log; this older file is left alone"),
+                }),
                 Ok(game) => {
                     if path == self.old_state_path(&game.id) {
                         // A whole line, so that the next state appended starts a line of its own.
@@ -198,6 +290,48 @@ fn read_state(path: &Path) -> Result<Game, StoreError> {
         }
     }
     Err(corrupt(first_error.unwrap_or_else(|| "no state in it".to_string())))
+}
+
+/// Options that create a file readable and writable by this user alone (0600 on Unix).
+fn private_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
+/// Makes an open file this user's alone (0600 on Unix).
+fn private_file(file: &std::fs::File) -> io::Result<()> {
+    #[cfg(unix)]
+    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// Gives `path` the Unix permissions `mode` (nothing elsewhere).
+fn private(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode))?;
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+    Ok(())
+}
+
+/// The game id a state file's name gives, when it is exactly a name the server writes:
+/// `ID.jsonl` or `ID.json` with ID letters and digits.
+fn own_stem(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name.strip_suffix(".jsonl").or_else(|| name.strip_suffix(".json"))?;
+    let own = !stem.is_empty() && stem.len() <= 64 && stem.chars().all(|c| c.is_ascii_alphanumeric());
+    own.then(|| stem.to_string())
+}
+
+/// Whether the file of `length` bytes ends in a newline.
+fn ends_in_newline(file: &mut std::fs::File, length: u64) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::Start(length - 1)).is_ok() && file.read_exact(&mut last).is_ok() && last[0] == b'\n'
 }
 
 /// Temporary files of `write_atomically` start with a dot.
@@ -375,6 +509,28 @@ mod tests {
     }
 
     #[test]
+    fn finished_games_files_are_kept_within_their_bound() {
+        let dir = scratch("pgn-bound");
+        let store = Store::open(&dir).unwrap().with_pgn_limit(3);
+        let now = Instant::now();
+        for i in 0..8 {
+            let seats = [Seat::Human { token: "tr".into() }, Seat::Human { token: "tb".into() }];
+            let mut game = Game::new(format!("game{i}"), Position::startpos(), seats, None, 0);
+            game.act(Color::Red, &Action::Resign, now).unwrap();
+            store.save(&game, now).unwrap();
+            // Distinct modification times, so that "oldest" is well defined on coarse clocks.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("pgn"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["game5.pgn", "game6.pgn", "game7.pgn"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn engine_seats_keep_their_level_or_elo() {
         let now = Instant::now();
         for strength in [Strength::Level(0), Strength::Level(MAX_LEVEL), Strength::Elo(MIN_ELO + 123)] {
@@ -495,6 +651,72 @@ mod tests {
         store.save(&game, now).unwrap();
         let (games, _) = store.load();
         assert_eq!((games.len(), games[0].moves().len()), (1, 2));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn only_files_named_as_the_server_names_them_are_loaded_and_none_is_deleted() {
+        let dir = scratch("names");
+        let store = Store::open(&dir).unwrap();
+        let mut game = friends("live1");
+        let now = Instant::now();
+        store.save(&game, now).unwrap();
+        // An operator's copy, taken after the first state; the live log goes on.
+        let copy = dir.join("games").join("live1 (copy).jsonl");
+        std::fs::copy(store.state_path("live1"), &copy).unwrap();
+        game.act(Color::Red, &Action::Move("h2e2".into()), now).unwrap();
+        store.save(&game, now).unwrap();
+        // A log renamed by hand: it holds another game than its name says.
+        std::fs::copy(store.state_path("live1"), store.state_path("other2")).unwrap();
+        for _ in 0..3 {
+            let (games, errors) = store.load();
+            assert_eq!(games.len(), 1, "{errors:?}");
+            assert_eq!(games[0].moves().len(), 1, "the live log is the one read");
+            assert_eq!(errors.len(), 2, "{errors:?}");
+            assert!(errors.iter().any(|e| matches!(e, StoreError::Foreign { path } if *path == copy)));
+            assert!(errors.iter().any(|e| e.to_string().contains("it holds the game live1, not other2")));
+            assert!(
+                copy.exists() && store.state_path("live1").exists() && store.state_path("other2").exists()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A disk that takes the first 20 bytes of a write and then is full.
+    fn full_disk(file: &mut std::fs::File, bytes: &[u8]) -> io::Result<()> {
+        file.write_all(&bytes[..20.min(bytes.len())])?;
+        Err(io::Error::new(io::ErrorKind::StorageFull, "No space left on device"))
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_torn_line_and_the_log_recovers() {
+        let dir = scratch("full");
+        let store = Store::open(&dir).unwrap();
+        let full = store.clone().with_append(full_disk);
+        let mut game = friends("full1");
+        let now = Instant::now();
+        store.save(&game, now).unwrap();
+        game.act(Color::Red, &Action::Move("h2e2".into()), now).unwrap();
+        let error = full.save(&game, now).unwrap_err();
+        assert!(error.to_string().contains("No space left on device"), "{error}");
+        let text = std::fs::read_to_string(store.state_path("full1")).unwrap();
+        assert!(text.ends_with('\n') && text.lines().count() == 1, "{text:?}");
+        // Space is back: the next state is saved whole and read back.
+        game.act(Color::Black, &Action::Move("h9g7".into()), now).unwrap();
+        store.save(&game, now).unwrap();
+        let (games, errors) = store.load();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(games[0].moves().len(), 2);
+        // A torn tail left by an older server (or a failed cut) is ended before the next line.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(store.state_path("full1"))
+            .unwrap()
+            .write_all(b"{\"id\":\"fu")
+            .unwrap();
+        game.act(Color::Red, &Action::Move("b2b4".into()), now).unwrap();
+        store.save(&game, now).unwrap();
+        assert_eq!(store.load().0[0].moves().len(), 3);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

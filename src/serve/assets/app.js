@@ -72,6 +72,7 @@
       if (message.type === "joined") joined(message);
       else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); }
       else if (message.type === "error") failed(message);
+      else if (message.type === "warning") $("error").textContent = message.message;
       else if (message.type === "analysis") analysed(message);
       else if (message.type === "evaluation") evaluated(message);
       else if (message.type === "curve") curved(message);

@@ -3,6 +3,9 @@
 use super::*;
 use crossbeam_channel::{bounded, Receiver};
 use serde_json::Value;
+use std::net::{IpAddr, Ipv4Addr};
+
+const LOOPBACK: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
 struct Client {
     connection: Connection,
@@ -12,7 +15,16 @@ struct Client {
 impl Client {
     fn new(lobby: &Lobby) -> Client {
         let (sender, inbox) = bounded(4096);
-        Client { connection: lobby.connect(Outbox::new(sender, None)), inbox }
+        Client::from(lobby, LOOPBACK, sender, inbox)
+    }
+
+    fn from(
+        lobby: &Lobby,
+        client: IpAddr,
+        sender: crossbeam_channel::Sender<String>,
+        inbox: Receiver<String>,
+    ) -> Client {
+        Client { connection: lobby.connect(Outbox::new(sender, None), client), inbox }
     }
 
     fn send(&mut self, lobby: &Lobby, text: &str) -> Vec<Value> {
@@ -516,4 +528,86 @@ fn only_the_invitation_takes_the_open_seat_and_watchers_never_take_a_players_pla
     lobby.handle(&mut late.connection, &format!(r#"{{"type":"watch","game":"{id}"}}"#));
     let error: Value = serde_json::from_str(&late.inbox.try_recv().unwrap()).unwrap();
     assert!(error["code"].is_null(), "{error}");
+}
+
+/// A client at another address.
+fn client_at(lobby: &Lobby, address: [u8; 4]) -> Client {
+    let (sender, inbox) = bounded(4096);
+    Client::from(lobby, IpAddr::from(address), sender, inbox)
+}
+
+#[test]
+fn one_address_cannot_fill_the_server_with_games() {
+    let limits = LobbyLimits { max_games: 10, max_games_per_client: 3, ..LobbyLimits::default() };
+    let lobby = lobby_with(limits, None);
+    let mut flooder = client_at(&lobby, [10, 0, 0, 66]);
+    let mut second_tab = client_at(&lobby, [10, 0, 0, 66]);
+    let create = r#"{"type":"create","opponent":"friend"}"#;
+    for _ in 0..3 {
+        assert_eq!(flooder.send(&lobby, create)[0]["type"], "joined");
+    }
+    // Every further game from that address is refused, from any of its connections, PGNs too.
+    for _ in 0..100 {
+        assert!(flooder.refused(&lobby, create).starts_with("your address holds 3 games"));
+    }
+    let pgn = json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string();
+    assert!(second_tab.refused(&lobby, &pgn).starts_with("your address holds 3 games"));
+    assert_eq!(lobby.game_count(), 3);
+    // Someone else still gets a game.
+    let mut victim = client_at(&lobby, [10, 0, 0, 7]);
+    assert_eq!(victim.send(&lobby, create)[0]["type"], "joined");
+}
+
+#[test]
+fn an_engine_games_clock_waits_while_its_search_waits_for_an_engine() {
+    let lobby = lobby_with(LobbyLimits::default(), None);
+    // Two full-strength searches queued first, from another address, keep the one engine busy.
+    let mut flooder = client_at(&lobby, [10, 0, 0, 66]);
+    for _ in 0..2 {
+        flooder.send(&lobby, r#"{"type":"create","opponent":"engine","level":20,"side":"black"}"#);
+    }
+    let mut victim = client_at(&lobby, [10, 0, 0, 7]);
+    let replies =
+        victim.send(&lobby, r#"{"type":"create","opponent":"engine","level":20,"side":"black","minutes":1}"#);
+    let clock = &last_state(&replies)["game"]["clock"];
+    assert_eq!(
+        (clock["running"].as_bool(), clock["red_ms"].as_u64()),
+        (Some(false), Some(60_000)),
+        "{clock}"
+    );
+    // The clock starts with the search, and what the engine used is its search's time alone.
+    let mut started = None;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let moved = loop {
+        assert!(Instant::now() < deadline, "the engine never moved");
+        let Ok(text) = victim.inbox.recv_timeout(Duration::from_secs(120)) else { continue };
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if v["type"] != "state" {
+            continue;
+        }
+        if v["game"]["moves"].as_array().unwrap().len() == 1 {
+            break v;
+        }
+        if v["game"]["clock"]["running"] == true && started.is_none() {
+            started = Some(Instant::now());
+        }
+    };
+    let searched = started.expect("a state with the engine's clock running").elapsed();
+    let used = 60_000 - moved["game"]["clock"]["red_ms"].as_u64().unwrap();
+    assert!(used <= searched.as_millis() as u64 + 1000, "used {used} ms in a search of {searched:?}");
+}
+
+#[test]
+fn players_are_warned_when_their_game_cannot_be_saved() {
+    fn full_disk(_: &mut std::fs::File, _: &[u8]) -> std::io::Result<()> {
+        Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "No space left on device"))
+    }
+    let dir = std::env::temp_dir().join(format!("chariot-lobby-full-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let lobby = lobby_with(LobbyLimits::default(), Some(Store::open(&dir).unwrap().with_append(full_disk)));
+    let mut red = Client::new(&lobby);
+    let replies = red.send(&lobby, r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let warning = replies.iter().find(|v| v["type"] == "warning").expect("a warning");
+    assert!(warning["message"].as_str().unwrap().starts_with("this game could not be saved"), "{warning}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,8 +3,9 @@
 //!
 //! A file is written under a temporary name beside its destination, synced to the disk, then
 //! renamed over the destination: a reader sees the old file or the new one, never half of one,
-//! and a failure leaves neither a half-written file nor the temporary behind. The errors are the
-//! system's; each caller says which file it was writing.
+//! and a failure leaves neither a half-written file nor the temporary behind. A destination's
+//! missing folders are created first, for every command alike (`-o out/games.pgn` on a first
+//! run). The errors are the system's; each caller says which file it was writing.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -23,6 +24,11 @@ pub fn directory_of(path: &Path) -> &Path {
     }
 }
 
+/// Creates the folder `path` names a file in, and the folders above it, unless they exist.
+pub fn create_directory_of(path: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(directory_of(path))
+}
+
 /// A fresh hidden name beside `path`: `.NAME.PID-N.tmp`.
 fn temporary_beside(path: &Path) -> io::Result<PathBuf> {
     let name = path.file_name().ok_or_else(|| {
@@ -39,14 +45,15 @@ pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> 
     replace_with(path, |file| file.write_all(bytes.as_ref()))
 }
 
-/// Replaces (or creates) `path` with what `write` writes into a temporary file beside it; if
-/// anything fails (the system, or `write` with an error of its own), the temporary is removed
-/// and `path` is left as it was.
+/// Replaces (or creates) `path` with what `write` writes into a temporary file beside it, its
+/// folder created if missing; if anything fails (the system, or `write` with an error of its
+/// own), the temporary is removed and `path` is left as it was.
 pub fn replace_with<E: From<io::Error>>(
     path: &Path,
     write: impl FnOnce(&mut File) -> Result<(), E>,
 ) -> Result<(), E> {
     let temporary = temporary_beside(path)?;
+    create_directory_of(path)?;
     let written = (|| -> Result<(), E> {
         let mut file = File::create(&temporary)?;
         write(&mut file)?;
@@ -60,11 +67,12 @@ pub fn replace_with<E: From<io::Error>>(
     written
 }
 
-/// Checks that `path` could be written (its directory exists and takes a new file) by creating
-/// and removing a temporary file beside it; `path` itself is not touched. A long job calls this
-/// to refuse a bad destination before it starts.
+/// Checks that `path` could be written (its directory, created if missing, takes a new file) by
+/// creating and removing a temporary file beside it; `path` itself is not touched. A long job
+/// calls this to refuse a bad destination before it starts.
 pub fn check_writable(path: &Path) -> io::Result<()> {
     let temporary = temporary_beside(path)?;
+    create_directory_of(path)?;
     File::create(&temporary)?;
     std::fs::remove_file(&temporary)
 }
@@ -101,6 +109,23 @@ mod tests {
     }
 
     #[test]
+    fn missing_folders_are_created_and_a_file_in_the_way_is_refused() {
+        let dir = Scratch::new("folders");
+        let deep = dir.0.join("new").join("deeper").join("out.pgn");
+        check_writable(&deep).unwrap();
+        assert!(deep.parent().unwrap().is_dir() && !deep.exists());
+        let other = dir.0.join("other").join("book.cbk");
+        write_atomically(&other, "a book").unwrap();
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "a book");
+        // A file where a folder should be: refused, and nothing written.
+        write_atomically(&dir.0.join("plain"), "x").unwrap();
+        let blocked = dir.0.join("plain").join("out.pgn");
+        assert!(write_atomically(&blocked, "y").is_err());
+        assert!(check_writable(&blocked).is_err());
+        assert_eq!(dir.names(), ["new", "other", "plain"]);
+    }
+
+    #[test]
     fn replaces_the_file_and_leaves_no_temporary() {
         let dir = Scratch::new("replace");
         let path = dir.0.join("out.txt");
@@ -133,9 +158,9 @@ mod tests {
         assert_ne!(err.kind(), io::ErrorKind::InvalidInput, "{err}");
         assert_eq!(std::fs::read_to_string(taken.join("inside")).unwrap(), "kept");
         assert_eq!(dir.names(), ["book.bin", "taken"]);
-        // A missing directory: nothing is written anywhere.
-        let err = write_atomically(&dir.0.join("missing/out.txt"), "x").unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+        // A file where the directory should be: nothing is written anywhere.
+        assert!(write_atomically(&dir.0.join("book.bin/out.txt"), "x").is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the old book");
         assert_eq!(dir.names(), ["book.bin", "taken"]);
     }
 
@@ -159,8 +184,10 @@ mod tests {
         let dir = Scratch::new("check");
         check_writable(&dir.0.join("later.txt")).unwrap();
         assert!(dir.names().is_empty());
-        let err = check_writable(&dir.0.join("missing/later.txt")).unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        // A missing folder is made, and left empty.
+        check_writable(&dir.0.join("missing/later.txt")).unwrap();
+        assert_eq!(dir.names(), ["missing"]);
+        assert_eq!(std::fs::read_dir(dir.0.join("missing")).unwrap().count(), 0);
     }
 
     #[test]

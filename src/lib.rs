@@ -3,8 +3,9 @@
 //! The crate is laid out by concern, floor by floor (a room uses only rooms on the floors
 //! below it):
 //! * `files` (files written whole or not at all), `input_file` (every file a user names, read
-//!   with a bound), `quote`, `binary` (the little-endian codec and FNV-1a checksums of every
-//!   binary file) and `adam` (the optimiser both fits use);
+//!   with a bound), `quote`, `counted` (a count and its noun, singular or plural), `binary` (the
+//!   little-endian codec and FNV-1a checksums of every binary file) and `adam` (the optimiser
+//!   both fits use);
 //! * `board` (position and move generation);
 //! * `winrate` (what a score means: the win-rate model and normalised scores), `svg` (pictures
 //!   of the board and of a game's curve);
@@ -25,6 +26,7 @@ pub mod binary;
 pub mod board;
 pub mod book;
 pub mod cli;
+pub mod counted;
 pub mod datagen;
 pub mod eval;
 pub mod files;

@@ -142,6 +142,24 @@ fn batch_analysis_answers_every_line() {
     assert!(String::from_utf8(output.stderr).unwrap().contains("stdin line 2"));
 }
 
+#[test]
+fn a_bad_line_in_batch_text_analysis_is_reported_once_on_stderr() {
+    let output =
+        chariot(&["analyze", "--fen", "-", "--depth", "1"], &format!("nonsense\n{AFTER_H2E2_H9G7}\n"));
+    assert_eq!(output.status.code(), Some(2));
+    let (stdout, stderr) =
+        (String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap());
+    assert!(!stdout.contains("nonsense") && !stdout.contains("error"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("position {AFTER_H2E2_H9G7}")) && stdout.contains("bestmove"),
+        "{stdout}"
+    );
+    let errors: Vec<&str> = stderr.lines().collect();
+    assert_eq!(errors.len(), 2, "{stderr}");
+    assert!(errors[0].starts_with("error: stdin line 1: bad FEN"), "{stderr}");
+    assert_eq!(errors[1], "error: 1 of 2 positions could not be analysed");
+}
+
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("chariot-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -177,7 +195,7 @@ fn annotate_marks_the_hanging_rook() {
     assert!(comment.contains(", wins the rook on i5 (+"), "{comment}");
     assert!(annotated.moves.iter().all(|m| m.comment.is_some()));
     let red = summary.lines().find(|l| l.starts_with("Red")).expect("a Red summary");
-    assert!(red.contains("3 moves") && red.contains("1 blunders"), "{red}");
+    assert!(red.contains("3 moves") && red.contains("1 blunder (??)"), "{red}");
     assert!(summary.lines().any(|l| l.starts_with("Black") && l.contains("0 blunders")), "{summary}");
 
     let lines = json_lines(&ok_stdout(&["annotate", game.to_str().unwrap(), "--depth", "5", "--json"], ""));
@@ -316,6 +334,70 @@ fn annotate_names_the_bad_line() {
     assert_eq!(err.lines().count(), 1);
     let err = refused(&["annotate", dir.join("missing.pgn").to_str().unwrap()], "");
     assert!(err.contains("cannot read"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn annotate_refuses_a_bad_later_game_before_any_search() {
+    let dir = temp_dir("annotate-bad-later");
+    let game = dir.join("games.pgn");
+    std::fs::write(&game, format!("{BLUNDER_GAME}\n[Event \"bad\"]\n\n1. a0a5 *\n")).unwrap();
+    let out = dir.join("out.pgn");
+    let err = refused(&["annotate", game.to_str().unwrap(), "--depth", "2", "-o", out.to_str().unwrap()], "");
+    assert!(err.starts_with(&format!("error: {}", game.display())) && err.contains("a0a5"), "{err}");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `chariot ARGS` to its end, reading its output meanwhile: its exit status and the largest
+/// resident size seen while it ran (Linux's `VmHWM`, in kB).
+fn peak_rss_kb(args: &[&str]) -> (std::process::ExitStatus, u64) {
+    let mut child = std::process::Command::new(common::chariot_bin())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()).unwrap());
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+        let hwm = status.lines().find_map(|l| l.strip_prefix("VmHWM:"));
+        if let Some(kb) = hwm.and_then(|v| v.split_whitespace().next()).and_then(|v| v.parse().ok()) {
+            peak = peak.max(kb);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    reader.join().unwrap();
+    (status, peak)
+}
+
+#[test]
+fn annotate_holds_one_game_of_a_large_file_at_a_time() {
+    let dir = temp_dir("annotate-large");
+    // Games without moves (nothing to search) whose tags are long: 40 games of 500 kB each.
+    let game = |i: usize| format!("[Event \"{i}\"]\n[Annotator \"{}\"]\n\n*\n\n", "x".repeat(500_000));
+    let (one, many) = (dir.join("one.pgn"), dir.join("many.pgn"));
+    std::fs::write(&one, game(0)).unwrap();
+    std::fs::write(&many, (0..40).map(game).collect::<String>()).unwrap();
+    let size_kb = std::fs::metadata(&many).unwrap().len() / 1024;
+    let run = |path: &std::path::Path| {
+        peak_rss_kb(&["annotate", path.to_str().unwrap(), "--depth", "1", "--hash", "1"])
+    };
+    let (status, small) = run(&one);
+    assert!(status.success());
+    let (status, large) = run(&many);
+    assert!(status.success());
+    // The text itself, and one game: all the games at once (as characters, tokens and games)
+    // took about six times the file.
+    assert!(
+        large.saturating_sub(small) < 2 * size_kb,
+        "{small} kB for one game, {large} kB for {size_kb} kB of them"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -116,8 +116,11 @@ fn assert_refused(args: &[&str], wanted: &str) {
 fn bad_fen_and_bad_moves_exit_with_status_2() {
     let wide = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P1/1C5C1/9/RNBAKABNR w";
     assert_refused(&["perft", "2", "--fen", wide], "bad FEN: rank 3 has 10 files");
-    assert_refused(&["perft", "2", "--moves", "h2e2", "h9g7", "h2h9"], "move 3 'h2h9' is illegal");
-    assert_refused(&["perft", "2", "--moves", "zz"], "move 1 'zz' is not an ICCS move");
+    assert_refused(
+        &["perft", "2", "--moves", "h2e2", "h9g7", "h2h9"],
+        "move 3: no legal move matches 'h2h9'",
+    );
+    assert_refused(&["perft", "2", "--moves", "zz"], "move 1: 'zz' is not a move");
     assert_refused(&["perft", "two"], "invalid value 'two'");
 }
 
@@ -126,4 +129,86 @@ fn end_of_input_ends_the_loop_cleanly() {
     let output = protocol("isready\n");
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout_lines(&output), ["readyok"]);
+}
+
+#[test]
+fn every_moves_flag_takes_any_notation() {
+    for args in [["perft", "2"].as_slice(), ["book", "probe"].as_slice()] {
+        let run = |moves: &[&str]| {
+            let output = chariot(&[args, &["--moves"], moves].concat());
+            assert!(
+                output.status.success(),
+                "{args:?} {moves:?}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            stdout_lines(&output)
+        };
+        // The central cannon, the opening every book holds.
+        let iccs = run(&["h2e2"]);
+        assert!(!iccs.is_empty(), "{args:?}");
+        assert_eq!(run(&["炮二平五"]), iccs, "{args:?} in Chinese");
+        assert_eq!(run(&["C2=5"]), iccs, "{args:?} in WXF");
+    }
+}
+
+#[test]
+fn every_command_that_writes_a_file_makes_its_folder() {
+    let dir = std::env::temp_dir().join(format!("chariot-cli-folders-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("game.pgn");
+    std::fs::write(&game, "[Event \"x\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n").unwrap();
+    let made = |name: &str| dir.join(name).join("deeper").join("file");
+    let runs: [(&str, Vec<String>); 4] = [
+        ("show --svg", vec!["show".into(), "--svg".into(), made("show").display().to_string()]),
+        (
+            "nnue random",
+            vec![
+                "nnue".into(),
+                "random".into(),
+                "--width".into(),
+                "32".into(),
+                "-o".into(),
+                made("net").display().to_string(),
+            ],
+        ),
+        (
+            "book build",
+            vec![
+                "book".into(),
+                "build".into(),
+                "--pgn".into(),
+                game.display().to_string(),
+                "-o".into(),
+                made("book").display().to_string(),
+            ],
+        ),
+        (
+            "annotate",
+            vec![
+                "annotate".into(),
+                game.display().to_string(),
+                "--depth".into(),
+                "1".into(),
+                "-o".into(),
+                made("annotated").display().to_string(),
+                "--svg".into(),
+                made("curve").display().to_string(),
+            ],
+        ),
+    ];
+    for (what, args) in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = chariot(&args);
+        assert!(output.status.success(), "{what}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    for name in ["show", "net", "book", "annotated", "curve"] {
+        let file = made(name);
+        assert!(
+            std::fs::metadata(&file).is_ok_and(|m| m.len() > 0),
+            "{name}: {} not written",
+            file.display()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,7 +1,7 @@
-//! The integration tests, built as one test binary. Under `[profile.release]`'s fat LTO every
-//! test binary of `cargo test --release` costs a whole-program link, so one binary instead of
-//! one per file saves most of the suite's build. Each file of tests/ stays a module named after
-//! it: `cargo test --release --test integration book::` runs one file's tests.
+//! The integration tests, built as one test binary. Every test binary costs a link of the whole
+//! crate, so one binary instead of one per file saves much of the suite's build. Each file of
+//! tests/ stays a module named after it: `cargo test --profile testing --test integration book::`
+//! runs one file's tests.
 //!
 //! Three files keep binaries of their own (Cargo.toml), because their tests assert wall-clock
 //! latencies and ran beside fewer busy neighbours that way: `protocol.rs` (`quit`, `stop`,
@@ -59,4 +59,18 @@ fn every_test_file_is_built() {
         }
     }
     assert!(left_out.is_empty(), "tests/ files no test binary builds: {left_out:?}");
+}
+
+#[test]
+fn ci_runs_the_readmes_test_command() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    let command = |text: &str| -> Vec<String> {
+        let lines = text.lines().filter(|l| l.starts_with("cargo test"));
+        lines.map(|l| l.split('#').next().unwrap().trim().to_string()).collect()
+    };
+    let (readme, ci) = (command(&readme), command(&ci));
+    assert_eq!(readme.len(), 1, "the README names one test command: {readme:?}");
+    assert_eq!(ci, readme, ".ci/run runs the README's test command");
 }

@@ -28,8 +28,9 @@ fn printed_fens(output: &Output) -> Vec<String> {
 #[test]
 fn scripted_session_with_undo_redo_save_and_load() {
     let dir = std::env::temp_dir().join(format!("chariot-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.pgn");
+    let _ = std::fs::remove_dir_all(&dir);
+    // `save` into a folder that does not exist yet: it is created.
+    let file = dir.join("saved").join("game.pgn");
     let file = file.to_str().unwrap();
     let script = format!(
         "h2e2\n马8进7\nR1+1\nh2h9\nundo\nfen\nredo\nundo\n车9进1\nredo\nsave {file}\nnew\nfen\n\
@@ -46,10 +47,25 @@ fn scripted_session_with_undo_redo_save_and_load() {
     assert!(errors[0].starts_with("error: ") && errors[0].contains("h2h9"), "{errors:?}");
     assert_eq!(errors[1], "error: nothing to replay"); // redo after a new move
     assert_eq!(errors[2], "error: nothing to replay"); // next at the end of the loaded game
-    let saved = read_pgn(&std::fs::read_to_string(dir.join("game.pgn")).unwrap()).unwrap().remove(0);
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains(&format!("saved 2 moves to {file}")), "{said}");
+    assert!(said.contains(&format!("loaded 2 moves from {file}")), "{said}");
+    let saved = read_pgn(&std::fs::read_to_string(file).unwrap()).unwrap().remove(0);
     let moves: Vec<String> = saved.moves.iter().map(|m| m.mv.to_string()).collect();
     assert_eq!(moves, ["h2e2", "i9i8"]);
     assert_eq!(saved.result, "*");
+    // The day it was played, as PGN writes dates: YYYY.MM.DD, not the unknown `????.??.??`.
+    let date = saved.tag("Date").expect("a Date tag");
+    let digits: Vec<&str> = date.split('.').collect();
+    assert!(
+        digits.len() == 3
+            && digits
+                .iter()
+                .zip([4, 2, 2])
+                .all(|(d, n)| d.len() == n && d.bytes().all(|b| b.is_ascii_digit()))
+            && date.as_bytes()[0] == b'2',
+        "{date}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1062,7 +1062,7 @@ fn numbers_that_do_not_fit_are_refused_with_their_range() {
 }
 
 #[test]
-fn the_pgn_directory_is_checked_before_the_first_game() {
+fn the_pgn_directory_is_checked_or_made_before_the_first_game() {
     let dir = scratch("pgn-dir");
     let file = dir.join("plain-file");
     std::fs::write(&file, "").unwrap();
@@ -1072,12 +1072,8 @@ fn the_pgn_directory_is_checked_before_the_first_game() {
     let under_file = file.join("games.pgn");
     let cases = [
         (
-            missing.clone(),
-            format!(
-                "--pgn {}: directory {} does not exist",
-                missing.display(),
-                dir.join("no-such-dir").display()
-            ),
+            PathBuf::from("/proc/no-such-dir/games.pgn"),
+            "--pgn /proc/no-such-dir/games.pgn: cannot create directory /proc/no-such-dir".to_string(),
         ),
         (
             under_file.clone(),
@@ -1096,6 +1092,13 @@ fn the_pgn_directory_is_checked_before_the_first_game() {
         assert!(err.starts_with("error: ") && err.contains(&message), "{err}");
         assert!(!err.contains("game 1"), "refused before the first game: {err}");
     }
+    // A folder that does not exist yet is made, as every command that writes a file makes it.
+    let run = bounded_match(
+        &["--engine", &good, "--engine", &other, "--depth", "1", "--pgn", missing.to_str().unwrap()],
+        FAULT_LIMIT,
+    );
+    assert!(run.output.status.success(), "{}", stderr(&run.output));
+    assert_eq!(check_pgn(&missing, 2).len(), 2);
 }
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {

@@ -6,6 +6,7 @@ use super::attacks::{self, delta};
 use super::piece::{Color, PieceKind};
 use super::position::Position;
 use super::square::Square;
+use crate::counted::counted;
 use crate::quote::quoted;
 
 /// The largest halfmove clock or move number a FEN may give: far beyond any game, and far enough
@@ -43,7 +44,7 @@ impl Position {
         };
         let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != 10 {
-            return err(format!("{} ranks instead of 10", rows.len()));
+            return err(format!("{} instead of 10", counted(rows.len(), "rank", "ranks")));
         }
         let mut pos = Position::empty();
         for (i, row) in rows.iter().enumerate() {
@@ -82,7 +83,7 @@ impl Position {
                 file += 1;
             }
             if file != 9 {
-                return err(format!("rank {rank} has {file} files"));
+                return err(format!("rank {rank} has {}", counted(file, "file", "files")));
             }
         }
         for color in Color::BOTH {

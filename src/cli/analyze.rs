@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Value};
 
-use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text, MoveText};
+use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text};
 use crate::board::{Move, Position};
 use crate::notation::{format_line, MoveNotation};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
@@ -193,7 +193,7 @@ pub fn run(
     engine.options.eval = args.eval.choice()?;
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {
-        let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
+        let pos = setup_position(args.fen.as_deref(), &args.moves)?;
         return analyze_position(&mut engine, &pos, &limits, args.json, out);
     }
     let (mut lines_read, mut failed) = (0, 0);
@@ -207,7 +207,7 @@ pub fn run(
                 if fen.is_empty() || fen.starts_with('#') {
                     continue;
                 }
-                let outcome = setup_position(Some(&fen), &args.moves, MoveText::AnyNotation);
+                let outcome = setup_position(Some(&fen), &args.moves);
                 (fen, outcome)
             }
             Err(why) => (String::new(), Err(anyhow!(why))),
@@ -221,10 +221,10 @@ pub fn run(
                 failed += 1;
                 let echo = echo_line(&fen);
                 let why = format!("{e:#}");
+                // The error is told once, on stderr; JSON's answer to every line is data, so a
+                // program reading stdout still finds one record per position.
                 if args.json {
                     writeln!(out, "{}", json!({"fen": echo, "error": why}))?;
-                } else {
-                    writeln!(out, "position {echo}\nerror: {why}")?;
                 }
                 writeln!(diag, "error: stdin line {number}: {why}")?;
             }

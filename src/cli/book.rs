@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 
-use super::common::{bar_style, progress_bar, progress_wanted, setup_position, MoveText};
+use super::common::{bar_style, progress_bar, progress_wanted, setup_position};
 use crate::book::builder::{self, PgnBuildOptions, SearchBuildOptions};
 use crate::book::{embedded, Book, ChariotBook};
 
@@ -42,7 +42,7 @@ pub struct ProbeArgs {
     /// Position to start from, as one quoted argument (default: the standard start).
     #[arg(long)]
     pub fen: Option<String>,
-    /// ICCS moves played before probing (e.g. `--moves h2e2 h9g7`).
+    /// Moves played before probing, in ICCS, WXF or Chinese (e.g. `--moves h2e2 h9g7`).
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
 }
@@ -130,7 +130,7 @@ fn probe(args: &ProbeArgs, out: &mut impl Write) -> Result<()> {
         Some(f) => Book::open(f)?,
         None => embedded::book()?,
     };
-    let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::Iccs)?;
+    let pos = setup_position(args.fen.as_deref(), &args.moves)?;
     for e in book.probe(&pos) {
         writeln!(out, "{} {}", e.mv, e.weight)?;
     }

@@ -1,6 +1,7 @@
 //! What the subcommands share: the position `--fen` and `--moves` describe, scores as text and
 //! JSON, progress bars on a terminal, and the reading and writing of game files.
 
+use std::ffi::OsStr;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -11,18 +12,9 @@ use serde_json::{json, Value};
 use crate::board::{Color, Position};
 use crate::files;
 use crate::input_file;
-use crate::notation::{parse_move, pgn, play_iccs, read_pgn, PgnGame};
+use crate::notation::{parse_move, pgn, read_pgn, PgnGame};
 use crate::search::score_scale::{ScoreScale, ShownScore};
 use crate::winrate::WdlPerMille;
-
-/// How a subcommand reads its `--moves`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MoveText {
-    /// ICCS only (`h2e2`), refused as the protocol's `position … moves` refuses a move.
-    Iccs,
-    /// ICCS, WXF or Chinese, each move as `notation::parse_move` reads it.
-    AnyNotation,
-}
 
 /// The position `fen` describes, or the standard start without one.
 pub fn starting_position(fen: Option<&str>) -> Result<Position> {
@@ -39,22 +31,16 @@ pub fn move_words(moves: &[String]) -> Vec<&str> {
     moves.iter().flat_map(|m| m.split_whitespace()).collect()
 }
 
-/// The position `fen` (or the start) after `moves`, read as `text` says. The moves stay in the
-/// position's history, so the last one can be marked and repetitions judged.
-pub fn setup_position(fen: Option<&str>, moves: &[String], text: MoveText) -> Result<Position> {
-    let start = starting_position(fen)?;
-    let words = move_words(moves);
-    match text {
-        MoveText::Iccs => Ok(play_iccs(start, &words)?),
-        MoveText::AnyNotation => {
-            let mut pos = start;
-            for (i, word) in words.into_iter().enumerate() {
-                let mv = parse_move(&pos, word).with_context(|| format!("move {}", i + 1))?;
-                pos.make_move(mv);
-            }
-            Ok(pos)
-        }
+/// The position `fen` (or the start) after `moves`, each in ICCS, WXF or Chinese as
+/// `notation::parse_move` reads it: every subcommand's `--moves` takes any notation. The moves
+/// stay in the position's history, so the last one can be marked and repetitions judged.
+pub fn setup_position(fen: Option<&str>, moves: &[String]) -> Result<Position> {
+    let mut pos = starting_position(fen)?;
+    for (i, word) in move_words(moves).into_iter().enumerate() {
+        let mv = parse_move(&pos, word).with_context(|| format!("move {}", i + 1))?;
+        pos.make_move(mv);
     }
+    Ok(pos)
 }
 
 /// A score on the normalised scale as text (`+35`, `mate 3`).
@@ -94,6 +80,12 @@ pub fn put_shown_score(
     let wdl = scale.wdl(score);
     obj.insert("wdl".into(), json!([wdl.win, wdl.draw, wdl.loss]));
     obj.insert("view".into(), json!(if view == Color::Red { "red" } else { "black" }));
+}
+
+/// Whether the board may be drawn in colour: on a terminal, unless `NO_COLOR` holds anything
+/// but the empty text (<https://no-color.org>).
+pub fn color_wanted(on_terminal: bool, no_color: Option<&OsStr>) -> bool {
+    on_terminal && no_color.is_none_or(OsStr::is_empty)
 }
 
 /// Whether a progress bar may be drawn: stderr is a terminal (not a log, a pipe or CI).
@@ -144,23 +136,29 @@ mod tests {
     use crate::search::score::MATE;
 
     #[test]
-    fn fen_and_moves_in_each_reading() {
+    fn fen_and_moves_in_any_notation() {
         let moves = ["h2e2".to_string(), "h9g7 a0a1".to_string()];
-        let iccs = setup_position(None, &moves, MoveText::Iccs).unwrap();
-        let any =
-            setup_position(None, &["炮二平五".into(), "马8进7".into(), "R9+1".into()], MoveText::AnyNotation)
-                .unwrap();
+        let iccs = setup_position(None, &moves).unwrap();
+        let any = setup_position(None, &["炮二平五".into(), "马8进7".into(), "R9+1".into()]).unwrap();
         assert_eq!(iccs.to_fen(), any.to_fen());
         assert_eq!(iccs.history().len(), 3);
-        let one_word = setup_position(None, &["h2e2 马8进7 a0a1".into()], MoveText::AnyNotation).unwrap();
+        let one_word = setup_position(None, &["h2e2 马8进7 a0a1".into()]).unwrap();
         assert_eq!(one_word.to_fen(), any.to_fen());
-        // ICCS only: Chinese is refused as the protocol refuses it.
-        let err = setup_position(None, &["炮二平五".into()], MoveText::Iccs).unwrap_err();
-        assert!(format!("{err:#}").starts_with("move 1 '炮二平五' is not an ICCS move"), "{err:#}");
-        let err = setup_position(None, &["h2e2".into(), "h2e2".into()], MoveText::AnyNotation).unwrap_err();
+        let err = setup_position(None, &["h2e2".into(), "h2e2".into()]).unwrap_err();
         assert!(format!("{err:#}").starts_with("move 2: "), "{err:#}");
-        let err = setup_position(Some("9/9 w"), &[], MoveText::AnyNotation).unwrap_err();
+        let err = setup_position(Some("9/9 w"), &[]).unwrap_err();
         assert_eq!(format!("{err:#}"), "bad FEN: 2 ranks instead of 10");
+        let err = setup_position(Some("9 w"), &[]).unwrap_err();
+        assert_eq!(format!("{err:#}"), "bad FEN: 1 rank instead of 10");
+    }
+
+    #[test]
+    fn no_color_set_and_not_empty_turns_colour_off() {
+        assert!(color_wanted(true, None));
+        assert!(color_wanted(true, Some(OsStr::new(""))));
+        assert!(!color_wanted(true, Some(OsStr::new("1"))));
+        assert!(!color_wanted(true, Some(OsStr::new("false"))));
+        assert!(!color_wanted(false, None));
     }
 
     #[test]
@@ -193,7 +191,10 @@ mod tests {
             format!("{:#}", load_games(&path).unwrap_err()),
             format!("{}: no game found", path.display())
         );
-        let err = write_file(&dir.join("missing/out.pgn"), "x").unwrap_err();
+        // A missing folder is made; a file where the folder should be is refused by name.
+        write_file(&dir.join("missing/out.pgn"), "x").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("missing/out.pgn")).unwrap(), "x");
+        let err = write_file(&dir.join("game.pgn/out.pgn"), "x").unwrap_err();
         assert!(format!("{err:#}").starts_with("cannot write "), "{err:#}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text, MoveText};
+use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text};
 use crate::board::Position;
 use crate::eval::nnue::Network;
 use crate::eval::relations::json::relations_json;
@@ -79,7 +79,7 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         EvalChoice::Nnue(net) => Some(net),
         EvalChoice::Classic => None,
     };
-    let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
+    let pos = setup_position(args.fen.as_deref(), &args.moves)?;
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("fen".into(), serde_json::json!(pos.to_fen()));

@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::json;
 
-use super::common::{setup_position, MoveText};
+use super::common::setup_position;
 use crate::board::Position;
 use crate::lab::{self, Algorithm, Settings, XiangqiTree};
 use crate::tournament::openings;
@@ -99,7 +99,7 @@ fn chosen(names: &[String]) -> Result<Vec<Algorithm>> {
 fn positions(args: &LabArgs) -> Result<Vec<Position>> {
     match &args.positions {
         Some(path) => Ok(openings::load(path)?.iter().map(|o| o.end()).collect()),
-        None => Ok(vec![setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?]),
+        None => Ok(vec![setup_position(args.fen.as_deref(), &args.moves)?]),
     }
 }
 

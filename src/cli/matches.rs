@@ -14,6 +14,7 @@ use indicatif::ProgressBar;
 
 use super::common::{bar_style, progress_bar, progress_wanted};
 
+use crate::counted::counted;
 use crate::notation::MoveNotation;
 use crate::tournament::random_plies::MAX_RANDOM_PLIES;
 use crate::tournament::ratings;
@@ -229,7 +230,13 @@ pub struct Incomplete {
 
 impl fmt::Display for Incomplete {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the match is incomplete: {} of its {} games are missing", self.missing, self.games)
+        let verb = if self.missing == 1 { "is" } else { "are" };
+        write!(
+            f,
+            "the match is incomplete: {} of its {} {verb} missing",
+            self.missing,
+            counted(self.games, "game", "games")
+        )
     }
 }
 
@@ -312,4 +319,17 @@ fn run_report(args: &ReportArgs, out: &mut impl Write) -> Result<()> {
         return Err(Incomplete { missing: merged.missing.len(), games: merged.games }.into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_incomplete_match_counts_its_missing_games_in_words() {
+        let one = Incomplete { missing: 1, games: 6 }.to_string();
+        assert_eq!(one, "the match is incomplete: 1 of its 6 games is missing");
+        let two = Incomplete { missing: 2, games: 6 }.to_string();
+        assert_eq!(two, "the match is incomplete: 2 of its 6 games are missing");
+    }
 }

@@ -105,10 +105,7 @@ fn run_command(command: Option<Command>) -> Result<()> {
             perft::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
         Some(Command::Match(args)) => matches::run(&args, &mut std::io::stdout().lock()),
-        Some(Command::Show(args)) => {
-            let color = std::io::stdout().is_terminal();
-            show::run(&args, &mut std::io::stdout().lock(), color)
-        }
+        Some(Command::Show(args)) => show::run(&args, &mut std::io::stdout().lock(), stdout_color()),
         Some(Command::Analyze(args)) => analyze::run(
             &args,
             &mut std::io::stdin().lock(),
@@ -123,7 +120,7 @@ fn run_command(command: Option<Command>) -> Result<()> {
             &mut std::io::stdin().lock(),
             &mut std::io::stdout().lock(),
             &mut std::io::stderr().lock(),
-            std::io::stdout().is_terminal(),
+            stdout_color(),
             std::io::stdin().is_terminal(),
         ),
         Some(Command::Eval(args)) => eval::run(&args, &mut std::io::stdout().lock()),
@@ -143,6 +140,11 @@ fn run_command(command: Option<Command>) -> Result<()> {
 }
 
 /// What a failure to write the results says.
+/// Whether the board on stdout is drawn in colour: a terminal, and no `NO_COLOR`.
+fn stdout_color() -> bool {
+    common::color_wanted(std::io::stdout().is_terminal(), std::env::var_os("NO_COLOR").as_deref())
+}
+
 const OUTPUT_FAILED: &str = "cannot write the output";
 
 /// The line a refusal is reported as (after `error: `): the error and its causes, outermost

@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{setup_position, MoveText};
+use super::common::setup_position;
 use crate::board::movegen;
 
 /// Arguments of `chariot perft`.
@@ -17,7 +17,7 @@ pub struct PerftArgs {
     /// Position to start from, as one quoted argument (default: the standard start).
     #[arg(long)]
     pub fen: Option<String>,
-    /// ICCS moves to play before counting (e.g. `--moves h2e2 h9g7`).
+    /// Moves to play before counting, in ICCS, WXF or Chinese (e.g. `--moves h2e2 h9g7`).
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
     /// Print each legal root move with its count, sorted by move text.
@@ -27,7 +27,7 @@ pub struct PerftArgs {
 
 /// Runs perft: counts (and the divide lines) go to `out`, time and speed to `diag`.
 pub fn run(args: &PerftArgs, out: &mut impl Write, diag: &mut impl Write) -> Result<()> {
-    let mut pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::Iccs)?;
+    let mut pos = setup_position(args.fen.as_deref(), &args.moves)?;
     let started = Instant::now();
     let nodes = if args.divide && args.depth > 0 {
         let mut lines: Vec<(String, u64)> = movegen::perft_divide(&mut pos, args.depth)
@@ -94,6 +94,13 @@ mod tests {
         let err = stdout_of(&args(1, Some("9/9 w"), &[], false)).unwrap_err();
         assert_eq!(format!("{err:#}"), "bad FEN: 2 ranks instead of 10");
         let err = stdout_of(&args(1, None, &["h2e2", "h9g7", "h2h9"], false)).unwrap_err();
-        assert_eq!(format!("{err:#}"), "move 3 'h2h9' is illegal");
+        assert_eq!(format!("{err:#}"), "move 3: no legal move matches 'h2h9'");
+    }
+
+    #[test]
+    fn moves_in_any_notation() {
+        let iccs = stdout_of(&args(2, None, &["h2e2", "h9g7"], false)).unwrap();
+        assert_eq!(stdout_of(&args(2, None, &["炮二平五", "马8进7"], false)).unwrap(), iccs);
+        assert_eq!(stdout_of(&args(2, None, &["C2=5", "h9g7"], false)).unwrap(), iccs);
     }
 }

@@ -11,6 +11,8 @@ use clap::{Args, ValueEnum};
 use super::common::{load_games, shown_score_text, starting_position, view_text, wdl_text, write_file};
 use super::show::{describe_position, draw_board};
 use crate::board::{Color, Move, Position};
+use crate::counted::counted;
+use crate::notation::pgn::today_tag;
 use crate::notation::{format_move, parse_move, write_pgn, MoveNotation, PgnGame, PgnMove};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
@@ -181,6 +183,7 @@ impl Session {
         let mut game = PgnGame::new(self.start.clone());
         game.moves = self.line[..self.current].iter().map(|&mv| PgnMove::new(mv)).collect();
         game.result = game_result(&self.position()).map(|r| r.pgn_result().to_string()).unwrap_or("*".into());
+        game.tags.push(("Date".to_string(), today_tag()));
         for (color, name) in [(Color::Red, "Red"), (Color::Black, "Black")] {
             let who = match self.players[color.index()] {
                 Player::Human => "Human",
@@ -259,7 +262,7 @@ impl Session {
                     bail!("save needs a file name: save FILE.pgn");
                 }
                 self.save(rest)?;
-                writeln!(out, "saved {} moves to {rest}", self.current)?;
+                writeln!(out, "saved {} to {rest}", counted(self.current, "move", "moves"))?;
             }
             "load" => {
                 if rest.is_empty() {
@@ -269,7 +272,11 @@ impl Session {
                 self.start = game.start.clone();
                 self.line = game.moves.iter().map(|m| m.mv).collect();
                 self.current = 0;
-                writeln!(out, "loaded {} moves from {rest}; next/prev step through them", self.line.len())?;
+                writeln!(
+                    out,
+                    "loaded {} from {rest}; next/prev step through them",
+                    counted(self.line.len(), "move", "moves")
+                )?;
                 self.show(out)?;
             }
             "new" => {

@@ -9,7 +9,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{setup_position, write_file, MoveText};
+use super::common::{setup_position, write_file};
 pub use crate::notation::diagram::{describe_position, draw_board};
 use crate::notation::parse_move;
 use crate::svg::{board_svg, BoardPicture};
@@ -36,7 +36,7 @@ pub struct ShowArgs {
 
 /// Draws the position `args` describe on `out`, in colour when `color`.
 pub fn run(args: &ShowArgs, out: &mut impl Write, color: bool) -> Result<()> {
-    let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
+    let pos = setup_position(args.fen.as_deref(), &args.moves)?;
     if let Some(path) = &args.svg {
         let arrow = match &args.arrow {
             Some(text) => Some(

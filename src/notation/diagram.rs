@@ -9,16 +9,18 @@ use crate::notation::{format_move, MoveNotation};
 /// An empty point, as wide as a Chinese character so the columns line up.
 const EMPTY_POINT: char = '＋';
 
+// Only the terminal's own foreground and background, red, and bold, dim and reverse: they read
+// on a light background as on a dark one (a fixed white or yellow vanishes on a light one).
 const RESET: &str = "\x1b[0m";
 const RED_PIECE: &str = "\x1b[1;31m";
-const BLACK_PIECE: &str = "\x1b[1;37m";
+const BLACK_PIECE: &str = "\x1b[1m";
 const DIM: &str = "\x1b[2m";
-const MARK_BG: &str = "\x1b[43m";
+const MARK: &str = "\x1b[7m";
 
 /// The board as text, rank 9 at the top (rank 0 when `flipped`). Each point is drawn as a
 /// four-column cell; the last move's two squares are bracketed, `(…)` where it started and
-/// `[…]` where it ended, so the mark survives without colours. With `color`, pieces are
-/// coloured by side and the marked squares get a background.
+/// `[…]` where it ended, so the mark survives without colours. With `color`, Red's pieces are
+/// bold red, Black's bold in the terminal's own colour, and the marked squares reversed.
 pub fn draw_board(pos: &Position, flipped: bool, color: bool) -> String {
     let last = pos.last_move();
     let files: Vec<u8> = if flipped { (0..9).rev().collect() } else { (0..9).collect() };
@@ -61,7 +63,7 @@ pub fn draw_board(pos: &Position, flipped: bool, color: bool) -> String {
                 } else {
                     BLACK_PIECE
                 };
-                let bg = if marked { MARK_BG } else { "" };
+                let bg = if marked { MARK } else { "" };
                 out.push_str(&format!("{bg}{open}{style}{glyph}{RESET}{bg}{close}{RESET}"));
             } else {
                 out.push(open);
@@ -129,6 +131,18 @@ mod tests {
     }
 
     #[test]
+    fn colours_read_on_light_and_dark_terminals() {
+        let text = draw_board(&Position::startpos(), false, true);
+        // Black's king in bold with the terminal's own foreground, Red's in bold red.
+        assert!(text.contains("\x1b[1m將\x1b[0m"), "{text:?}");
+        assert!(text.contains("\x1b[1;31m帥\x1b[0m"), "{text:?}");
+        // No fixed foreground but red (30-37 and 90-97 but 31) and no fixed background.
+        for code in (30..=37).chain(90..=97).filter(|&c| c != 31).chain(40..=47).chain(100..=107) {
+            assert!(!text.contains(&format!("[{code}m")) && !text.contains(&format!(";{code}m")), "{code}");
+        }
+    }
+
+    #[test]
     fn last_move_is_bracketed_and_flip_reverses() {
         let pos = crate::notation::play_iccs(Position::startpos(), &["h2e2"]).unwrap();
         let text = draw_board(&pos, false, false);
@@ -137,7 +151,7 @@ mod tests {
         assert_eq!(rank2, "2   ＋  炮  ＋  ＋ [炮] ＋  ＋ (＋) ＋");
         let flipped = draw_board(&pos, true, false);
         assert!(flipped.lines().nth(1).unwrap().starts_with("0   俥  傌  相  仕  帥"));
-        assert!(draw_board(&pos, false, true).contains(MARK_BG));
+        assert!(draw_board(&pos, false, true).contains(MARK));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::board::{Move, Position};
 
 pub use error::{MissingPiece, NotationError, UnreadableReason};
 pub use line::{play_iccs, MoveListError, Opening, OpeningError};
-pub use pgn::{read_pgn, write_pgn, PgnError, PgnGame, PgnMove};
+pub use pgn::{read_pgn, write_pgn, PgnError, PgnGame, PgnGames, PgnMove};
 
 /// The three move notations this module reads and writes.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]

@@ -29,12 +29,14 @@ pub enum PgnOutError {
         /// Its directory.
         dir: PathBuf,
     },
-    /// The file's directory does not exist.
-    NoDirectory {
+    /// The file's directory did not exist and could not be created.
+    CannotCreateDirectory {
         /// The `--pgn` path.
         path: PathBuf,
         /// Its directory.
         dir: PathBuf,
+        /// What the system said.
+        error: io::Error,
     },
     /// The file's directory could not be looked at.
     CannotUseDirectory {
@@ -77,8 +79,8 @@ impl fmt::Display for PgnOutError {
             PgnOutError::NotADirectory { path, dir } => {
                 write!(f, "--pgn {}: {} is not a directory", path.display(), dir.display())
             }
-            PgnOutError::NoDirectory { path, dir } => {
-                write!(f, "--pgn {}: directory {} does not exist", path.display(), dir.display())
+            PgnOutError::CannotCreateDirectory { path, dir, error } => {
+                write!(f, "--pgn {}: cannot create directory {}: {error}", path.display(), dir.display())
             }
             PgnOutError::CannotUseDirectory { path, dir, error } => {
                 write!(f, "--pgn {}: cannot use directory {}: {error}", path.display(), dir.display())
@@ -219,8 +221,8 @@ pub fn game_text(
 }
 
 /// Checks before the first game that the PGN can be written where `--pgn` says: not a
-/// directory itself, in a directory that exists and takes new files (tried by creating and
-/// removing a temporary file there).
+/// directory itself, in a directory (created if missing) that takes new files (tried by creating
+/// and removing a temporary file there).
 pub fn check_writable(path: &Path) -> Result<(), PgnOutError> {
     let file = || path.to_path_buf();
     if path.is_dir() {
@@ -230,9 +232,9 @@ pub fn check_writable(path: &Path) -> Result<(), PgnOutError> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => return Err(PgnOutError::NotADirectory { path: file(), dir: dir.to_path_buf() }),
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(PgnOutError::NoDirectory { path: file(), dir: dir.to_path_buf() })
-        }
+        Err(e) if e.kind() == ErrorKind::NotFound => files::create_directory_of(path).map_err(|error| {
+            PgnOutError::CannotCreateDirectory { path: file(), dir: dir.to_path_buf(), error }
+        })?,
         Err(error) => {
             return Err(PgnOutError::CannotUseDirectory { path: file(), dir: dir.to_path_buf(), error })
         }

@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::judge::MoveReport;
 use crate::board::{Color, Move, Position};
+use crate::counted::counted;
 use crate::eval::relations::move_effect;
 use crate::notation::{format_move, MoveNotation, PgnGame};
 use crate::search::score::mate_in_moves;
@@ -220,13 +221,13 @@ pub fn summary_json(s: &SideSummary) -> Value {
 pub fn summary_line(side: Color, s: &SideSummary) -> String {
     let name = if side == Color::Red { "Red" } else { "Black" };
     format!(
-        "{name:<6} {} moves ({} from the book), average expected loss {:.1}%, {} inaccuracies (?!), {} mistakes (?), {} blunders (??)",
-        s.moves,
+        "{name:<6} {} ({} from the book), average expected loss {:.1}%, {} (?!), {} (?), {} (??)",
+        counted(s.moves, "move", "moves"),
         s.book,
         100.0 * s.average_loss(),
-        s.counts[0],
-        s.counts[1],
-        s.counts[2]
+        counted(s.counts[0], "inaccuracy", "inaccuracies"),
+        counted(s.counts[1], "mistake", "mistakes"),
+        counted(s.counts[2], "blunder", "blunders")
     )
 }
 
@@ -304,6 +305,20 @@ mod tests {
             expected_loss: 0.0,
             mark,
         }
+    }
+
+    #[test]
+    fn summary_counts_agree_with_their_nouns() {
+        let one_each = SideSummary { moves: 1, book: 0, total_loss: 0.5, judged: 1, counts: [1, 0, 2] };
+        let line = summary_line(Color::Black, &one_each);
+        assert_eq!(
+            line,
+            "Black  1 move (0 from the book), average expected loss 50.0%, 1 inaccuracy (?!), 0 mistakes (?), 2 blunders (??)"
+        );
+        let many = SideSummary { moves: 2, book: 1, total_loss: 0.0, judged: 1, counts: [2, 1, 1] };
+        let line = summary_line(Color::Red, &many);
+        assert!(line.contains("2 moves (1 from the book)"), "{line}");
+        assert!(line.contains("2 inaccuracies (?!), 1 mistake (?), 1 blunder (??)"), "{line}");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Splits PGN text into tags, words, comments and variation brackets, each with its line.
+//! Splits PGN text into tags, words, comments and variation brackets, each with its line, one
+//! at a time: a reader of a large file holds the lexemes of one game, not of the whole file.
 
 use super::PgnError;
 use crate::quote::quoted;
@@ -36,24 +37,44 @@ fn is_space(c: char) -> bool {
 }
 
 /// The tokens of `text`, or the first lexical error (an unterminated comment, a malformed tag).
-pub(super) fn lex(text: &str) -> Result<Vec<Lexeme>, PgnError> {
-    Lexer { chars: text.chars().collect(), at: 0, line: 1 }.run()
+#[cfg(test)]
+fn lex(text: &str) -> Result<Vec<Lexeme>, PgnError> {
+    Lexer::new(text).collect()
 }
 
-struct Lexer {
-    chars: Vec<char>,
+/// The lexemes of a text, in order; after an error, nothing more.
+pub(super) struct Lexer<'a> {
+    text: &'a str,
+    /// The byte where the next lexeme may start.
     at: usize,
     line: usize,
 }
 
-impl Lexer {
+impl Iterator for Lexer<'_> {
+    type Item = Result<Lexeme, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let next = self.lexeme().transpose();
+        if matches!(next, Some(Err(_))) {
+            self.at = self.text.len();
+        }
+        next
+    }
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `text`.
+    pub(super) fn new(text: &'a str) -> Lexer<'a> {
+        Lexer { text, at: 0, line: 1 }
+    }
+
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
+        self.text[self.at..].chars().next()
     }
 
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
-        self.at += 1;
+        self.at += c.len_utf8();
         if c == '\n' {
             self.line += 1;
         }
@@ -61,11 +82,11 @@ impl Lexer {
     }
 
     fn at_line_start(&self) -> bool {
-        self.at == 0 || self.chars[self.at - 1] == '\n'
+        self.at == 0 || self.text.as_bytes()[self.at - 1] == b'\n'
     }
 
-    fn run(mut self) -> Result<Vec<Lexeme>, PgnError> {
-        let mut out = Vec::new();
+    /// The next lexeme, `None` at the end of the text.
+    fn lexeme(&mut self) -> Result<Option<Lexeme>, PgnError> {
         while let Some(c) = self.peek() {
             let line = self.line;
             let token = match c {
@@ -101,9 +122,9 @@ impl Lexer {
                 '}' | ']' => return Err(PgnError::new(line, format!("'{c}' closes nothing"))),
                 _ => Token::Word(self.word()),
             };
-            out.push(Lexeme { token, line });
+            return Ok(Some(Lexeme { token, line }));
         }
-        Ok(out)
+        Ok(None)
     }
 
     fn rest_of_line(&mut self) -> String {

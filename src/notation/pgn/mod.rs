@@ -15,7 +15,7 @@ use crate::input_file::Limit;
 use super::NotationError;
 
 pub use date::{date_tag, today_tag};
-pub use reader::read_pgn;
+pub use reader::{read_pgn, PgnGames};
 pub use writer::write_pgn;
 
 /// The largest PGN file read (1 GiB): PGN has no limit of its own, and this holds a few hundred

@@ -1,10 +1,13 @@
-//! `read_pgn`: PGN text to games, replaying and checking every move.
+//! `read_pgn`: PGN text to games, replaying and checking every move; `PgnGames` reads them one
+//! at a time, holding one game's lexemes and moves however large the text.
+
+use std::collections::VecDeque;
 
 use crate::board::Position;
 use crate::notation::{parse_move, NotationError};
 use crate::quote::quoted;
 
-use super::lexer::{lex, Lexeme, Token};
+use super::lexer::{Lexeme, Lexer, Token};
 use super::{PgnError, PgnGame, PgnMove, RESULTS};
 
 /// Reads every game in `text` (none for a text without tags or moves).
@@ -14,60 +17,116 @@ use super::{PgnError, PgnGame, PgnMove, RESULTS};
 /// `!`/`?` suffixes are kept. A game ends at its result token or where the next game's tags begin;
 /// without a result token, the `Result` tag (or `*`) is its result.
 pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let lexemes = lex(text)?;
-    let mut games = Vec::new();
-    let mut current: Option<GameReader> = None;
-    let mut at = 0;
-    while at < lexemes.len() {
-        let Lexeme { token, line } = &lexemes[at];
-        let line = *line;
-        match token {
-            Token::Tag { name, value } => {
-                if current.as_ref().is_some_and(|g| g.in_movetext()) {
-                    games.extend(current.take().map(GameReader::finish));
-                }
-                current.get_or_insert_with(GameReader::new).tag(name, value, line)?;
-            }
-            Token::Open => {
-                at = skip_variation(&lexemes, at)?;
-                continue;
-            }
-            Token::Close => return Err(PgnError::new(line, "')' closes no variation")),
-            Token::Comment(text) => {
-                if let Some(game) = current.as_mut() {
-                    game.comment(text);
-                }
-            }
-            Token::Word(_) => {
-                if current.as_ref().is_some_and(|g| g.result.is_some()) {
-                    games.extend(current.take().map(GameReader::finish));
-                }
-                at += current.get_or_insert_with(GameReader::new).word(&lexemes[at..])?;
-                continue;
-            }
-        }
-        at += 1;
-    }
-    games.extend(current.map(GameReader::finish));
-    Ok(games)
+    PgnGames::new(text).collect()
 }
 
-/// The index just after the `)` matching the `(` at `open`.
-fn skip_variation(lexemes: &[Lexeme], open: usize) -> Result<usize, PgnError> {
-    let mut depth = 0usize;
-    for (i, l) in lexemes.iter().enumerate().skip(open) {
-        match l.token {
-            Token::Open => depth += 1,
-            Token::Close => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(i + 1);
-                }
-            }
-            _ => {}
+/// The games of a PGN text, read as `read_pgn` reads them but one at a time: the first error
+/// (a lexical one, or a move that is not legal) ends the games.
+pub struct PgnGames<'a> {
+    lexer: Lexer<'a>,
+    /// Lexemes read ahead of the game: a Chinese move written with spaces inside, or the first
+    /// lexeme of the next game.
+    ahead: VecDeque<Lexeme>,
+    /// Whether the games have ended, at the end of the text or at an error.
+    ended: bool,
+}
+
+impl<'a> PgnGames<'a> {
+    /// The games of `text`, from its first.
+    pub fn new(text: &'a str) -> PgnGames<'a> {
+        PgnGames { lexer: Lexer::new(text), ahead: VecDeque::new(), ended: false }
+    }
+
+    fn next_lexeme(&mut self) -> Result<Option<Lexeme>, PgnError> {
+        match self.ahead.pop_front() {
+            Some(lexeme) => Ok(Some(lexeme)),
+            None => self.lexer.next().transpose(),
         }
     }
-    Err(PgnError::new(lexemes[open].line, "unterminated variation: '(' has no closing ')'"))
+
+    /// Reads lexemes ahead until `count` wait (or the text ends).
+    fn look_ahead(&mut self, count: usize) -> Result<(), PgnError> {
+        while self.ahead.len() < count {
+            match self.lexer.next().transpose()? {
+                Some(lexeme) => self.ahead.push_back(lexeme),
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// The next game, `None` after the last.
+    fn game(&mut self) -> Result<Option<PgnGame>, PgnError> {
+        let mut current: Option<GameReader> = None;
+        while let Some(lexeme) = self.next_lexeme()? {
+            let line = lexeme.line;
+            match &lexeme.token {
+                Token::Tag { name, value } => {
+                    if current.as_ref().is_some_and(|g| g.in_movetext()) {
+                        // The next game's first tag.
+                        self.ahead.push_front(lexeme);
+                        return Ok(current.map(GameReader::finish));
+                    }
+                    current.get_or_insert_with(GameReader::new).tag(name, value, line)?;
+                }
+                Token::Open => self.skip_variation(line)?,
+                Token::Close => return Err(PgnError::new(line, "')' closes no variation")),
+                Token::Comment(text) => {
+                    if let Some(game) = current.as_mut() {
+                        game.comment(text);
+                    }
+                }
+                Token::Word(word) => {
+                    if current.as_ref().is_some_and(|g| g.result.is_some()) {
+                        // A word after the result starts the next game.
+                        self.ahead.push_front(lexeme);
+                        return Ok(current.map(GameReader::finish));
+                    }
+                    let game = current.get_or_insert_with(GameReader::new);
+                    if word.is_ascii() {
+                        game.word(std::slice::from_ref(&lexeme))?;
+                    } else {
+                        // A Chinese move may be split over as many as four words.
+                        self.look_ahead(3)?;
+                        let mut words = vec![lexeme];
+                        words.extend(self.ahead.iter().take(3).cloned());
+                        let used = game.word(&words)?;
+                        self.ahead.drain(..used - 1);
+                    }
+                }
+            }
+        }
+        Ok(current.map(GameReader::finish))
+    }
+
+    /// Skips the lexemes up to the `)` that closes the `(` just read on `open_line`.
+    fn skip_variation(&mut self, open_line: usize) -> Result<(), PgnError> {
+        let mut depth = 1usize;
+        while depth > 0 {
+            match self.next_lexeme()?.map(|l| l.token) {
+                Some(Token::Open) => depth += 1,
+                Some(Token::Close) => depth -= 1,
+                Some(_) => {}
+                None => {
+                    return Err(PgnError::new(open_line, "unterminated variation: '(' has no closing ')'"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for PgnGames<'_> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.ended {
+            return None;
+        }
+        let game = self.game().transpose();
+        self.ended = !matches!(game, Some(Ok(_)));
+        game
+    }
 }
 
 /// A game being read: its tags so far and the position its moves have reached.
@@ -211,6 +270,28 @@ fn split_suffix(text: &str) -> (&str, Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_come_one_at_a_time_and_stop_at_the_first_error() {
+        let text = "[Event \"1\"]\n1. h2e2 h9g7 *\n\n1. 炮二平五 马 8 进 7 1-0\n[Event \"3\"]\n1. a0a5 *\n[Event \"4\"]\n*\n";
+        let mut games = PgnGames::new(text);
+        let first = games.next().unwrap().unwrap();
+        assert_eq!((first.tag("Event"), first.moves.len(), first.result.as_str()), (Some("1"), 2, "*"));
+        // A Chinese move written with spaces inside, and the result ending the game.
+        let second = games.next().unwrap().unwrap();
+        assert_eq!((second.moves.len(), second.result.as_str()), (2, "1-0"));
+        assert_eq!(second.moves[1].mv.to_string(), "h9g7");
+        let third = games.next().unwrap().unwrap_err();
+        assert_eq!(third.line, 6);
+        assert!(third.message.contains("'a0a5' is not a legal move"), "{}", third.message);
+        assert!(games.next().is_none(), "nothing after an error");
+        // `read_pgn` refuses the text whole; without the bad game it reads the same games.
+        assert!(read_pgn(text).is_err());
+        let good = text.replace("1. a0a5 *", "*");
+        let all = read_pgn(&good).unwrap();
+        assert_eq!(all.len(), 4);
+        assert_eq!(PgnGames::new(&good).collect::<Result<Vec<_>, _>>().unwrap(), all);
+    }
 
     #[test]
     fn move_numbers_come_off() {

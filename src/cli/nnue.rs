@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 
 use super::common::{bar_style, progress_bar, progress_wanted};
 use crate::board::Position;
-use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation};
+use crate::eval::nnue::architecture::{Activation, Architecture, Hidden, Quantisation};
 use crate::eval::nnue::{embedded, features, format, FeatureSet, KingBuckets, Network};
 use crate::eval::EvalChoice;
 use crate::train::measure::{LossData, LossRequest};

@@ -12,7 +12,7 @@
 //! split over threads by ranges of weights, which changes nothing in the result.
 
 use crate::adam::{folded_step_size, Decays};
-use crate::eval::nnue::network::Architecture;
+use crate::eval::nnue::architecture::Architecture;
 
 use super::float::FloatNetwork;
 use super::model::{ClipLimits, Gradients};

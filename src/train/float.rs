@@ -9,8 +9,9 @@ use crate::board::Position;
 use crate::eval::nnue::features::{self, MAX_ACTIVE};
 use std::fmt;
 
-use crate::eval::nnue::layers::{Dense, QH};
-use crate::eval::nnue::network::{Activation, Architecture, ArchitectureError, Network, RangeError};
+use crate::eval::nnue::architecture::{Activation, Architecture, ArchitectureError, QH};
+use crate::eval::nnue::layers::Dense;
+use crate::eval::nnue::network::{Network, RangeError};
 
 /// The hidden layer's activation in floating point: `clamp(x, 0, 1)`, squared for SCReLU.
 #[inline(always)]

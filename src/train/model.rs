@@ -7,8 +7,7 @@
 //! rows. Gradients are sums over the positions a thread was given (the optimiser divides by the
 //! batch size), accumulated in a fixed order, so a run is reproducible.
 
-use crate::eval::nnue::layers::QH;
-use crate::eval::nnue::network::{Activation, Architecture};
+use crate::eval::nnue::architecture::{Activation, Architecture, QH};
 
 use super::float::{activate, FloatLayer, FloatNetwork};
 use super::loss::Blend;
@@ -118,7 +117,7 @@ impl ClipLimits {
             }
             let bias = (half / (arch.dense_input_scale(l) as f64 * QH as f64)).floor() - 1.0;
             hidden.push((weight as f32, bias as f32));
-            input_max = crate::eval::nnue::layers::hidden_value_scale(q.qa) as f64;
+            input_max = crate::eval::nnue::architecture::hidden_value_scale(q.qa) as f64;
         }
         ClipLimits { feature: feature as f32, output: output as f32, output_bias: output_bias as f32, hidden }
     }
@@ -349,7 +348,7 @@ fn hidden_gradient(
     let act = net.arch.activation;
     let Scratch { us, them, d_us, d_them, x, z, dx } = scratch;
     // Where each layer's inputs start in `x`, and its sums in `z`.
-    let mut starts = [(0usize, 0usize); crate::eval::nnue::network::MAX_HIDDEN_LAYERS + 1];
+    let mut starts = [(0usize, 0usize); crate::eval::nnue::architecture::MAX_HIDDEN_LAYERS + 1];
     let (mut input_at, mut z_at) = (0, 0);
     let mut inputs = 2 * n;
     for (l, layer) in net.hidden.iter().enumerate() {
@@ -490,8 +489,8 @@ pub fn batch_loss(net: &FloatNetwork, samples: &Samples, range: std::ops::Range<
 mod tests {
     use super::*;
     use crate::datagen::format::Record;
+    use crate::eval::nnue::architecture::{Hidden, Quantisation};
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::{Hidden, Quantisation};
     use crate::train::adam::{net_tensors, net_tensors_mut};
     use rand::{Rng, SeedableRng};
 

@@ -339,8 +339,8 @@ impl AccumulatorStack {
 mod tests {
     use super::*;
     use crate::board::movegen;
+    use crate::eval::nnue::architecture::Architecture;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::Architecture;
     use crate::train::FloatNetwork;
     use rand::{Rng, SeedableRng};
 

@@ -141,8 +141,8 @@ fn decode(code: u8) -> (Color, PieceKind) {
 mod tests {
     use super::*;
     use crate::board::Position;
+    use crate::eval::nnue::architecture::Architecture;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::Architecture;
     use crate::train::FloatNetwork;
 
     fn palace_net() -> Network {

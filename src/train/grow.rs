@@ -23,8 +23,8 @@ use std::fmt;
 
 use crate::board::{Color, Square};
 use crate::eval::nnue::architecture::{Activation, Architecture, Hidden};
+use crate::eval::nnue::features::relations::RELATION_FEATURES;
 use crate::eval::nnue::features::{FeatureSet, FEATURES_PER_BUCKET};
-use crate::eval::nnue::relations::RELATION_FEATURES;
 
 use super::float::FloatNetwork;
 

@@ -15,10 +15,10 @@
 
 use std::sync::Arc;
 
+use super::features::relations::{Delta, Relation, Relations, MAX_RELATIONS};
 use super::features::{self, Frame};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
-use super::relations::{Delta, Relation, Relations, MAX_RELATIONS};
 use super::simd;
 use crate::board::{Color, Move, PieceKind, Position, Square};
 

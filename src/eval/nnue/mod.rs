@@ -1,8 +1,8 @@
 //! The neural evaluation (NNUE): a one-hidden-layer network over piece-square features from each
 //! side's perspective, evaluated in integers from accumulators kept up to date move by move.
 //!
-//! * `features`: which inputs a position switches on (shared with the trainer);
-//! * `relations`: which piece attacks or protects which, the optional relation inputs;
+//! * `features/`: which inputs a position switches on (shared with the trainer): king buckets,
+//!   piece-square indices, frames, the relation inputs, output buckets;
 //! * `architecture`: the shape of a net and the one codec of its header's bytes;
 //! * `network`: the quantised network;
 //! * `layers`: the optional hidden layers (dense, in integers) and their forward pass;
@@ -24,7 +24,6 @@ pub mod layers;
 pub mod network;
 pub mod random_net;
 pub mod refresh_cache;
-pub mod relations;
 pub mod simd;
 
 pub use accumulator::{AccumulatorStack, SCORE_LIMIT};

@@ -41,9 +41,9 @@
 use std::fmt;
 
 use super::architecture::{self, Activation, Architecture};
+use super::features::relations::MAX_RELATIONS;
 use super::features::{self, MAX_ACTIVE};
 use super::layers::{self, Dense};
-use super::relations::MAX_RELATIONS;
 use super::simd;
 use crate::board::{Color, PieceKind, Position, Square};
 use crate::winrate::WinRateModel;

@@ -29,7 +29,7 @@ pub struct EvalArgs {
     /// The net whose score and pieces' shares follow the classic breakdown: the built-in one,
     /// `--evalfile NET`, or none with `--classic`.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
     /// One JSON object: each evaluation's internal and normalised score with win/draw/loss.
     #[arg(long)]
     pub json: bool,

@@ -26,7 +26,7 @@ use crate::binary::{self, fail, fnv1a64, FieldReader, FieldWriter, FileError, Fi
 use crate::eval::nnue::architecture::{Architecture, FlagsByte};
 use crate::files;
 
-use super::adam::{net_tensors, net_tensors_mut, Adam};
+use super::adam::Adam;
 use super::float::FloatNetwork;
 use super::model::Gradients;
 use super::settings::{Schedule, TrainSettings};
@@ -160,7 +160,7 @@ impl TrainState {
             out.f64(e.validation);
             out.f64(e.lr);
         }
-        for t in net_tensors(&self.net) {
+        for t in self.net.tensors() {
             out.tensor(t);
         }
         for t in [&self.adam.m, &self.adam.v] {
@@ -168,7 +168,7 @@ impl TrainState {
                 out.tensor(values);
             }
         }
-        for t in net_tensors(&self.best_net) {
+        for t in self.best_net.tensors() {
             out.tensor(t);
         }
         let sum = fnv1a64(&out.0);
@@ -315,7 +315,7 @@ impl TrainState {
         }
         let mut nets = groups.into_iter().map(|tensors| {
             let mut net = FloatNetwork::zeros(arch);
-            for (slot, (_, values)) in net_tensors_mut(&mut net).into_iter().zip(tensors) {
+            for (slot, (_, values)) in net.tensors_mut().into_iter().zip(tensors) {
                 *slot = values;
             }
             net

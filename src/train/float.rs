@@ -84,6 +84,32 @@ impl FloatNetwork {
         }
     }
 
+    /// The tensors, in the order of `Gradients::tensors_mut` (the optimiser's and the
+    /// checkpoint's): feature weights and biases, each hidden layer's weights and biases, output
+    /// weights and biases.
+    pub fn tensors(&self) -> Vec<&Vec<f32>> {
+        let mut out = vec![&self.feature_weights, &self.feature_bias];
+        for layer in &self.hidden {
+            out.push(&layer.weights);
+            out.push(&layer.bias);
+        }
+        out.push(&self.output_weights);
+        out.push(&self.output_bias);
+        out
+    }
+
+    /// The tensors to change, in the order of `tensors`.
+    pub fn tensors_mut(&mut self) -> Vec<&mut Vec<f32>> {
+        let mut out = vec![&mut self.feature_weights, &mut self.feature_bias];
+        for layer in &mut self.hidden {
+            out.push(&mut layer.weights);
+            out.push(&mut layer.bias);
+        }
+        out.push(&mut self.output_weights);
+        out.push(&mut self.output_bias);
+        out
+    }
+
     /// A network of `arch` with random weights from `seed` (the same seed gives the same net):
     /// feature weights uniform in ±0.1, biases near the middle of the clipping range, output
     /// weights uniform in ±1/√(2·width), so that scores stay within a few hundred centipawns.

@@ -135,7 +135,7 @@ impl ClipLimits {
 
 /// Clips every weight of `net` to `limits`.
 pub fn clip(net: &mut FloatNetwork, limits: &ClipLimits) {
-    for (tensor, limit) in super::adam::net_tensors_mut(net).into_iter().zip(limits.per_tensor()) {
+    for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
         tensor.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
     }
 }
@@ -491,7 +491,6 @@ mod tests {
     use crate::datagen::format::Record;
     use crate::eval::nnue::architecture::{Hidden, Quantisation};
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::train::adam::{net_tensors, net_tensors_mut};
     use rand::{Rng, SeedableRng};
 
     fn tiny(activation: Activation) -> Architecture {
@@ -605,12 +604,12 @@ mod tests {
                         continue;
                     }
                     let h = 1e-3f32;
-                    let original = net_tensors(&net)[tensor][i];
-                    net_tensors_mut(&mut net)[tensor][i] = original + h;
+                    let original = net.tensors()[tensor][i];
+                    net.tensors_mut()[tensor][i] = original + h;
                     let up = mean_loss(&net, &samples, blend);
-                    net_tensors_mut(&mut net)[tensor][i] = original - h;
+                    net.tensors_mut()[tensor][i] = original - h;
                     let down = mean_loss(&net, &samples, blend);
-                    net_tensors_mut(&mut net)[tensor][i] = original;
+                    net.tensors_mut()[tensor][i] = original;
                     let numeric = (up - down) / (2.0 * h as f64);
                     let ours = ours as f64;
                     let error = (numeric - ours).abs();
@@ -694,7 +693,7 @@ mod tests {
                 let limits = ClipLimits::of(&arch);
                 assert_eq!(limits.per_tensor().len(), 4 + 2 * sizes.len());
                 let mut net = FloatNetwork::zeros(arch);
-                for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+                for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
                     tensor.iter_mut().for_each(|w| *w = limit);
                 }
                 let quantised =
@@ -719,7 +718,7 @@ mod tests {
         };
         let limits = ClipLimits::of(&arch);
         let mut net = FloatNetwork::zeros(arch);
-        for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+        for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
             tensor.iter_mut().for_each(|w| *w = limit);
         }
         net.quantise().unwrap();
@@ -738,7 +737,7 @@ mod tests {
                 let arch = Architecture { width, activation, output_buckets: 2, ..Architecture::DEFAULT };
                 let limits = ClipLimits::of(&arch);
                 let mut net = FloatNetwork::zeros(arch);
-                for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+                for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
                     tensor.iter_mut().for_each(|w| *w = limit);
                 }
                 net.quantise().unwrap_or_else(|e| panic!("{activation:?} {width}: {e}"));

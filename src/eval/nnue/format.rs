@@ -317,12 +317,11 @@ pub fn save(net: &Network, path: &Path) -> Result<(), FileError> {
 mod tests {
     use super::*;
     use crate::eval::nnue::architecture::{Activation, Hidden, Quantisation};
-    use crate::train::FloatNetwork;
     use proptest::prelude::*;
 
     fn small_net(seed: u64) -> Network {
         let arch = Architecture { width: 16, output_buckets: 2, ..Architecture::DEFAULT };
-        FloatNetwork::random(arch, seed).quantise().unwrap().with_description("test net")
+        Network::random(arch, seed).unwrap().with_description("test net")
     }
 
     #[test]
@@ -335,7 +334,7 @@ mod tests {
             output_buckets: 2,
             ..Architecture::DEFAULT
         };
-        let net = FloatNetwork::random(arch, 4).quantise().unwrap();
+        let net = Network::random(arch, 4).unwrap();
         let bytes = to_bytes(&net);
         assert_eq!(bytes[8..12], [3, 0, 2, 3]);
         assert_eq!(from_bytes(&bytes), Ok(net));
@@ -376,7 +375,7 @@ mod tests {
             hidden: Hidden::new(sizes).unwrap(),
             ..Architecture::DEFAULT
         };
-        FloatNetwork::random(arch, seed).quantise().unwrap().with_description("hidden")
+        Network::random(arch, seed).unwrap().with_description("hidden")
     }
 
     /// A net with hidden layers is version 5 with their count at byte 36, the first one's
@@ -393,7 +392,7 @@ mod tests {
                 hidden: Hidden::new(sizes).unwrap().with_first_activation(first),
                 ..Architecture::DEFAULT
             };
-            let net = FloatNetwork::random(arch, 5).quantise().unwrap().with_description("hidden");
+            let net = Network::random(arch, 5).unwrap().with_description("hidden");
             let bytes = to_bytes(&net);
             assert_eq!(bytes[8..10], [5, 0]);
             let mut old = bytes.clone();
@@ -660,7 +659,7 @@ mod tests {
                 quantisation: Quantisation::DEFAULT,
                 hidden: Hidden::NONE,
             };
-            let net = FloatNetwork::random(arch, seed).quantise().unwrap().with_description("round trip");
+            let net = Network::random(arch, seed).unwrap().with_description("round trip");
             prop_assert_eq!(from_bytes(&to_bytes(&net)), Ok(net));
         }
     }

@@ -15,7 +15,6 @@ use chariot::eval::nnue::{
     AccumulatorStack, Activation, Architecture, FeatureSet, Hidden, KingBuckets, Network, Quantisation,
     SCORE_LIMIT,
 };
-use chariot::train::FloatNetwork;
 use prop_support::{any_position, config, memory_bound, mutate, mutations, random_bytes, read_guarded};
 use proptest::prelude::*;
 
@@ -50,10 +49,7 @@ fn small_architecture() -> impl Strategy<Value = Architecture> {
 
 /// A quantised net of `arch` with random weights from `seed`, and a description of `text`.
 fn net_of(arch: Architecture, seed: u64, text: &str) -> Network {
-    FloatNetwork::random(arch, seed)
-        .quantise()
-        .expect("a random net fits its integer types")
-        .with_description(text)
+    Network::random(arch, seed).expect("a valid architecture").with_description(text)
 }
 
 /// `bytes` with the checksum recomputed, so that a mutation of the header fields or weights is

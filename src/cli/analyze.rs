@@ -51,7 +51,7 @@ pub struct AnalyzeArgs {
     pub hash: u32,
     /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,

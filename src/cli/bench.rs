@@ -36,7 +36,7 @@ pub struct BenchArgs {
     pub tune: SearchParams,
     /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
 }
 
 fn parse_params(text: &str) -> Result<SearchParams, ParamError> {

@@ -85,7 +85,7 @@ pub struct DatagenArgs {
     /// The evaluation the games are searched with: the built-in net, `--evalfile NET` or
     /// `--classic`. Part of a scored file's settings: a file is resumed with the one it began with.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
 }
 
 /// What `chariot datagen` does besides generating and checking.

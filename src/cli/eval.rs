@@ -31,7 +31,7 @@ pub struct EvalArgs {
     /// The net whose score and pieces' shares follow the classic breakdown: the built-in one,
     /// `--evalfile NET`, or none with `--classic`.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
     /// One JSON object: each evaluation's internal and normalised score with win/draw/loss, and
     /// each piece's relations (square, attackers' and protectors' squares, hangs, exchange).
     #[arg(long)]

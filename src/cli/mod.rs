@@ -12,6 +12,7 @@ pub mod book;
 pub mod common;
 pub mod datagen;
 pub mod eval;
+pub mod eval_source;
 pub mod judge;
 pub mod lab;
 pub mod matches;

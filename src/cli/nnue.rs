@@ -5,17 +5,17 @@
 //! data none of them trained on.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Error, Result};
 use clap::{Args, Subcommand};
 
 use super::common::{bar_style, progress_bar, progress_wanted};
+use super::eval_source::load_net;
 use crate::board::Position;
-use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation};
+use crate::eval::nnue::architecture::{Activation, Architecture, Hidden, Quantisation};
 use crate::eval::nnue::{embedded, features, format, FeatureSet, KingBuckets, Network};
-use crate::eval::EvalChoice;
 use crate::train::measure::{LossData, LossRequest};
 use crate::train::run::{self, Export, TrainJob};
 use crate::train::{FloatNetwork, Schedule, SettingsRequest};
@@ -245,33 +245,6 @@ impl RandomArgs {
             output_buckets: self.output_buckets,
             quantisation: Quantisation::DEFAULT,
             hidden: self.hidden.with_first_activation(self.hidden_activation),
-        }
-    }
-}
-
-/// Loads the net at `path`, or says why not.
-pub fn load_net(path: &Path) -> Result<Arc<Network>> {
-    format::load(path).map(Arc::new).map_err(Error::msg)
-}
-
-/// The evaluation a searching subcommand uses: the built-in net unless told otherwise.
-#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
-pub struct EvalSource {
-    /// Evaluate with the net in this file instead of the built-in one.
-    #[arg(long, value_name = "NET", conflicts_with = "classic")]
-    pub evalfile: Option<PathBuf>,
-    /// Evaluate with the classic (hand-tuned piece-square) evaluation instead of a net.
-    #[arg(long)]
-    pub classic: bool,
-}
-
-impl EvalSource {
-    /// The evaluation these arguments ask for; a net file that does not load is an error.
-    pub fn choice(&self) -> Result<EvalChoice> {
-        match (&self.evalfile, self.classic) {
-            (_, true) => Ok(EvalChoice::Classic),
-            (Some(path), false) => Ok(EvalChoice::Nnue(load_net(path)?)),
-            (None, false) => Ok(EvalChoice::default()),
         }
     }
 }

@@ -61,7 +61,7 @@ pub struct PlayArgs {
     pub hash: u32,
     /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
 }
 
 const HELP: &str = "\

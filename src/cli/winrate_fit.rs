@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use super::nnue::EvalSource;
+use super::eval_source::EvalSource;
 use crate::datagen::format::Wdl;
 use crate::datagen::reader::DataReader;
 use crate::eval::nnue::{embedded, format};

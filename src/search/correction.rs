@@ -14,20 +14,15 @@
 
 use crate::board::{Color, Position};
 
+use super::history::{CORRECTION_GRAIN, CORRECTION_LIMIT_CP};
 use super::score::RULE_WIN;
 use super::tt::Bound;
 
 /// Entries per side to move in each table (a power of two).
 const ENTRIES: usize = 16_384;
 
-/// Entries hold centipawns times this, so that small corrections average without rounding away.
-const GRAIN: i32 = 256;
-
 /// A result's weight is out of this.
 const WEIGHT_SCALE: i32 = 256;
-
-/// No entry corrects by more than this many centipawns.
-const LIMIT_CP: i32 = 96;
 
 /// Which keys the correction history learns and corrects by.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -141,7 +136,7 @@ impl CorrectionHistory {
         if count == 0 {
             raw
         } else {
-            raw + sum / (count * GRAIN)
+            raw + sum / (count * CORRECTION_GRAIN)
         }
     }
 
@@ -170,7 +165,7 @@ impl CorrectionHistory {
             return;
         }
         let weight = (depth + 1).clamp(1, self.max_weight);
-        let target = (score - raw).clamp(-LIMIT_CP, LIMIT_CP) * GRAIN;
+        let target = (score - raw).clamp(-CORRECTION_LIMIT_CP, CORRECTION_LIMIT_CP) * CORRECTION_GRAIN;
         let update =
             |entry: &mut i32| *entry = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
         if let (Some(table), Some(i)) = (self.pawns.as_mut(), slot.pawns) {
@@ -313,7 +308,7 @@ mod tests {
         assert_eq!(history.corrected(slot, 100), 100);
         // A huge error corrects by the limit at most.
         history.learn(slot, 0, 0, 5_000, Bound::Lower, 300);
-        assert_eq!(history.corrected(slot, 0), LIMIT_CP);
+        assert_eq!(history.corrected(slot, 0), CORRECTION_LIMIT_CP);
         // Switched off: nothing is learned.
         let mut off = CorrectionHistory::new(0, CorrectionKeys::PAWNS);
         off.learn(slot, 0, 0, 500, Bound::Exact, 20);

@@ -12,18 +12,18 @@
 //! - `limits`, `control`, `timeman`: what a `go` asks, how it is stopped, when time is up;
 //! - `root`: the root move list; `driver`: iterative deepening over it; `worker`: one thread's
 //!   tree search; `shared`: what the threads of one search share; `stack`: per-ply state;
-//! - `ordering` (with `cont_history`), `reductions`, `correction`, `see`, `rules_hook`,
+//! - `ordering` (over the tables of `history`), `reductions`, `correction`, `see`, `rules_hook`,
 //!   `score`, `tt`, `memory`: the search's tools; `thread_state`: what each thread keeps between searches;
 //! - `score_scale`: scores as people and programs read them (normalised, win/draw/loss);
 //! - `skill`: playing below full strength (the levels, the choice among lines, the Elo scale);
 //! - `info`: what a search reports; `bench`: the fixed node-count signature.
 
 pub mod bench;
-pub mod cont_history;
 pub mod control;
 pub mod correction;
 mod driver;
 pub mod engine;
+pub mod history;
 pub mod info;
 pub mod limits;
 pub mod memory;

@@ -1,17 +1,15 @@
 //! Move ordering: hash move, good captures (by SEE, then MVV-LVA), killers, counter move,
 //! history and continuation history (by the moves one and two plies before) for quiet moves,
-//! and losing captures last.
+//! and losing captures last. The history tables themselves, with their bounds, are `history`'s.
 
 use crate::board::{Move, MoveList, Position};
 
-use super::cont_history::ContinuationHistory;
+use super::history::{ContRow, OrderingTables, HISTORY_MAX};
 use super::see::{see_non_negative, value_on, SEE_VALUE_MAX};
 
 /// Plies the search can go deep (stacks are sized by it).
 pub const MAX_PLY: usize = 128;
 
-/// History scores stay within ±this, so they never outrank killers.
-pub const HISTORY_MAX: i32 = 1 << 20;
 /// The order scores of the classes of moves, from the hash move down to losing captures. They
 /// keep within 24 bits, so that a score and the move's place in the list share one `i32`: the
 /// picker's `selection_key`.
@@ -39,106 +37,6 @@ const PLACE_MASK: i32 = (1 << PLACE_BITS) - 1;
 const _: () = assert!(crate::board::moves::MAX_MOVES <= 1 << PLACE_BITS);
 const _: () =
     assert!(HASH_MOVE < 1 << (31 - PLACE_BITS) && BAD_CAPTURE - CAPTURE_SPREAD >= -(1 << (31 - PLACE_BITS)));
-
-pub use super::cont_history::{ContRow, NO_CONTINUATION};
-
-/// The moving piece's type and the destination of `mv`, which `pos` is about to play: the
-/// index into a continuation row, and the row that this move opens for the replies to it.
-#[inline]
-pub fn piece_square(pos: &Position, mv: Move) -> ContRow {
-    let to = mv.to();
-    pos.piece_at(mv.from()).type_index() * 90 + to.rank() as usize * 9 + to.file() as usize
-}
-
-/// History tables of one search thread, kept (faded) from one search to the next. The killers
-/// live in the search's per-ply `Stack`.
-pub struct OrderingTables {
-    /// Quiet-move success by (piece type index, destination).
-    pub history: Box<[[i32; 256]; 14]>,
-    /// The reply that refuted a move, by (piece type index, destination) of that move.
-    pub counter: Box<[[Move; 256]; 14]>,
-    /// Quiet-move success after a given earlier move: by the row of the move one or two plies
-    /// before (both read the same table) and the reply's `piece_square`.
-    pub cont: ContinuationHistory,
-}
-
-impl Default for OrderingTables {
-    fn default() -> Self {
-        OrderingTables {
-            history: Box::new([[0; 256]; 14]),
-            counter: Box::new([[Move::NONE; 256]; 14]),
-            cont: ContinuationHistory::default(),
-        }
-    }
-}
-
-/// A cutoff's history bonus grows with the depth squared up to this (depth 20), so that the
-/// deepest cutoffs do not swamp everything learned shallower.
-const BONUS_DEPTH_SQUARED_MAX: i32 = 400;
-/// History points per unit of depth squared in a cutoff's bonus.
-const BONUS_PER_DEPTH_SQUARED: i32 = 16;
-
-impl OrderingTables {
-    /// Records a quiet move that caused a beta cutoff, and punishes the quiet moves tried before
-    /// it. `conts` are the rows of the moves one and two plies before.
-    pub fn reward_quiet(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        tried: &[Move],
-        depth: i32,
-        conts: [ContRow; 2],
-    ) {
-        let bonus = (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED;
-        self.update_quiet(pos, mv, bonus, conts);
-        for &other in tried {
-            if other != mv {
-                self.update_quiet(pos, other, -bonus, conts);
-            }
-        }
-        if let Some(prev) = pos.last_move() {
-            let p = pos.piece_at(prev.to()).type_index();
-            self.counter[p][prev.to().index()] = mv;
-        }
-    }
-
-    fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: [ContRow; 2]) {
-        update_history(&mut self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()], bonus);
-        let at = piece_square(pos, mv);
-        for row in conts {
-            if row != NO_CONTINUATION {
-                update_history(self.cont.entry(row, at), bonus);
-            }
-        }
-    }
-
-    /// The history score of a quiet move: its own history and its two continuation histories
-    /// (whose rows `ContinuationHistory::prepare` brought up to date).
-    #[inline]
-    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: [ContRow; 2]) -> i32 {
-        let at = piece_square(pos, mv);
-        self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()]
-            + self.cont.get(conts[0], at)
-            + self.cont.get(conts[1], at)
-    }
-
-    /// Scales history down between searches so old lessons fade.
-    pub fn age(&mut self) {
-        for row in self.history.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 4;
-            }
-        }
-        self.cont.fade();
-    }
-}
-
-/// Gravity update: keeps the value within ±HISTORY_MAX. The decay takes 64 bits: a deep
-/// cutoff's bonus (up to 6,400) times an entry near HISTORY_MAX passes the i32 range.
-fn update_history(entry: &mut i32, bonus: i32) {
-    let decay = i64::from(*entry) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
-    *entry += bonus - decay as i32;
-}
 
 /// A capture's order among captures: the most valuable victim first, then the least valuable
 /// attacker (within ±`CAPTURE_SPREAD`).
@@ -251,6 +149,7 @@ impl Iterator for ScoredMoves {
 mod tests {
     use super::*;
     use crate::board::{movegen, Square};
+    use crate::search::history::{piece_square, NO_CONTINUATION};
 
     /// The order of the one-pass scan the picker replaced: the earliest highest score, swapped
     /// to the front.
@@ -382,53 +281,5 @@ mod tests {
         assert!(rank(favourite) < rank(plain));
         assert!(score(counter) >= REFUTATION && score(second_killer) >= REFUTATION);
         assert!(score(favourite) < REFUTATION && score(favourite) > 2 * HISTORY_MAX - HISTORY_MAX / 8);
-    }
-
-    #[test]
-    fn history_stays_in_range_under_the_deepest_bonuses() {
-        let deepest = BONUS_DEPTH_SQUARED_MAX * BONUS_PER_DEPTH_SQUARED;
-        for sign in [1, -1] {
-            let mut entry = 0;
-            for step in 0..2_000 {
-                update_history(&mut entry, sign * deepest);
-                assert!(entry.abs() <= HISTORY_MAX, "step {step}: {entry}");
-            }
-            // Saturated, the entry sits just inside the limit and moves no further.
-            assert!(entry.abs() > HISTORY_MAX - deepest, "{entry}");
-            let before = entry;
-            update_history(&mut entry, sign * deepest);
-            assert!((entry - before).abs() <= 1, "{before} then {entry}");
-            // One deep cutoff the other way pulls it back by about twice the bonus.
-            update_history(&mut entry, -sign * deepest);
-            assert!((before - entry).abs() >= deepest, "{before} then {entry}");
-        }
-    }
-
-    #[test]
-    fn continuation_history_rewards_a_reply_to_that_move_only() {
-        let mut pos = Position::startpos();
-        let mut tables = OrderingTables::default();
-        let central_cannon = Move::parse_iccs("h2e2").unwrap();
-        let flank_pawn = Move::parse_iccs("a3a4").unwrap();
-        let after_cannon = piece_square(&pos, central_cannon);
-        let after_pawn = piece_square(&pos, flank_pawn);
-        pos.make_move(central_cannon);
-        let horse = Move::parse_iccs("h9g7").unwrap();
-        let rook = Move::parse_iccs("i9h9").unwrap();
-        let conts = [after_cannon, NO_CONTINUATION];
-        tables.reward_quiet(&pos, horse, &[rook, horse], 6, conts);
-        // The plain history moves both ways; the continuation entry after h2e2 does too ...
-        assert!(
-            tables.quiet_score(&pos, horse, conts) > tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
-        );
-        assert!(tables.quiet_score(&pos, rook, conts) < tables.quiet_score(&pos, rook, [NO_CONTINUATION; 2]));
-        // ... but after another first move the reply has only its plain history.
-        let other = [after_pawn, NO_CONTINUATION];
-        assert_eq!(
-            tables.quiet_score(&pos, horse, other),
-            tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
-        );
-        // The row for "no earlier move" is never written.
-        assert!(tables.cont.row_is_zero(NO_CONTINUATION));
     }
 }

@@ -7,7 +7,8 @@ use std::ops::{Index, IndexMut};
 
 use crate::board::Move;
 
-use super::ordering::{ContRow, MAX_PLY, NO_CONTINUATION};
+use super::history::{ContRow, NO_CONTINUATION};
+use super::ordering::MAX_PLY;
 
 /// What the search keeps for one ply of the current line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 
 use crate::eval::Evaluator;
 
-use super::ordering::OrderingTables;
+use super::history::OrderingTables;
 use super::stack::PvTable;
 
 /// One search thread's state between searches.

@@ -5,7 +5,8 @@ use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::{EvalChoice, Evaluator};
 
 use super::correction::{CorrectionHistory, CorrectionKeys};
-use super::ordering::{piece_square, OrderingTables, ScoredMoves, MAX_PLY, NO_CONTINUATION, REFUTATION};
+use super::history::{piece_square, OrderingTables, NO_CONTINUATION};
+use super::ordering::{ScoredMoves, MAX_PLY, REFUTATION};
 use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};

@@ -12,7 +12,7 @@
 //! split over threads by ranges of weights, which changes nothing in the result.
 
 use crate::adam::{folded_step_size, Decays};
-use crate::eval::nnue::network::Architecture;
+use crate::eval::nnue::architecture::Architecture;
 
 use super::float::FloatNetwork;
 use super::model::{ClipLimits, Gradients};
@@ -31,30 +31,6 @@ pub struct Adam {
     pub m: Gradients,
     /// Second moments, one per weight.
     pub v: Gradients,
-}
-
-/// The tensors of `net`, in the order of `Gradients::tensors_mut`.
-pub fn net_tensors_mut(net: &mut FloatNetwork) -> Vec<&mut Vec<f32>> {
-    let mut out = vec![&mut net.feature_weights, &mut net.feature_bias];
-    for layer in &mut net.hidden {
-        out.push(&mut layer.weights);
-        out.push(&mut layer.bias);
-    }
-    out.push(&mut net.output_weights);
-    out.push(&mut net.output_bias);
-    out
-}
-
-/// The tensors of `net`, in the order of `Gradients::tensors_mut`.
-pub fn net_tensors(net: &FloatNetwork) -> Vec<&Vec<f32>> {
-    let mut out = vec![&net.feature_weights, &net.feature_bias];
-    for layer in &net.hidden {
-        out.push(&layer.weights);
-        out.push(&layer.bias);
-    }
-    out.push(&net.output_weights);
-    out.push(&net.output_bias);
-    out
 }
 
 impl Adam {
@@ -80,7 +56,7 @@ impl Adam {
         let d = self.decays;
         let step_size = folded_step_size(lr, d.beta1 as f64, d.beta2 as f64, t) as f32;
         let update = Update { decays: d, step_size, inv_batch: 1.0 / batch.max(1) as f32 };
-        let weights = net_tensors_mut(net);
+        let weights = net.tensors_mut();
         let firsts = self.m.tensors_mut();
         let seconds = self.v.tensors_mut();
         let mut per_thread: Vec<Vec<&mut Vec<f32>>> = grads.iter_mut().map(|g| g.tensors_mut()).collect();

@@ -7,14 +7,15 @@
 //! one), and read back with every field checked: a damaged file is refused with the byte offset
 //! and what is wrong there, or, for damage only the checksum sees, with the checksum mismatch.
 //!
-//! Layout (version 2, little-endian): magic `CHARCKPT`, version u16, the settings (version 2
+//! Layout (version 2, little-endian): magic `CHARCKPT`, version u16, the settings (the
+//! architecture's shape first, in the bytes a net file has it, `eval::nnue::architecture`'s codec; version 2
 //! ends them with the `--init` net: a flag byte and its checksum, u64), the data's identity, the state's scalars, the loss history, then four networks' worth of tensors (the
 //! weights, Adam's first and second moments, the best epoch's weights), each tensor a u64 length
 //! and that many f32; last, an FNV-1a 64 checksum of every byte before it.
 //!
 //! Version 3 is a run of a net with hidden layers: version 2 with, after the `--init` net, the
-//! number of hidden layers (u8, 1 or 2), the first one's activation (u8, 0 CReLU, 1 SCReLU) and
-//! their sizes (u16 each); each network then has, between
+//! architecture's hidden part (the number of hidden layers, u8, 1 or 2; the first one's
+//! activation, u8, 0 CReLU, 1 SCReLU; their sizes, u16 each); each network then has, between
 //! the feature biases and the output weights, each hidden layer's weights and biases. A run
 //! without hidden layers is still written as version 2, byte for byte as before.
 
@@ -22,11 +23,10 @@ use std::path::Path;
 
 use crate::adam::Decays;
 use crate::binary::{self, fail, fnv1a64, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError};
-use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-use crate::eval::nnue::network::{Activation, Architecture, Hidden, Quantisation, MAX_HIDDEN_LAYERS};
+use crate::eval::nnue::architecture::{Architecture, FlagsByte};
 use crate::files;
 
-use super::adam::{net_tensors, net_tensors_mut, Adam};
+use super::adam::Adam;
 use super::float::FloatNetwork;
 use super::model::Gradients;
 use super::settings::{Schedule, TrainSettings};
@@ -121,19 +121,8 @@ impl TrainState {
         let mut out = FieldWriter::with_capacity(1024 + 16 * self.net.feature_weights.len());
         out.bytes(&MAGIC);
         let s = &self.settings;
-        let hidden = s.arch.hidden;
-        out.u16(if hidden.is_empty() { PLAIN_VERSION } else { VERSION });
-        let a = &s.arch;
-        out.u8(a.features.king_buckets.code());
-        // Input flags: bit 0 mirroring, bit 1 relation inputs (a checkpoint without relation
-        // inputs has the bytes it had before they existed).
-        out.u8(a.features.mirror as u8 | (a.features.relations as u8) << 1);
-        out.u16(a.width as u16);
-        out.u8(a.activation.code());
-        out.u8(a.output_buckets as u8);
-        out.i16(a.quantisation.qa);
-        out.i16(a.quantisation.qb);
-        out.i32(a.quantisation.scale);
+        out.u16(if s.arch.hidden.is_empty() { PLAIN_VERSION } else { VERSION });
+        s.arch.write_shape(&mut out);
         out.u32(s.epochs);
         out.u32(s.batch_size);
         out.f64(s.lr);
@@ -153,11 +142,7 @@ impl TrainState {
         out.u32(s.threads);
         out.u8(s.init.is_some() as u8);
         out.u64(s.init.unwrap_or(0));
-        if !hidden.is_empty() {
-            out.u8(hidden.sizes().len() as u8);
-            out.u8(hidden.first_activation().code());
-            hidden.sizes().iter().for_each(|&size| out.u16(size as u16));
-        }
+        s.arch.write_hidden(&mut out);
         out.u64(self.data.fingerprint);
         out.u64(self.data.training);
         out.u64(self.data.validation);
@@ -175,7 +160,7 @@ impl TrainState {
             out.f64(e.validation);
             out.f64(e.lr);
         }
-        for t in net_tensors(&self.net) {
+        for t in self.net.tensors() {
             out.tensor(t);
         }
         for t in [&self.adam.m, &self.adam.v] {
@@ -183,7 +168,7 @@ impl TrainState {
                 out.tensor(values);
             }
         }
-        for t in net_tensors(&self.best_net) {
+        for t in self.best_net.tensors() {
             out.tensor(t);
         }
         let sum = fnv1a64(&out.0);
@@ -211,34 +196,7 @@ impl TrainState {
                 format!("checkpoint format version {version}: this build reads versions 1 to {VERSION}"),
             );
         }
-        let at = r.at;
-        let code = r.u8("king buckets")?;
-        let Some(king_buckets) = KingBuckets::from_code(code) else {
-            return fail(at, format!("unknown king-bucket layout {code}"));
-        };
-        let at = r.at;
-        let (mirror, relations) = match r.u8("input flags")? {
-            flags @ 0..=3 => (flags & 1 == 1, flags & 2 == 2),
-            other => {
-                return fail(at, format!("input flags {other} (bit 0 mirroring, bit 1 relation inputs)"))
-            }
-        };
-        let width = r.u16("width")? as usize;
-        let at = r.at;
-        let code = r.u8("activation")?;
-        let Some(activation) = Activation::from_code(code) else {
-            return fail(at, format!("unknown activation {code}"));
-        };
-        let output_buckets = r.u8("output buckets")? as usize;
-        let quantisation = Quantisation { qa: r.i16("QA")?, qb: r.i16("QB")?, scale: r.i32("scale")? };
-        let mut arch = Architecture {
-            features: FeatureSet { king_buckets, mirror, relations },
-            width,
-            activation,
-            output_buckets,
-            quantisation,
-            hidden: Hidden::NONE,
-        };
+        let mut arch = Architecture::read_shape(&mut r, FlagsByte::InputFlags)?;
         let epochs = r.u32("epochs")?;
         let batch_size = r.u32("batch size")?;
         let lr = r.f64("learning rate")?;
@@ -273,28 +231,8 @@ impl TrainState {
                 (flag, _) => return fail(at, format!("init flag {flag} (0 or 1)")),
             }
         };
-        if version >= 3 {
-            let at = r.at;
-            let count = r.u8("hidden layer count")? as usize;
-            if !(1..=MAX_HIDDEN_LAYERS).contains(&count) {
-                return fail(
-                    at,
-                    format!("{count} hidden layers (1 to {MAX_HIDDEN_LAYERS} in version {version})"),
-                );
-            }
-            let code_at = r.at;
-            let code = r.u8("hidden activation")?;
-            let Some(first) = Activation::from_code(code) else {
-                return fail(code_at, format!("unknown hidden activation {code}"));
-            };
-            let mut sizes = [0; MAX_HIDDEN_LAYERS];
-            for size in &mut sizes[..count] {
-                *size = r.u16("hidden layer size")? as usize;
-            }
-            arch.hidden = match Hidden::new(&sizes[..count]) {
-                Ok(hidden) => hidden.with_first_activation(first),
-                Err(e) => return fail(at, format!("the settings are invalid: {e}")),
-            };
+        if version >= VERSION {
+            arch.hidden = Architecture::read_hidden(&mut r, arch.quantisation)?;
         }
         let settings = TrainSettings {
             arch,
@@ -377,7 +315,7 @@ impl TrainState {
         }
         let mut nets = groups.into_iter().map(|tensors| {
             let mut net = FloatNetwork::zeros(arch);
-            for (slot, (_, values)) in net_tensors_mut(&mut net).into_iter().zip(tensors) {
+            for (slot, (_, values)) in net.tensors_mut().into_iter().zip(tensors) {
                 *slot = values;
             }
             net
@@ -428,7 +366,7 @@ impl TrainState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::{Architecture, Hidden};
+    use crate::eval::nnue::architecture::{Activation, Hidden};
     use crate::train::adam::Adam;
     use crate::train::settings::SettingsRequest;
 
@@ -513,7 +451,7 @@ mod tests {
             (with(&|b| b[init_flag] = 2), init_flag as u64, "init flag 2"),
             (with(&|b| b[10] = 5), 10, "king-bucket layout 5"),
             (with(&|b| b[11] = 4), 11, "input flags 4"),
-            (with(&|b| b[12] = 17), 10, "settings are invalid"),
+            (with(&|b| b[12] = 17), 12, "accumulator width 17"),
             (with(&|b| b.truncate(30)), 30, "truncated"),
             (with(&|b| b.truncate(end - 3)), (end - 3) as u64, "truncated"),
             (with(&|b| b.push(1)), good.len() as u64, "1 bytes after the checksum"),
@@ -590,7 +528,7 @@ mod tests {
         for (damaged, offset, words) in [
             (resealed(&|b| b[count_at] = 0), count_at, "0 hidden layers"),
             (resealed(&|b| b[count_at + 1] = 9), count_at + 1, "unknown hidden activation 9"),
-            (resealed(&|b| b[count_at + 2] = 24), count_at, "hidden layer 1 of 24 neurons"),
+            (resealed(&|b| b[count_at + 2] = 24), count_at + 2, "hidden layer 1 of 24 neurons"),
             // Another valid size: the tensors no longer fit the bytes (a layer's weights are read
             // with the wrong length, and the rest runs out or is left over).
             (resealed(&|b| b[count_at + 4] = 16), 0, ""),
@@ -600,6 +538,32 @@ mod tests {
             if !words.is_empty() {
                 assert_eq!(err.offset, offset as u64, "{err}");
             }
+        }
+    }
+
+    /// Checkpoints of both versions are, byte for byte, what the build before the shared
+    /// architecture codec wrote for the same states (lengths and FNV-1a hashes recorded from that
+    /// build), and read back whole.
+    #[test]
+    fn checkpoints_are_written_as_before_the_shared_codec() {
+        for (state, len, hash) in
+            [(state(), 1_089_159, 0x15e9_39f6_de11_126d), (hidden_state(), 1_123_597, 0x5933_44d3_44e0_0843)]
+        {
+            let bytes = state.to_bytes();
+            assert_eq!((bytes.len(), fnv1a64(&bytes)), (len, hash));
+            assert_eq!(TrainState::from_bytes(&bytes).unwrap().to_bytes(), bytes);
+        }
+    }
+
+    /// A checkpoint holds its architecture's shape in the bytes, and at the offset, a net file
+    /// of that architecture does: one codec writes both.
+    #[test]
+    fn the_shape_has_the_bytes_of_a_net_file() {
+        for state in [state(), hidden_state()] {
+            let net = crate::eval::nnue::Network::random(state.settings.arch, 1).unwrap();
+            let net_file = crate::eval::nnue::format::to_bytes(&net);
+            let end = 10 + Architecture::SHAPE_LEN;
+            assert_eq!(state.to_bytes()[10..end], net_file[10..end]);
         }
     }
 

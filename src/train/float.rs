@@ -9,8 +9,9 @@ use crate::board::Position;
 use crate::eval::nnue::features::{self, MAX_ACTIVE};
 use std::fmt;
 
-use crate::eval::nnue::layers::{Dense, QH};
-use crate::eval::nnue::network::{Activation, Architecture, ArchitectureError, Network, RangeError};
+use crate::eval::nnue::architecture::{Activation, Architecture, ArchitectureError, QH};
+use crate::eval::nnue::layers::Dense;
+use crate::eval::nnue::network::{Network, RangeError};
 
 /// The hidden layer's activation in floating point: `clamp(x, 0, 1)`, squared for SCReLU.
 #[inline(always)]
@@ -81,6 +82,32 @@ impl FloatNetwork {
             output_weights: vec![0.0; arch.output_weight_count()],
             output_bias: vec![0.0; arch.output_buckets],
         }
+    }
+
+    /// The tensors, in the order of `Gradients::tensors_mut` (the optimiser's and the
+    /// checkpoint's): feature weights and biases, each hidden layer's weights and biases, output
+    /// weights and biases.
+    pub fn tensors(&self) -> Vec<&Vec<f32>> {
+        let mut out = vec![&self.feature_weights, &self.feature_bias];
+        for layer in &self.hidden {
+            out.push(&layer.weights);
+            out.push(&layer.bias);
+        }
+        out.push(&self.output_weights);
+        out.push(&self.output_bias);
+        out
+    }
+
+    /// The tensors to change, in the order of `tensors`.
+    pub fn tensors_mut(&mut self) -> Vec<&mut Vec<f32>> {
+        let mut out = vec![&mut self.feature_weights, &mut self.feature_bias];
+        for layer in &mut self.hidden {
+            out.push(&mut layer.weights);
+            out.push(&mut layer.bias);
+        }
+        out.push(&mut self.output_weights);
+        out.push(&mut self.output_bias);
+        out
     }
 
     /// A network of `arch` with random weights from `seed` (the same seed gives the same net):

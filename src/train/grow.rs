@@ -22,9 +22,9 @@
 use std::fmt;
 
 use crate::board::{Color, Square};
+use crate::eval::nnue::architecture::{Activation, Architecture, Hidden};
+use crate::eval::nnue::features::relations::RELATION_FEATURES;
 use crate::eval::nnue::features::{FeatureSet, FEATURES_PER_BUCKET};
-use crate::eval::nnue::network::{Activation, Architecture, Hidden};
-use crate::eval::nnue::relations::RELATION_FEATURES;
 
 use super::float::FloatNetwork;
 
@@ -246,7 +246,7 @@ fn bucket_sources(from: FeatureSet, to: FeatureSet) -> Option<Vec<usize>> {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::eval::nnue::network::{Activation, Quantisation};
+    use crate::eval::nnue::architecture::{Activation, Quantisation};
     use crate::eval::nnue::KingBuckets;
     use crate::train::float::tests::random_positions;
 

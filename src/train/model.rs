@@ -7,8 +7,7 @@
 //! rows. Gradients are sums over the positions a thread was given (the optimiser divides by the
 //! batch size), accumulated in a fixed order, so a run is reproducible.
 
-use crate::eval::nnue::layers::QH;
-use crate::eval::nnue::network::{Activation, Architecture};
+use crate::eval::nnue::architecture::{Activation, Architecture, QH};
 
 use super::float::{activate, FloatLayer, FloatNetwork};
 use super::loss::Blend;
@@ -118,7 +117,7 @@ impl ClipLimits {
             }
             let bias = (half / (arch.dense_input_scale(l) as f64 * QH as f64)).floor() - 1.0;
             hidden.push((weight as f32, bias as f32));
-            input_max = crate::eval::nnue::layers::hidden_value_scale(q.qa) as f64;
+            input_max = crate::eval::nnue::architecture::hidden_value_scale(q.qa) as f64;
         }
         ClipLimits { feature: feature as f32, output: output as f32, output_bias: output_bias as f32, hidden }
     }
@@ -136,7 +135,7 @@ impl ClipLimits {
 
 /// Clips every weight of `net` to `limits`.
 pub fn clip(net: &mut FloatNetwork, limits: &ClipLimits) {
-    for (tensor, limit) in super::adam::net_tensors_mut(net).into_iter().zip(limits.per_tensor()) {
+    for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
         tensor.iter_mut().for_each(|w| *w = w.clamp(-limit, limit));
     }
 }
@@ -349,7 +348,7 @@ fn hidden_gradient(
     let act = net.arch.activation;
     let Scratch { us, them, d_us, d_them, x, z, dx } = scratch;
     // Where each layer's inputs start in `x`, and its sums in `z`.
-    let mut starts = [(0usize, 0usize); crate::eval::nnue::network::MAX_HIDDEN_LAYERS + 1];
+    let mut starts = [(0usize, 0usize); crate::eval::nnue::architecture::MAX_HIDDEN_LAYERS + 1];
     let (mut input_at, mut z_at) = (0, 0);
     let mut inputs = 2 * n;
     for (l, layer) in net.hidden.iter().enumerate() {
@@ -490,9 +489,8 @@ pub fn batch_loss(net: &FloatNetwork, samples: &Samples, range: std::ops::Range<
 mod tests {
     use super::*;
     use crate::datagen::format::Record;
+    use crate::eval::nnue::architecture::{Hidden, Quantisation};
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::{Hidden, Quantisation};
-    use crate::train::adam::{net_tensors, net_tensors_mut};
     use rand::{Rng, SeedableRng};
 
     fn tiny(activation: Activation) -> Architecture {
@@ -606,12 +604,12 @@ mod tests {
                         continue;
                     }
                     let h = 1e-3f32;
-                    let original = net_tensors(&net)[tensor][i];
-                    net_tensors_mut(&mut net)[tensor][i] = original + h;
+                    let original = net.tensors()[tensor][i];
+                    net.tensors_mut()[tensor][i] = original + h;
                     let up = mean_loss(&net, &samples, blend);
-                    net_tensors_mut(&mut net)[tensor][i] = original - h;
+                    net.tensors_mut()[tensor][i] = original - h;
                     let down = mean_loss(&net, &samples, blend);
-                    net_tensors_mut(&mut net)[tensor][i] = original;
+                    net.tensors_mut()[tensor][i] = original;
                     let numeric = (up - down) / (2.0 * h as f64);
                     let ours = ours as f64;
                     let error = (numeric - ours).abs();
@@ -695,7 +693,7 @@ mod tests {
                 let limits = ClipLimits::of(&arch);
                 assert_eq!(limits.per_tensor().len(), 4 + 2 * sizes.len());
                 let mut net = FloatNetwork::zeros(arch);
-                for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+                for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
                     tensor.iter_mut().for_each(|w| *w = limit);
                 }
                 let quantised =
@@ -720,7 +718,7 @@ mod tests {
         };
         let limits = ClipLimits::of(&arch);
         let mut net = FloatNetwork::zeros(arch);
-        for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+        for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
             tensor.iter_mut().for_each(|w| *w = limit);
         }
         net.quantise().unwrap();
@@ -739,7 +737,7 @@ mod tests {
                 let arch = Architecture { width, activation, output_buckets: 2, ..Architecture::DEFAULT };
                 let limits = ClipLimits::of(&arch);
                 let mut net = FloatNetwork::zeros(arch);
-                for (tensor, limit) in net_tensors_mut(&mut net).into_iter().zip(limits.per_tensor()) {
+                for (tensor, limit) in net.tensors_mut().into_iter().zip(limits.per_tensor()) {
                     tensor.iter_mut().for_each(|w| *w = limit);
                 }
                 net.quantise().unwrap_or_else(|e| panic!("{activation:?} {width}: {e}"));

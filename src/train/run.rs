@@ -464,7 +464,7 @@ fn data_identity(training: &Samples, validation: &Samples, fingerprint: u64) -> 
 }
 
 fn parameter_count(net: &FloatNetwork) -> usize {
-    super::adam::net_tensors(net).iter().map(|t| t.len()).sum()
+    net.tensors().iter().map(|t| t.len()).sum()
 }
 
 /// The file names of `paths`, comma-separated.

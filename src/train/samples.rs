@@ -11,8 +11,8 @@
 
 use crate::board::{Color, PieceKind, Square};
 use crate::datagen::format::{square_at, Record};
+use crate::eval::nnue::features::relations::Relations;
 use crate::eval::nnue::features::{self, FeatureSet, MAX_ACTIVE};
-use crate::eval::nnue::relations::Relations;
 
 /// One position, borrowed from a `Samples` table.
 #[derive(Copy, Clone, Debug)]

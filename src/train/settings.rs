@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::eval::nnue::network::{Architecture, ArchitectureError};
+use crate::eval::nnue::architecture::{Architecture, ArchitectureError};
 
 /// How the learning rate changes from epoch to epoch (it is constant within an epoch).
 #[derive(Copy, Clone, Debug, PartialEq)]

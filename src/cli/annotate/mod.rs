@@ -67,7 +67,7 @@ pub struct AnnotateArgs {
     pub hash: u32,
     /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
-    pub eval: super::nnue::EvalSource,
+    pub eval: super::eval_source::EvalSource,
 }
 
 /// The books whose moves are not marked, as `args` asks (`None` with `--no-book`).

@@ -15,10 +15,10 @@
 
 use std::sync::Arc;
 
+use super::features::relations::{Delta, Relation, Relations, MAX_RELATIONS};
 use super::features::{self, Frame};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
-use super::relations::{Delta, Relation, Relations, MAX_RELATIONS};
 use super::simd;
 use crate::board::{Color, Move, PieceKind, Position, Square};
 
@@ -339,9 +339,8 @@ impl AccumulatorStack {
 mod tests {
     use super::*;
     use crate::board::movegen;
+    use crate::eval::nnue::architecture::Architecture;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::Architecture;
-    use crate::train::FloatNetwork;
     use rand::{Rng, SeedableRng};
 
     fn net(king_buckets: KingBuckets, mirror: bool) -> Arc<Network> {
@@ -350,7 +349,7 @@ mod tests {
 
     fn net_with(features: FeatureSet) -> Arc<Network> {
         let arch = Architecture { features, width: 32, ..Architecture::DEFAULT };
-        Arc::new(FloatNetwork::random(arch, 17).quantise().unwrap())
+        Arc::new(Network::random(arch, 17).unwrap())
     }
 
     /// Checks the top ply against a fresh stack built on `pos`: both accumulators and the score.

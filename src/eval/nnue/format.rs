@@ -2,7 +2,9 @@
 //! weights. Loading checks everything and never panics: a wrong or damaged file is refused with
 //! the byte where the trouble is and what is wrong there. `docs/nnue.md` gives the layout.
 //!
-//! All numbers are little-endian. Layout of version 3 (version 2 has a plain mirroring flag where
+//! All numbers are little-endian. Bytes 10 to 23 are the architecture's shape and version 5's
+//! hidden-layer bytes are its hidden part, both written and read by `architecture`'s one codec,
+//! which the trainer's checkpoint shares. Layout of version 3 (version 2 has a plain mirroring flag where
 //! version 3 has input flags, and is what a net without relation inputs is still written as;
 //! version 1 is version 2 without the win-rate model, its nets get `network::DEFAULT_WIN_RATE`):
 //!
@@ -47,12 +49,12 @@ use crate::files;
 use crate::input_file::Limit;
 use crate::winrate::WinRateModel;
 
+use super::architecture::{
+    Architecture, FlagsByte, MAX_HIDDEN, MAX_HIDDEN_LAYERS, MAX_OUTPUT_BUCKETS, MAX_WIDTH,
+};
 use super::features::{FeatureSet, KingBuckets};
 use super::layers::Dense;
-use super::network::{
-    self, Activation, Architecture, Hidden, Network, Quantisation, MAX_DESCRIPTION, MAX_HIDDEN,
-    MAX_HIDDEN_LAYERS, MAX_OUTPUT_BUCKETS, MAX_WIDTH,
-};
+use super::network::{self, Network, MAX_DESCRIPTION};
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"CHARNNUE";
@@ -113,27 +115,14 @@ pub fn version_of(net: &Network) -> u16 {
 /// The bytes before the checksum, and those after it.
 fn header_and_payload(net: &Network) -> (Vec<u8>, Vec<u8>) {
     let arch = net.arch();
-    let q = arch.quantisation;
     let description = net.description().as_bytes();
     let mut header = FieldWriter::with_capacity(FIXED_HEADER + description.len());
     header.bytes(&MAGIC);
-    let features = arch.features;
     header.u16(version_of(net));
-    header.u8(features.king_buckets.code());
-    header.u8(features.mirror as u8 | (features.relations as u8) << 1);
-    header.u16(arch.width as u16);
-    header.u8(arch.activation.code());
-    header.u8(arch.output_buckets as u8);
-    header.i16(q.qa);
-    header.i16(q.qb);
-    header.i32(q.scale);
+    arch.write_shape(&mut header);
     header.u32(arch.inputs() as u32);
     header.u64(payload_len(arch));
-    if !arch.hidden.is_empty() {
-        header.u8(arch.hidden.sizes().len() as u8);
-        header.u8(arch.hidden.first_activation().code());
-        arch.hidden.sizes().iter().for_each(|&size| header.u16(size as u16));
-    }
+    arch.write_hidden(&mut header);
     header.u16(description.len() as u16);
     header.bytes(description);
     net.win_rate().to_array().iter().for_each(|&c| header.f64(c));
@@ -181,76 +170,17 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
             ),
         );
     }
-    let buckets_code = r.u8("king buckets")?;
-    let king_buckets = match KingBuckets::from_code(buckets_code) {
-        Some(k) => k,
-        None => return fail(10, format!("unknown king-bucket layout {buckets_code} (0, 1 or 2)")),
-    };
-    // Versions 1 and 2: the mirroring flag. Version 3: bit 0 mirroring, bit 1 relation inputs.
-    let (mirror, relations) = match (r.u8("mirroring")?, version) {
-        (flags @ 0..=1, _) | (flags @ 0..=3, 3..) => (flags & 1 == 1, flags & 2 == 2),
-        (other, 1 | 2) => return fail(11, format!("mirroring flag {other} (0 or 1 in version {version})")),
-        (other, _) => {
-            return fail(11, format!("input flags {other} (bit 0 mirroring, bit 1 relation inputs; 0 to 3)"))
-        }
-    };
-    let width = r.u16("width")? as usize;
-    if let Err(e) = network::check_width(width) {
-        return fail(12, format!("unsupported architecture: {e}"));
-    }
-    let activation_code = r.u8("activation")?;
-    let activation = match Activation::from_code(activation_code) {
-        Some(a) => a,
-        None => return fail(14, format!("unknown activation {activation_code} (0 CReLU, 1 SCReLU)")),
-    };
-    let output_buckets = r.u8("output buckets")? as usize;
-    if let Err(e) = network::check_output_buckets(output_buckets) {
-        return fail(15, format!("unsupported architecture: {e}"));
-    }
-    let quantisation = Quantisation { qa: r.i16("QA")?, qb: r.i16("QB")?, scale: r.i32("scale")? };
-    if let Err(e) = network::check_quantisation(quantisation)
-        .and_then(|()| network::check_activation_scale(activation, quantisation))
-    {
-        return fail(16, format!("unsupported architecture: {e}"));
-    }
-    let mut arch = Architecture {
-        features: FeatureSet { king_buckets, mirror, relations },
-        width,
-        activation,
-        output_buckets,
-        quantisation,
-        hidden: Hidden::NONE,
-    };
+    // Versions 1 and 2 have a mirroring flag where version 3 has the input flags.
+    let flags_byte =
+        if version < RELATIONS_VERSION { FlagsByte::Mirroring { version } } else { FlagsByte::InputFlags };
+    let mut arch = Architecture::read_shape(&mut r, flags_byte)?;
     let inputs = r.u32("input count")? as usize;
     if inputs != arch.inputs() {
         return fail(24, format!("{inputs} inputs, but {} has {}", arch.features, arch.inputs()));
     }
     let stated_payload = r.u64("payload length")?;
-    if version >= 4 {
-        let count = r.u8("hidden layer count")? as usize;
-        if !(1..=MAX_HIDDEN_LAYERS).contains(&count) {
-            return fail(
-                36,
-                format!("{count} hidden layers (1 to {MAX_HIDDEN_LAYERS} in version {version})"),
-            );
-        }
-        let code = r.u8("hidden activation")?;
-        let Some(first) = Activation::from_code(code) else {
-            return fail(37, format!("unknown hidden activation {code} (0 CReLU, 1 SCReLU)"));
-        };
-        if let Err(e) = network::check_activation_scale(first, quantisation) {
-            return fail(37, format!("unsupported architecture: {e}"));
-        }
-        let mut sizes = [0; MAX_HIDDEN_LAYERS];
-        for (layer, size) in sizes[..count].iter_mut().enumerate() {
-            let at = r.at;
-            *size = r.u16("hidden layer size")? as usize;
-            if let Err(e) = network::check_hidden_size(layer, *size) {
-                return fail(at, format!("unsupported architecture: {e}"));
-            }
-        }
-        arch.hidden =
-            Hidden::new(&sizes[..count]).expect("each size was checked").with_first_activation(first);
+    if version >= HIDDEN_AT_QA_VERSION {
+        arch.hidden = Architecture::read_hidden(&mut r, arch.quantisation)?;
     }
     let expected_payload = payload_len(&arch);
     if stated_payload != expected_payload {
@@ -317,16 +247,17 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, FormatError> {
     }
     // The length is checked, so the payload's fields read from `r` where the header left it.
     let feature_weights = r.values(arch.feature_weight_count(), "feature weights", i16::from_le_bytes)?;
-    let feature_bias = r.values(width, "feature biases", i16::from_le_bytes)?;
+    let feature_bias = r.values(arch.width, "feature biases", i16::from_le_bytes)?;
     let shapes = arch.dense_shapes();
     let mut hidden = Vec::with_capacity(shapes.len() - 1);
     for &(inputs, outputs) in &shapes[..shapes.len() - 1] {
-        let weights = r.values(output_buckets * outputs * inputs, "hidden weights", i16::from_le_bytes)?;
-        let bias = r.values(output_buckets * outputs, "hidden biases", i32::from_le_bytes)?;
+        let weights =
+            r.values(arch.output_buckets * outputs * inputs, "hidden weights", i16::from_le_bytes)?;
+        let bias = r.values(arch.output_buckets * outputs, "hidden biases", i32::from_le_bytes)?;
         hidden.push(Dense::new(inputs, outputs, weights, bias));
     }
     let output_weights = r.values(arch.output_weight_count(), "output weights", i16::from_le_bytes)?;
-    let output_bias = r.values(output_buckets, "output biases", i32::from_le_bytes)?;
+    let output_bias = r.values(arch.output_buckets, "output biases", i32::from_le_bytes)?;
     let net = Network {
         arch,
         feature_weights,
@@ -385,12 +316,12 @@ pub fn save(net: &Network, path: &Path) -> Result<(), FileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::FloatNetwork;
+    use crate::eval::nnue::architecture::{Activation, Hidden, Quantisation};
     use proptest::prelude::*;
 
     fn small_net(seed: u64) -> Network {
         let arch = Architecture { width: 16, output_buckets: 2, ..Architecture::DEFAULT };
-        FloatNetwork::random(arch, seed).quantise().unwrap().with_description("test net")
+        Network::random(arch, seed).unwrap().with_description("test net")
     }
 
     #[test]
@@ -403,7 +334,7 @@ mod tests {
             output_buckets: 2,
             ..Architecture::DEFAULT
         };
-        let net = FloatNetwork::random(arch, 4).quantise().unwrap();
+        let net = Network::random(arch, 4).unwrap();
         let bytes = to_bytes(&net);
         assert_eq!(bytes[8..12], [3, 0, 2, 3]);
         assert_eq!(from_bytes(&bytes), Ok(net));
@@ -444,7 +375,7 @@ mod tests {
             hidden: Hidden::new(sizes).unwrap(),
             ..Architecture::DEFAULT
         };
-        FloatNetwork::random(arch, seed).quantise().unwrap().with_description("hidden")
+        Network::random(arch, seed).unwrap().with_description("hidden")
     }
 
     /// A net with hidden layers is version 5 with their count at byte 36, the first one's
@@ -461,7 +392,7 @@ mod tests {
                 hidden: Hidden::new(sizes).unwrap().with_first_activation(first),
                 ..Architecture::DEFAULT
             };
-            let net = FloatNetwork::random(arch, 5).quantise().unwrap().with_description("hidden");
+            let net = Network::random(arch, 5).unwrap().with_description("hidden");
             let bytes = to_bytes(&net);
             assert_eq!(bytes[8..10], [5, 0]);
             let mut old = bytes.clone();
@@ -554,6 +485,51 @@ mod tests {
         let plain = to_bytes(&small_net(2));
         assert_eq!(plain[8..10], [2, 0]);
         assert_eq!(u16::from_le_bytes([plain[36], plain[37]]) as usize, "test net".len());
+    }
+
+    /// Nets of every version are, byte for byte, what the build before the shared architecture
+    /// codec wrote for the same nets: their lengths and FNV-1a hashes, recorded from that build.
+    #[test]
+    fn every_version_is_written_as_before_the_shared_codec() {
+        let plain = Architecture { width: 16, output_buckets: 2, ..Architecture::DEFAULT };
+        let relations = Architecture {
+            features: FeatureSet { king_buckets: KingBuckets::Rank, mirror: false, relations: true },
+            activation: Activation::CRelu,
+            ..plain
+        };
+        let hidden = Architecture {
+            hidden: Hidden::new(&[16, 32]).unwrap().with_first_activation(Activation::CRelu),
+            ..plain
+        };
+        let both = Architecture { hidden: Hidden::new(&[32]).unwrap(), output_buckets: 3, ..relations };
+        for (arch, version, len, hash) in [
+            (plain, 2, 136_220, 0x1d75_1205_89aa_ebe1),
+            (relations, 3, 385_436, 0x4dd1_8563_47f7_e739),
+            (hidden, 5, 140_706, 0xdf89_cfb1_f4ec_82f8),
+            (both, 5, 392_036, 0x32c1_a089_b317_76ca),
+        ] {
+            let net = Network::random(arch, 11).unwrap().with_description("golden");
+            let bytes = to_bytes(&net);
+            assert_eq!((bytes[8], bytes.len(), binary::fnv1a64(&bytes)), (version, len, hash), "{arch}");
+            assert_eq!(from_bytes(&bytes), Ok(net));
+        }
+    }
+
+    /// Every committed net (all version 2 today) reads, and writes back to the same bytes.
+    #[test]
+    fn the_committed_nets_load_and_write_back_byte_for_byte() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "nnue") {
+                let bytes = std::fs::read(&path).unwrap();
+                let net = from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert!(to_bytes(&net) == bytes, "{} is written back differently", path.display());
+                seen += 1;
+            }
+        }
+        assert!(seen > 0, "no net in {}", dir.display());
     }
 
     #[test]
@@ -683,7 +659,7 @@ mod tests {
                 quantisation: Quantisation::DEFAULT,
                 hidden: Hidden::NONE,
             };
-            let net = FloatNetwork::random(arch, seed).quantise().unwrap().with_description("round trip");
+            let net = Network::random(arch, seed).unwrap().with_description("round trip");
             prop_assert_eq!(from_bytes(&to_bytes(&net)), Ok(net));
         }
     }

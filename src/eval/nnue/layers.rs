@@ -15,24 +15,10 @@
 //! instead (`Dense::quad_columns`, `vnni::affine_add`): four u8 × i8 products summed straight
 //! into each i32 lane, the same sums bit for bit for a quarter of the instructions.
 
-use super::network::{Activation, Architecture, MAX_HIDDEN};
+use super::architecture::{
+    hidden_value_scale, Activation, Architecture, HIDDEN_SHIFT, HIDDEN_VALUE_BITS, MAX_HIDDEN,
+};
 use super::simd::has_avx2;
-
-/// Hidden weights are `round(w · QH)`, `QH = 2^HIDDEN_SHIFT`: a power of two, so that the sum is
-/// brought back to the activation's scale by a shift.
-pub const HIDDEN_SHIFT: u32 = 10;
-/// The hidden weights' scale, 1024: weights up to ±32 fit i16, in steps of 1/1024.
-pub const QH: i32 = 1 << HIDDEN_SHIFT;
-/// Bits by which a hidden value's scale is finer than the accumulators' QA (net format version
-/// 5): rounding the hidden values to steps of 1/QA cost a hidden-layer net most of what it
-/// gained over the one-layer net (docs/nnue-log.md), steps of 1/(16·QA) almost nothing.
-pub const HIDDEN_VALUE_BITS: u32 = 4;
-
-/// The scale of the hidden values, `QV = QA · 2^HIDDEN_VALUE_BITS`, and their largest value.
-#[inline]
-pub const fn hidden_value_scale(qa: i16) -> i32 {
-    (qa as i32) << HIDDEN_VALUE_BITS
-}
 
 /// The shift that takes a hidden layer's sum to the hidden values' scale: the first layer's
 /// inputs are at QA, so it keeps `HIDDEN_VALUE_BITS` more; the later layers' are at QV.

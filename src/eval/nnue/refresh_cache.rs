@@ -141,9 +141,8 @@ fn decode(code: u8) -> (Color, PieceKind) {
 mod tests {
     use super::*;
     use crate::board::Position;
+    use crate::eval::nnue::architecture::Architecture;
     use crate::eval::nnue::features::{FeatureSet, KingBuckets};
-    use crate::eval::nnue::network::Architecture;
-    use crate::train::FloatNetwork;
 
     fn palace_net() -> Network {
         let arch = Architecture {
@@ -151,7 +150,7 @@ mod tests {
             width: 48,
             ..Architecture::DEFAULT
         };
-        FloatNetwork::random(arch, 5).quantise().unwrap()
+        Network::random(arch, 5).unwrap()
     }
 
     /// The accumulator from scratch, and the cache's answer, for `perspective` in `fen`.

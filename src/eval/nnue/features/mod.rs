@@ -13,83 +13,32 @@
 //! enforces: kings and advisors in their palace, elephants on their seven points, pawns from
 //! their starting rank on): 354 squares per side, 708 features. The feature set repeats those 708
 //! once per *king bucket*, chosen by the perspective's king square in its palace.
+//!
+//! One concern per file: `king_buckets` (which block the king picks), `piece_squares` (the 708
+//! slots of a block and the board's orientation), `frame` (a perspective's view and the input
+//! index of a piece or relation in it), `relations` (the optional relation inputs),
+//! `output_buckets` (the output layer the material picks), `unknown_name` (the error for a bad
+//! layout name); this file puts them together as a `FeatureSet`.
+
+mod frame;
+mod king_buckets;
+mod output_buckets;
+mod piece_squares;
+pub mod relations;
+mod unknown_name;
 
 use std::fmt;
 
-use super::relations::{Relation, Relations, MAX_RELATIONS, RELATION_FEATURES};
-use crate::board::attacks::reachable;
-use crate::board::square::in_playing_area;
+pub use frame::Frame;
+pub use king_buckets::KingBuckets;
+pub use output_buckets::{non_king_pieces, output_bucket, MAX_NON_KING_PIECES};
+pub(in crate::eval::nnue) use piece_squares::square_90;
+pub use piece_squares::{FEATURES_PER_BUCKET, MAX_ACTIVE};
+pub use unknown_name::UnknownName;
+
 use crate::board::{Color, PieceKind, Position, Square};
-
-/// Features per king bucket: every (relative type, reachable square) pair.
-pub const FEATURES_PER_BUCKET: usize = 708;
-
-/// Pieces of both sides other than the kings, at most (the output bucket's input).
-pub const MAX_NON_KING_PIECES: usize = 30;
-
-/// Most features one perspective can have on at once (32 pieces).
-pub const MAX_ACTIVE: usize = 32;
-
-/// How the perspective's king square selects a block of input weights.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum KingBuckets {
-    /// One block for every king square.
-    Single = 0,
-    /// One block per palace rank the king stands on (3).
-    Rank = 1,
-    /// One block per palace square (9; 6 when mirroring folds the right file onto the left).
-    Palace = 2,
-}
-
-impl KingBuckets {
-    /// Every layout, in file-code order.
-    pub const ALL: [KingBuckets; 3] = [KingBuckets::Single, KingBuckets::Rank, KingBuckets::Palace];
-
-    /// The byte that names this layout in a net file.
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The layout a net file's byte names.
-    pub fn from_code(code: u8) -> Option<KingBuckets> {
-        KingBuckets::ALL.into_iter().find(|k| k.code() == code)
-    }
-
-    /// Lower-case name, as the command line takes it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            KingBuckets::Single => "single",
-            KingBuckets::Rank => "rank",
-            KingBuckets::Palace => "palace",
-        }
-    }
-
-    /// The layout called `name` (`single`, `rank` or `palace`).
-    pub fn from_name(name: &str) -> Result<KingBuckets, UnknownName> {
-        KingBuckets::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name)).ok_or_else(|| {
-            UnknownName { what: "king buckets", name: name.to_string(), choices: "single, rank or palace" }
-        })
-    }
-}
-
-/// A name the command line gave that names nothing of its kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownName {
-    /// What was named (`activation`, `king-bucket layout`).
-    pub what: &'static str,
-    /// The name given.
-    pub name: String,
-    /// The names there are, as a reader should see them.
-    pub choices: &'static str,
-}
-
-impl fmt::Display for UnknownName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} '{}' ({})", self.what, self.name, self.choices)
-    }
-}
-
-impl std::error::Error for UnknownName {}
+use piece_squares::orient;
+use relations::{Relations, MAX_RELATIONS, RELATION_FEATURES};
 
 /// The input side of an architecture: king buckets, mirroring, and relation inputs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -106,12 +55,7 @@ pub struct FeatureSet {
 impl FeatureSet {
     /// How many king buckets this set has.
     pub const fn bucket_count(self) -> usize {
-        match (self.king_buckets, self.mirror) {
-            (KingBuckets::Single, _) => 1,
-            (KingBuckets::Rank, _) => 3,
-            (KingBuckets::Palace, false) => 9,
-            (KingBuckets::Palace, true) => 6,
-        }
+        self.king_buckets.count(self.mirror)
     }
 
     /// How many distinct frames one perspective can be in (a bucket, mirrored or not): the
@@ -144,18 +88,8 @@ impl FeatureSet {
         let king = if mirror { oriented.mirror_files() } else { oriented };
         // In the oriented frame the king is in the bottom palace: files 3..=5, ranks 0..=2.
         let (file, rank) = (king.file().saturating_sub(3).min(2) as usize, king.rank().min(2) as usize);
-        let bucket = match self.king_buckets {
-            KingBuckets::Single => 0,
-            KingBuckets::Rank => rank,
-            KingBuckets::Palace if self.mirror => rank * 2 + file.min(1),
-            KingBuckets::Palace => rank * 3 + file,
-        };
-        Frame {
-            perspective,
-            mirror,
-            offset: bucket * FEATURES_PER_BUCKET,
-            relation_base: self.piece_inputs(),
-        }
+        let bucket = self.king_buckets.bucket(self.mirror, file, rank);
+        Frame::new(perspective, mirror, bucket, self.piece_inputs())
     }
 
     /// The features `perspective` has on in `pos`, appended to `out`: its pieces', then its
@@ -206,160 +140,13 @@ impl fmt::Display for FeatureSet {
     }
 }
 
-/// One perspective's view for one king square: which way the board is turned and which weight
-/// block the king selects. Two king squares with the same frame share every feature index.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Frame {
-    perspective: Color,
-    mirror: bool,
-    offset: usize,
-    relation_base: usize,
-}
-
-impl Frame {
-    /// The input index of a `color` `kind` standing on `sq`, as this frame sees it.
-    ///
-    /// `sq` must be a square a piece of that colour and kind can reach (every position the FEN
-    /// reader or the move generator makes); an unreachable one maps to its type's first feature.
-    #[inline]
-    pub fn index(self, color: Color, kind: PieceKind, sq: Square) -> usize {
-        self.offset + self.slot_of(color, kind, sq)
-    }
-
-    /// The input index of relation `r` (a net with relation inputs): the attacker's relative
-    /// type picks a block of 708, the victim's type and square its slot there.
-    #[inline]
-    pub fn relation_index(self, r: Relation) -> usize {
-        let (color, kind) = r.attacker();
-        let attacker = self.relative(color, kind);
-        let (color, kind) = r.victim();
-        self.relation_base + attacker * FEATURES_PER_BUCKET + self.slot_of(color, kind, r.square())
-    }
-
-    #[inline]
-    fn relative(self, color: Color, kind: PieceKind) -> usize {
-        (if color == self.perspective { 0 } else { 7 }) + kind.index()
-    }
-
-    /// A piece's place within a block of 708.
-    #[inline]
-    fn slot_of(self, color: Color, kind: PieceKind, sq: Square) -> usize {
-        let mut sq = orient(self.perspective, sq);
-        if self.mirror {
-            sq = sq.mirror_files();
-        }
-        let relative = self.relative(color, kind);
-        let slot = SLOTS[relative][square_90(sq)];
-        debug_assert!(slot != UNREACHABLE, "{} {} on {sq:?}", color.name(), kind.name());
-        let slot = if slot == UNREACHABLE { FIRST_SLOT[relative] } else { slot };
-        slot as usize
-    }
-
-    /// The first input index of this frame's king bucket.
-    pub fn bucket_offset(self) -> usize {
-        self.offset
-    }
-
-    /// This frame's number among its perspective's, below `FeatureSet::frames_per_perspective`:
-    /// two frames of one perspective share every feature index exactly when their slots are equal.
-    #[inline]
-    pub fn slot(self) -> usize {
-        2 * (self.offset / FEATURES_PER_BUCKET) + self.mirror as usize
-    }
-}
-
-/// `sq`'s number among the 90 playing squares, `file + 9 * rank`: the order feature slots and
-/// the refresh cache's boards use.
-#[inline]
-pub(super) fn square_90(sq: Square) -> usize {
-    SQUARE_90[sq.index()] as usize
-}
-
-/// The output bucket of a position with `non_king_pieces` pieces besides the kings, for a net
-/// with `buckets` output buckets: `non_king_pieces * buckets / 31`.
-#[inline]
-pub fn output_bucket(non_king_pieces: usize, buckets: usize) -> usize {
-    (non_king_pieces.min(MAX_NON_KING_PIECES) * buckets) / (MAX_NON_KING_PIECES + 1)
-}
-
-/// Pieces on the board other than the two kings.
-pub fn non_king_pieces(pos: &Position) -> usize {
-    Color::BOTH.iter().flat_map(|&c| PieceKind::ALL[1..].iter().map(move |&k| pos.count(c, k))).sum()
-}
-
-/// `sq` as `perspective` sees it: Black's view turns the board so that its pieces start at the bottom.
-#[inline]
-fn orient(perspective: Color, sq: Square) -> Square {
-    match perspective {
-        Color::Red => sq,
-        Color::Black => sq.flip_ranks(),
-    }
-}
-
-const UNREACHABLE: u16 = u16::MAX;
-
-/// For each relative type (own king … own pawn, their king … their pawn) and oriented square
-/// `file + 9 * rank`, the feature's place in a bucket: types in that order, squares in that order.
-const fn build_slots() -> [[u16; 90]; 14] {
-    let mut slots = [[UNREACHABLE; 90]; 14];
-    let mut next = 0u16;
-    let mut relative = 0;
-    while relative < 14 {
-        let (kind, theirs) = (relative % 7, relative >= 7);
-        let mut sq = 0;
-        while sq < 90 {
-            let (file, rank) = (sq % 9, sq / 9);
-            // Their pieces start at the top of the oriented board: mirror the rank to test them.
-            let red_rank = if theirs { 9 - rank } else { rank };
-            if reachable(Color::Red, PieceKind::ALL[kind], Square::new(file as u8, red_rank as u8)) {
-                slots[relative][sq] = next;
-                next += 1;
-            }
-            sq += 1;
-        }
-        relative += 1;
-    }
-    assert!(next as usize == FEATURES_PER_BUCKET);
-    slots
-}
-
-const fn build_first_slots() -> [u16; 14] {
-    let mut first = [0u16; 14];
-    let mut relative = 0;
-    while relative < 14 {
-        let mut sq = 0;
-        while sq < 90 && SLOTS[relative][sq] == UNREACHABLE {
-            sq += 1;
-        }
-        first[relative] = SLOTS[relative][sq];
-        relative += 1;
-    }
-    first
-}
-
-/// Mailbox index to `file + 9 * rank` (0 off the board).
-const fn build_square_90() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        if in_playing_area(i) {
-            let (row, col) = (i / 16, i % 16);
-            t[i] = ((col - 3) + 9 * (12 - row)) as u8;
-        }
-        i += 1;
-    }
-    t
-}
-
-static SLOTS: [[u16; 90]; 14] = build_slots();
-static FIRST_SLOT: [u16; 14] = build_first_slots();
-static SQUARE_90: [u8; 256] = build_square_90();
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::attacks::reachable;
     use crate::board::movegen;
     use rand::{Rng, SeedableRng};
+    use relations::Relation;
 
     const ALL_SETS: [FeatureSet; 9] = [
         FeatureSet { king_buckets: KingBuckets::Single, mirror: false, relations: false },
@@ -495,26 +282,5 @@ mod tests {
         plain.active_features(&pos, Color::Black, &mut pieces_only);
         assert_eq!(active[..4], pieces_only[..]);
         assert_eq!(set.max_active(), MAX_ACTIVE + MAX_RELATIONS);
-    }
-
-    #[test]
-    fn output_buckets_span_the_material_range() {
-        assert_eq!(output_bucket(0, 8), 0);
-        assert_eq!(output_bucket(30, 8), 7);
-        assert_eq!(output_bucket(30, 1), 0);
-        assert_eq!(output_bucket(99, 4), 3);
-        assert_eq!(non_king_pieces(&Position::startpos()), 30);
-        let buckets: std::collections::HashSet<_> = (0..=30).map(|n| output_bucket(n, 8)).collect();
-        assert_eq!(buckets.len(), 8);
-    }
-
-    #[test]
-    fn bucket_names() {
-        assert_eq!(KingBuckets::from_name("Palace"), Ok(KingBuckets::Palace));
-        assert!(KingBuckets::from_name("file").unwrap_err().to_string().contains("'file'"));
-        for k in KingBuckets::ALL {
-            assert_eq!(KingBuckets::from_code(k.code()), Some(k));
-        }
-        assert_eq!(KingBuckets::from_code(3), None);
     }
 }

@@ -15,7 +15,7 @@
 //! the accumulator applies the difference between a computed ply's table and the current one,
 //! a handful of columns for most moves.
 
-use super::features::FEATURES_PER_BUCKET;
+use super::piece_squares::FEATURES_PER_BUCKET;
 use crate::board::attacks::{capture_targets, MAX_TARGETS};
 use crate::board::mailbox::Mailbox;
 use crate::board::{Color, Piece, PieceKind, Position, Square};

@@ -115,6 +115,22 @@ class Browser:
         self.wait(f"{move[:2]} selected", "return document.querySelectorAll('#board .target').length > 0")
         self.click(f'[data-square="{move[2:]}"]')
 
+    def drag(self, source, target, pointer="mouse"):
+        """Drags the piece on square `source` to square `target` with WebDriver's actions, in
+        five steps: with a mouse, or a finger (`pointer="touch"`) as on a phone."""
+        where = ("const r = document.querySelector(`[data-square=\"${arguments[0]}\"]`).getBoundingClientRect(); "
+                 "return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]")
+        (x0, y0), (x1, y1) = self.js(where, source), self.js(where, target)
+        actions = [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x0, "y": y0},
+                   {"type": "pointerDown", "button": 0}]
+        for i in range(1, 6):
+            actions.append({"type": "pointerMove", "duration": 40, "origin": "viewport",
+                            "x": x0 + (x1 - x0) * i // 5, "y": y0 + (y1 - y0) * i // 5})
+        actions.append({"type": "pointerUp", "button": 0})
+        self.call("POST", "/actions", {"actions": [{"type": "pointer", "id": pointer, "parameters": {"pointerType": pointer},
+                                                    "actions": actions}]}, f"dragging {source} to {target}:")
+        self.call("DELETE", "/actions")
+
     def screenshot(self, path, height=None):
         """The page as shown; with `height`, in a window that tall (the board and the curve
         under it), scrolled to the top."""
@@ -192,15 +208,29 @@ def main():
     black.wait("Black's seat after a reload", "return window.chariot.me && window.chariot.me.color === 'black' "
                "&& window.chariot.state && window.chariot.state.moves.length === 1")
 
-    # A move out of turn is not even offered: clicking Red's piece on Black's turn selects nothing.
-    red.click('[data-square="b4"]')
-    if red.js("return document.querySelectorAll('#board .target').length") != 0:
-        fail("Red was offered a move on Black's turn")
-    for i, move in enumerate(MATE[1:], start=2):
-        player = black if i % 2 == 0 else red
-        player.play(move)
-        for b in (red, black, watcher):
-            b.plies(i)
+    # On Black's turn Red's pieces cannot be played but can be premoved: b4g4 is kept (its two
+    # squares marked) and played as soon as Black has moved. A Black piece offers Red nothing.
+    targets = "return document.querySelectorAll('#board .target').length"
+    red.click('[data-square="h9"]')
+    if red.js(targets) != 0:
+        fail("Red was offered a move for a Black piece")
+    red.play(MATE[2])
+    if red.js("return window.chariot.premove") != [MATE[2][:2], MATE[2][2:]] or \
+            red.js("return document.querySelectorAll('#board .premove').length") != 2 or red.js("return window.chariot.state.moves.length") != 1:
+        fail(f"Red's premove is {red.js('return window.chariot.premove')}")
+    # Black drags its elephant with the mouse; Red's premove follows at once.
+    black.drag(MATE[1][:2], MATE[1][2:])
+    for b in (red, black, watcher):
+        b.plies(3)
+    if red.js("return window.chariot.premove") is not None:
+        fail("the premove stays after it was played")
+    # Black drags the other elephant with a finger, as on a phone; Red mates with a click.
+    black.drag(MATE[3][:2], MATE[3][2:], pointer="touch")
+    for b in (red, black, watcher):
+        b.plies(4)
+    red.play(MATE[4])
+    for b in (red, black, watcher):
+        b.plies(5)
 
     expected = "1-0 — red wins: checkmate"
     for b in (red, black, watcher):

@@ -9,6 +9,7 @@
   let receivedAt = 0;        // when `state` arrived (for the running clock)
   let flipped = false;
   let selected = null;
+  let premove = null;        // [from, to]: the player's move kept for when the turn comes
   let lastRequest = null;    // the type of the last join/watch/resume sent
   let ourHash = null;        // a hash this page set itself (no new routing for it)
   let retries = 0;
@@ -20,7 +21,7 @@
   let curve = null;          // { game, plies, points, done }: the game's curve as it arrives
   // For the browser test and for curious people: what the page knows.
   window.chariot = {
-    get state() { return state; }, get me() { return me; },
+    get state() { return state; }, get me() { return me; }, get premove() { return premove; },
     get evaluation() { return evaluation; }, get curve() { return curve; },
   };
 
@@ -67,7 +68,7 @@
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "joined") joined(message);
-      else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); }
+      else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); playPremove(); }
       else if (message.type === "error") failed(message.message);
       else if (message.type === "analysis") analysed(message);
       else if (message.type === "evaluation") evaluated(message);
@@ -80,6 +81,7 @@
     if (message.token) localStorage.setItem(tokenKey(message.game), message.token);
     flipped = message.color === "black";
     selected = null;
+    premove = null;
     shownPly = null;
     $("error").textContent = "";
     $("analysis").replaceChildren();
@@ -185,20 +187,60 @@
     return state && me && me.color && !state.result && state.turn === me.color;
   }
 
+  // The opponent is to move in a game the player plays on: a move may be kept as a premove.
+  function theirTurn() {
+    return state && me && me.color && !state.result && state.turn !== me.color && !state.record &&
+      state.red.kind !== "open" && state.black.kind !== "open";
+  }
+
+  function mine(square) {
+    const letter = ChariotBoard.pieces(state.fen)[square];
+    return !!letter && (letter === letter.toUpperCase()) === (me.color === "red");
+  }
+
+  // Legal targets on the player's turn; on the opponent's, where the piece could go (a premove).
   function targetsOf(square) {
+    if (theirTurn()) return mine(square) ? ChariotBoard.reach(state.fen, square) : [];
     return state.legal.filter((m) => m.startsWith(square)).map((m) => m.slice(2, 4));
   }
 
+  // A move chosen by a click on its target or a drop: played now, or kept as a premove.
+  function choose(from, to) {
+    selected = null;
+    if (myTurn()) { if (targetsOf(from).includes(to)) act("move", { move: from + to }); }
+    else if (theirTurn() && targetsOf(from).includes(to)) premove = [from, to];
+    render();
+  }
+
+  // The premove, once the turn has come: played when legal, forgotten when not.
+  function playPremove() {
+    if (!premove || !state) return;
+    if (!me || !me.color || state.result) { premove = null; render(); return; }
+    if (!myTurn()) return;
+    const move = premove.join("");
+    premove = null;
+    if (state.legal.includes(move)) act("move", { move });
+    render();
+  }
+
+  function canMove() {
+    return shownPly === null && (myTurn() || theirTurn());
+  }
+
   function clicked(square) {
-    if (!myTurn() || shownPly !== null) return;
+    if (!canMove()) return;
     if (selected && targetsOf(selected).includes(square)) {
-      act("move", { move: selected + square });
-      selected = null;
-    } else if (targetsOf(square).length > 0) {
-      selected = square;
-    } else {
-      selected = null;
+      choose(selected, square);
+      return;
     }
+    premove = null;
+    selected = targetsOf(square).length > 0 ? square : null;
+    render();
+  }
+
+  function dragStarted(square) {
+    premove = null;
+    selected = square;
     render();
   }
 
@@ -264,7 +306,9 @@
     if (shownPly === null) {
       const targets = selected ? targetsOf(selected) : [];
       ChariotBoard.draw($("board"), state.fen, {
-        flipped, last: state.last, selected, targets, check: state.check, turn: state.turn, labels, onClick: clicked,
+        flipped, last: state.last, selected, targets, premove, check: state.check, turn: state.turn, labels, onClick: clicked,
+        draggable: (square) => canMove() && mine(square) && targetsOf(square).length > 0,
+        onDragStart: dragStarted, onDrop: choose,
       });
     } else {
       const line = state.moves.slice(0, shownPly).map((m) => m.iccs);
@@ -332,6 +376,7 @@
     const plies = state.moves.length;
     shownPly = ply >= plies ? null : Math.max(0, ply);
     selected = null;
+    premove = null;
     render();
   }
 

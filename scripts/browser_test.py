@@ -32,7 +32,7 @@ MATE = ["b2b4", "d9e8", "b4g4", "c9a7", "g4g9"]
 REVIEW = ("[Event \"Club match\"]\n[Red \"Hu\"]\n[Black \"Lü\"]\n[Result \"1/2-1/2\"]\n\n"
           "1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 车一平二 马2进3 4. 兵七进一 卒7进1 5. 车二进六 炮8平9\n"
           "6. 车二平三 炮9退1 7. 马八进七 士4进5 8. 马七进六 炮9平7 9. 车三平四 马7进8 10. 炮八平七 车1平2 1/2-1/2\n")
-EVALUATION = r"^局面评估 after move (\d+), (Red|Black) to move: [+-]?\d+\.\d\d for \2 \(W \d+% D \d+% L \d+%\)"
+EVALUATION = r"^局面评估 (at the start|after \d+(?:\.|…) \S+), (Red|Black) to move: [+-]?\d+\.\d\d for \2 \(W \d+% D \d+% L \d+%\)"
 
 
 def fail(message):
@@ -130,6 +130,12 @@ class Browser:
         self.call("POST", "/actions", {"actions": [{"type": "pointer", "id": pointer, "parameters": {"pointerType": pointer},
                                                     "actions": actions}]}, f"dragging {source} to {target}:")
         self.call("DELETE", "/actions")
+
+    def key(self, name):
+        """Presses and releases a key on the page (WebDriver's name for it: ArrowLeft, Home…)."""
+        code = {"ArrowLeft": "\ue012", "ArrowRight": "\ue014", "Home": "\ue011", "End": "\ue010"}[name]
+        self.call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}]}]}, f"pressing {name}:")
 
     def screenshot(self, path, height=None):
         """The page as shown; with `height`, in a window that tall (the board and the curve
@@ -250,10 +256,24 @@ def main():
 
     # Stepping through the game (复盘): the start has all 32 pieces, move 3 one fewer (c9a7 took
     # nothing, g4g9 takes the elephant), and the end is the live position again.
+    # The keyboard steps too: Home, End, ←, →. Moves are numbered as players number them.
     pieces = "return document.querySelectorAll('#board .piece').length"
+    step_text = "return document.getElementById('step-text').textContent"
     watcher.click("#btn-first")
-    if watcher.js(pieces) != 32 or watcher.js("return document.getElementById('step-text').textContent") != "move 0 of 5":
-        fail("stepping back to the start does not show the start")
+    if watcher.js(pieces) != 32 or watcher.js(step_text) != "the start · ply 0/5":
+        fail(f"stepping back to the start shows {watcher.js(step_text)!r}")
+    watcher.key("End")
+    if watcher.js(step_text) != f"3. {chinese[4]} (live) · ply 5/5":
+        fail(f"End shows {watcher.js(step_text)!r}")
+    watcher.key("ArrowLeft")
+    watcher.key("ArrowLeft")
+    watcher.key("ArrowLeft")
+    watcher.key("ArrowRight")
+    if watcher.js(step_text) != f"2. {chinese[2]} · ply 3/5":
+        fail(f"End, ← ← ← → shows {watcher.js(step_text)!r}")
+    watcher.key("Home")
+    if watcher.js(pieces) != 32:
+        fail("Home does not show the start")
     watcher.click('#moves span[data-ply="3"]')
     shown = watcher.js("return document.querySelector('#moves span.shown').textContent")
     if shown != chinese[2] or watcher.js(pieces) != 32:
@@ -263,7 +283,7 @@ def main():
     lines = watcher.wait("the analysis", "const li = document.querySelectorAll('#analysis li'); "
                          "return li.length === 3 && Array.from(li).map(x => x.textContent)", timeout=60)
     title = watcher.js("return document.getElementById('analysis-title').textContent")
-    if title != "after move 3, for Black" or not all(re.match(r"^(mate -?\d+|[+-]?\d+\.\d\d) W \d+% D \d+% L \d+% — ", x) for x in lines):
+    if title != f"after 2. {chinese[2]}, for Black" or not all(re.match(r"^(mate -?\d+|[+-]?\d+\.\d\d) W \d+% D \d+% L \d+% — ", x) for x in lines):
         fail(f"the analysis reads {title!r}: {lines}")
     if args.screenshots:
         watcher.screenshot(os.path.join(args.screenshots, "serve-analysis.png"))
@@ -275,14 +295,17 @@ def main():
     watcher.wait("the evaluation", f"{shares} === 30", timeout=30)
     text = watcher.js("return document.getElementById('evaluation-text').textContent")
     found = re.match(EVALUATION, text)
-    if not found or found.group(1) != "3" or found.group(2) != "Black":
+    if not found or found.group(1) != f"after 2. {chinese[2]}" or found.group(2) != "Black":
         fail(f"the evaluation reads {text!r}")
     labels = watcher.js("return Array.from(document.querySelectorAll('#board .share text')).map(t => t.textContent)")
     if not all(re.fullmatch(r"[+-]?\d+\.\d", x) for x in labels):
         fail(f"the pieces' shares read {labels}")
     watcher.click("#btn-next")
-    watcher.wait("the evaluation of move 4", "return document.getElementById('evaluation-text').textContent"
-                 ".startsWith('局面评估 after move 4, Red to move')", timeout=30)
+    watcher.wait("the evaluation of ply 4", "return document.getElementById('evaluation-text').textContent"
+                 f".startsWith('局面评估 after 2… {chinese[3]}, Red to move')", timeout=30)
+    # The analysis of ply 3 is gone from beside ply 4.
+    if watcher.js("return document.querySelectorAll('#analysis li').length + document.getElementById('analysis-title').textContent") != 0:
+        fail("the analysis of ply 3 stays beside ply 4")
     # The curve: a point for each of the 6 positions, the mate at 100%; a click on a point shows it.
     watcher.click("#btn-curve")
     watcher.wait("the curve", "const c = window.chariot.curve; return c && c.done && "
@@ -292,17 +315,17 @@ def main():
     if last["expected"] != 1 or last["ply"] != 5:
         fail(f"the curve's last point is {last}")
     watcher.click('#curve .point[data-ply="2"]')
-    if watcher.js("return document.getElementById('step-text').textContent") != "move 2 of 5":
-        fail("a click on the curve's point 2 does not show move 2")
-    watcher.wait("the evaluation of move 2", f"{shares} === 30 && document.getElementById('evaluation-text')"
-                 ".textContent.startsWith('局面评估 after move 2')", timeout=30)
+    if watcher.js(step_text) != f"1… {chinese[1]} · ply 2/5":
+        fail(f"a click on the curve's point 2 shows {watcher.js(step_text)!r}")
+    watcher.wait("the evaluation of ply 2", f"{shares} === 30 && document.getElementById('evaluation-text')"
+                 f".textContent.startsWith('局面评估 after 1… {chinese[1]}')", timeout=30)
     if args.screenshots:
         watcher.screenshot(os.path.join(args.screenshots, "serve-evaluation.png"), height=1120)
     watcher.click("#btn-evaluate")
     if watcher.js(shares) != 0:
         fail("the shares stay after the evaluation is turned off")
     watcher.click("#btn-last")
-    if watcher.js(pieces) != 31 or watcher.js("return document.getElementById('step-text').textContent") != "live, move 5":
+    if watcher.js(pieces) != 31 or watcher.js(step_text) != f"3. {chinese[4]} (live) · ply 5/5":
         fail("the last step does not show the final position")
 
     # The PGN saved in --data replays legally to the same verdict in `chariot judge`.
@@ -347,7 +370,8 @@ def main():
     black.click("#btn-evaluate")
     black.wait("the PGN's evaluation", "return document.querySelectorAll('#board .share').length === 30", timeout=30)
     text = black.js("return document.getElementById('evaluation-text').textContent")
-    if not re.match(EVALUATION, text) or not text.startswith("局面评估 after move 9, Black to move"):
+    ninth = black.js("return window.chariot.state.moves[8].chinese")
+    if not re.match(EVALUATION, text) or not text.startswith(f"局面评估 after 5. {ninth}, Black to move"):
         fail(f"the PGN board's evaluation reads {text!r}")
     if args.screenshots:
         black.screenshot(os.path.join(args.screenshots, "serve-review.png"), height=1120)

@@ -19,6 +19,7 @@
   let evaluation = null;     // the last "evaluation" the server sent
   let evaluationAsked = null; // the ply of the evaluation asked for and not yet answered
   let curve = null;          // { game, plies, points, done }: the game's curve as it arrives
+  let analysisAt = null;     // the ply whose analysis is shown or asked for
   // For the browser test and for curious people: what the page knows.
   window.chariot = {
     get state() { return state; }, get me() { return me; }, get premove() { return premove; },
@@ -87,6 +88,7 @@
     $("analysis").replaceChildren();
     $("analysis-title").textContent = "";
     evaluating = false; evaluation = null; evaluationAsked = null; curve = null;
+    analysisAt = null;
     $("lobby-error").textContent = "";
     if (location.hash !== "#g=" + message.game) setHash("g=" + message.game);
     $("lobby").hidden = true;
@@ -148,7 +150,7 @@
     }
     const side = evaluation.turn === "red" ? "Red" : "Black";
     const [w, d, l] = evaluation.wdl;
-    $("evaluation-text").textContent = "局面评估 after move " + evaluation.ply + ", " + side + " to move: " +
+    $("evaluation-text").textContent = "局面评估 " + afterText(evaluation.ply) + ", " + side + " to move: " +
       (evaluation.cp > 0 ? "+" : "") + (evaluation.cp / 100).toFixed(2) + " for " + side +
       " (W " + pct(w) + " D " + pct(d) + " L " + pct(l) + "); on each piece its share, in pawns, for its owner";
     return labels;
@@ -167,9 +169,10 @@
 
   // Chariot's lines for the position after `ply` moves, scores and chances for the side to move.
   function analysed(message) {
-    if (!state || message.game !== state.id) return;
+    if (!state || message.game !== state.id || message.ply !== shownAt()) return;
+    analysisAt = message.ply;
     const side = message.turn === "red" ? "Red" : "Black";
-    $("analysis-title").textContent = "after move " + message.ply + ", for " + side;
+    $("analysis-title").textContent = afterText(message.ply) + ", for " + side;
     const list = $("analysis");
     list.replaceChildren();
     for (const line of message.lines) {
@@ -181,6 +184,25 @@
       li.append(score, " W " + w + "% D " + d + "% L " + l + "% — " + line[notation].slice(0, 8).join(" "));
       list.appendChild(li);
     }
+  }
+
+  function shownAt() {
+    return shownPly === null ? state.moves.length : shownPly;
+  }
+
+  // A ply as players number it: "12. 炮二平五" for Red's 12th move, "12… 马8进7" for Black's;
+  // a game from a FEN starts at its move number and side.
+  function moveNumber(ply) {
+    const fields = state.start_fen.split(" ");
+    const k = ply - 1 + (fields[1] === "b" ? 1 : 0);
+    return { number: (Number(fields[5]) || 1) + Math.floor(k / 2), black: k % 2 === 1 };
+  }
+  function moveLabel(ply) {
+    const { number, black } = moveNumber(ply);
+    return number + (black ? "… " : ". ") + state.moves[ply - 1][notation];
+  }
+  function afterText(ply) {
+    return ply === 0 ? "at the start" : "after " + moveLabel(ply);
   }
 
   function myTurn() {
@@ -303,6 +325,12 @@
     if (shownPly !== null && shownPly >= plies) shownPly = null;
     const at = shownPly === null ? plies : shownPly;
     const labels = evaluationView(at);
+    // An analysis belongs to the position it was asked for: another one shown clears it.
+    if (analysisAt !== null && analysisAt !== at) {
+      analysisAt = null;
+      $("analysis").replaceChildren();
+      $("analysis-title").textContent = "";
+    }
     if (shownPly === null) {
       const targets = selected ? targetsOf(selected) : [];
       ChariotBoard.draw($("board"), state.fen, {
@@ -318,7 +346,8 @@
     }
     drawCurve(at);
     $("btn-evaluate").classList.toggle("active", evaluating);
-    $("step-text").textContent = shownPly === null ? "live, move " + plies : "move " + at + " of " + plies;
+    $("step-text").textContent = (at === 0 ? "the start" : moveLabel(at)) + (shownPly === null ? " (live)" : "") +
+      " · ply " + at + "/" + plies;
     $("btn-first").disabled = $("btn-prev").disabled = at === 0;
     $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
     $("status").textContent = statusText();
@@ -351,23 +380,36 @@
     $("watch-link").value = location.origin + "/#g=" + state.id;
     $("pgn-link").href = "/pgn/" + state.id + ".pgn";
     $("pgn-link").setAttribute("download", state.id + ".pgn");
+    drawMoves(at);
+  }
+
+  // The move list, numbered by moves (a game from a FEN with Black to move opens with "…"),
+  // scrolled to keep the move shown in view.
+  function drawMoves(at) {
     const list = $("moves");
     list.replaceChildren();
-    for (let i = 0; i < state.moves.length; i += 2) {
-      const li = document.createElement("li");
-      state.moves.slice(i, i + 2).forEach((m, j) => {
-        const span = document.createElement("span");
-        span.textContent = m[notation];
-        span.dataset.ply = i + j + 1;
-        if (i + j + 1 === at) span.className = "shown";
-        span.addEventListener("click", () => step(i + j + 1));
-        li.appendChild(span);
-        if (j === 0 && i + 1 < state.moves.length) li.appendChild(document.createTextNode(" "));
-      });
-      list.appendChild(li);
-    }
+    list.start = state.moves.length > 0 ? moveNumber(1).number : 1;
+    let li = null;
+    state.moves.forEach((m, i) => {
+      const { black } = moveNumber(i + 1);
+      if (!li || !black) {
+        li = document.createElement("li");
+        list.appendChild(li);
+        if (black) li.appendChild(document.createTextNode("… "));
+      } else li.appendChild(document.createTextNode(" "));
+      const span = document.createElement("span");
+      span.textContent = m[notation];
+      span.dataset.ply = i + 1;
+      if (i + 1 === at) span.className = "shown";
+      span.addEventListener("click", () => step(i + 1));
+      li.appendChild(span);
+    });
     list.dataset.plies = state.moves.length;
-    if (shownPly === null) list.scrollTop = list.scrollHeight;
+    const shown = list.querySelector("span.shown");
+    if (!shown) { list.scrollTop = at === 0 ? 0 : list.scrollHeight; return; }
+    const box = list.getBoundingClientRect(), line = shown.getBoundingClientRect();
+    if (line.top < box.top) list.scrollTop -= box.top - line.top;
+    else if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
   }
 
   // Shows the position after `ply` moves (the live one at the end).
@@ -417,8 +459,20 @@
     });
     $("btn-analyse").addEventListener("click", () => {
       if (!state) return;
+      analysisAt = shownAt();
+      $("analysis").replaceChildren();
       $("analysis-title").textContent = "thinking…";
-      send({ type: "analyse", game: state.id, ply: shownPly === null ? state.moves.length : shownPly, lines: 3 });
+      send({ type: "analyse", game: state.id, ply: analysisAt, lines: 3 });
+    });
+    // Stepping with the keyboard: ← and → a move, Home the start, End the live position (not
+    // while typing in a field).
+    document.addEventListener("keydown", (event) => {
+      if (!state || $("game").hidden || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.target.closest && event.target.closest("input, textarea, select")) return;
+      const keys = { ArrowLeft: shownAt() - 1, ArrowRight: shownAt() + 1, Home: 0, End: Infinity };
+      if (!(event.key in keys)) return;
+      event.preventDefault();
+      step(keys[event.key]);
     });
     // The levels and their measured Elo come from the server (GET /levels.json).
     fetch("/levels.json").then((r) => r.json()).then((offer) => {

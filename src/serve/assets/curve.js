@@ -49,7 +49,7 @@ const ChariotCurve = (() => {
     for (const p of points) {
       const score = p.mate !== null ? "mate " + p.mate : p.cp !== null ? (p.cp > 0 ? "+" : "") + (p.cp / 100).toFixed(2) : "game over";
       const dot = el("circle", { class: "point", cx: x(p.ply), cy: y(p.expected), r: p.ply === shown ? 5 : 3.5, fill: p.ply === shown ? "#b3160f" : CURVE, "data-ply": p.ply });
-      dot.appendChild(el("title", {}, "move " + p.ply + ": Red " + Math.round(p.expected * 100) + "% (" + score + ")"));
+      dot.appendChild(el("title", {}, "ply " + p.ply + ": Red " + Math.round(p.expected * 100) + "% (" + score + ")"));
       dot.addEventListener("click", () => onClick(p.ply));
       svg.appendChild(dot);
     }

@@ -137,11 +137,11 @@ class Browser:
         self.call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}]}]}, f"pressing {name}:")
 
-    def screenshot(self, path, height=None):
+    def screenshot(self, path, height=None, width=1000):
         """The page as shown; with `height`, in a window that tall (the board and the curve
         under it), scrolled to the top."""
         if height:
-            self.call("POST", "/window/rect", {"width": 1000, "height": height})
+            self.call("POST", "/window/rect", {"width": width, "height": height})
             self.js("window.scrollTo(0, 0)")
         with open(path, "wb") as f:
             f.write(base64.b64decode(self.call("GET", "/screenshot")))
@@ -192,11 +192,23 @@ def main():
     if watcher.js(shown) != "none" or red.js(shown) == "none":
         fail("the players' buttons are shown to the spectator or hidden from a player")
     red.wait("both players there", "return window.chariot.state.black.kind === 'human'")
+    # The spectator is told it watches, and the players see how many do.
+    watching = "return document.getElementById('watching').textContent"
+    watcher.wait("the spectator's note", watching + " === 'You are watching · 1 spectator'")
+    red.wait("the spectator count", watching + " === '1 spectator'")
+    # The clocks wait for the first move; Undo waits for a move of one's own.
+    undo_off = "return document.getElementById('btn-undo').disabled"
+    if red.js("return window.chariot.state.clock.running") or not red.js(undo_off):
+        fail("Red's clock runs, or Undo is offered, before the first move")
 
     # Move 1, then Black's reply is taken back with Red's consent.
     red.play(MATE[0])
     for b in (red, black, watcher):
         b.plies(1)
+    if not black.js(undo_off) or red.js(undo_off) or not black.js("return window.chariot.state.clock.running"):
+        fail("after Red's first move Black could take back, Red could not, or Black's clock stands")
+    if not black.js("return document.title").startswith("● Your move") or red.js("return document.title") != "Chariot 象棋":
+        fail(f"the tab titles read {black.js('return document.title')!r} and {red.js('return document.title')!r}")
     black.play("h9g7")
     for b in (red, black, watcher):
         b.plies(2)
@@ -243,6 +255,11 @@ def main():
         text = b.wait("the result", "const r = document.getElementById('result'); return !r.hidden && r.textContent")
         if text != expected:
             fail(f"{b.name} shows {text!r}, expected {expected!r}")
+    # Each page sounded the moves, the mating check and the end.
+    for b in (red, black):
+        played = b.js("return ChariotSound.played")
+        if not {"move", "check", "end"} <= set(played):
+            fail(f"{b.name} played the sounds {played}")
     moves_shown = watcher.js("return Array.from(document.querySelectorAll('#moves li')).map(li => li.textContent)")
     state = watcher.js("return window.chariot.state")
     chinese = [m["chinese"] for m in state["moves"]]
@@ -304,7 +321,8 @@ def main():
     watcher.wait("the evaluation of ply 4", "return document.getElementById('evaluation-text').textContent"
                  f".startsWith('局面评估 after 2… {chinese[3]}, Red to move')", timeout=30)
     # The analysis of ply 3 is gone from beside ply 4.
-    if watcher.js("return document.querySelectorAll('#analysis li').length + document.getElementById('analysis-title').textContent") != 0:
+    if not watcher.js("return document.querySelectorAll('#analysis li').length === 0 && "
+                      "document.getElementById('analysis-title').textContent === ''"):
         fail("the analysis of ply 3 stays beside ply 4")
     # The curve: a point for each of the 6 positions, the mate at 100%; a click on a point shows it.
     watcher.click("#btn-curve")
@@ -343,6 +361,34 @@ def main():
     judged = subprocess.run([args.chariot, "judge", "--moves", *words], capture_output=True, text=True)
     if judged.returncode != 0 or not judged.stdout.endswith("result 1-0 ply 5 reason checkmate\n"):
         fail(f"chariot judge on the PGN's moves {words}: {judged.stdout}{judged.stderr}")
+    # A rematch: Black, who lost, offers one; Red accepts and plays Black in the new game, at the
+    # same time control.
+    if red.js("return document.getElementById('btn-rematch').hidden") or not watcher.js("return document.getElementById('btn-rematch').hidden"):
+        fail("Rematch is not offered to a player, or is to the spectator")
+    black.click("#btn-rematch")
+    black.wait("the rematch", f"const m = window.chariot.me; return m && m.game !== '{game}' && m.color === 'red'")
+    red.wait("the rematch offer", "return !document.getElementById('btn-accept-rematch').hidden")
+    red.click("#btn-accept-rematch")
+    rematch = red.wait("Red's seat in the rematch", f"const m = window.chariot.me; return m && m.game !== '{game}' && "
+                       "m.color === 'black' && window.chariot.state.black.kind === 'human' && m.game")
+    if rematch != black.js("return window.chariot.me.game") or red.js("return window.chariot.state.clock.red_ms") != 600000:
+        fail("the rematch is not the game Black made, or not at 10 minutes")
+    # The sound switch is kept in the browser.
+    watcher.click("#btn-sound")
+    watcher.js("location.reload()")
+    watcher.wait("the page again", "return window.chariot.state && window.chariot.state.id === arguments[0]".replace("arguments[0]", repr(game)))
+    if watcher.js("return [ChariotSound.enabled, document.getElementById('btn-sound').classList.contains('active')]") != [False, False]:
+        fail("the sound switch is not kept after a reload")
+    # A phone (390×844): the board is whole on the screen.
+    watcher.call("POST", "/window/rect", {"width": 390, "height": 844})
+    box = watcher.js("const r = document.getElementById('board').getBoundingClientRect(); "
+                     "return [r.top, r.bottom, r.left, r.right, window.innerWidth, window.innerHeight]")
+    if box[0] < 0 or box[1] > box[5] or box[2] < 0 or box[3] > box[4]:
+        fail(f"on a phone the board is at {box}")
+    if args.screenshots:
+        watcher.screenshot(os.path.join(args.screenshots, "serve-phone.png"), width=390, height=844)
+    watcher.call("POST", "/window/rect", {"width": 1000, "height": 760})
+
     # 复盘 from a PGN: Black goes back to the lobby; a malformed PGN is refused with the reason;
     # a file picked (GB18030) opens a board of its 20 moves, which can be curved and evaluated.
     black.click("#btn-new")

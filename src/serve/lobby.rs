@@ -594,8 +594,10 @@ fn random_text(chars: usize) -> String {
 /// Messages of an action, for tests and the load generator: `{"type":…,"game":…,"token":…}`.
 pub fn action_message(game: &str, token: &str, action: &Action) -> String {
     let mut value = json!({"type": action.name(), "game": game, "token": token});
-    if let Action::Move(text) = action {
-        value["move"] = json!(text);
+    match action {
+        Action::Move(text) => value["move"] = json!(text),
+        Action::OfferRematch(next) => value["rematch"] = json!(next),
+        _ => {}
     }
     value.to_string()
 }

@@ -91,6 +91,8 @@ pub enum Action {
     AgreeUndo,
     /// Refuse the opponent's request to take back.
     RefuseUndo,
+    /// Once the game is over, offer the opponent a rematch in the new game with this id.
+    OfferRematch(String),
 }
 
 impl Action {
@@ -105,6 +107,7 @@ impl Action {
             Action::AskUndo => "ask_undo",
             Action::AgreeUndo => "agree_undo",
             Action::RefuseUndo => "refuse_undo",
+            Action::OfferRematch(_) => "offer_rematch",
         }
     }
 }
@@ -284,6 +287,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
         "ask_undo" => act(Action::AskUndo),
         "agree_undo" => act(Action::AgreeUndo),
         "refuse_undo" => act(Action::RefuseUndo),
+        "offer_rematch" => act(Action::OfferRematch(id(object, "rematch")?)),
         "analyse" => Ok(ClientMessage::Analyse {
             game: game()?,
             ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
@@ -415,6 +419,26 @@ pub fn pong_message() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rematch_offer_names_the_new_game() {
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1","rematch":"g2"}"#),
+            Ok(ClientMessage::Act {
+                game: "g1".into(),
+                token: "t1".into(),
+                action: Action::OfferRematch("g2".into())
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1"}"#),
+            Err(ParseError::Missing { field: "rematch" })
+        );
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1","rematch":"../x"}"#),
+            Err(ParseError::BadField { field: "rematch", expected: "letters and digits" })
+        );
+    }
 
     #[test]
     fn good_messages_are_read() {

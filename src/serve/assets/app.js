@@ -20,6 +20,9 @@
   let evaluationAsked = null; // the ply of the evaluation asked for and not yet answered
   let curve = null;          // { game, plies, points, done }: the game's curve as it arrives
   let analysisAt = null;     // the ply whose analysis is shown or asked for
+  let pendingRematch = null; // { game, token, friend }: the finished game a rematch is being made for
+  let lowTimeWarned = null;  // the game whose low time was sounded for this player
+  const initialMs = {};      // each game's time per side, seen before its clocks ran
   // For the browser test and for curious people: what the page knows.
   window.chariot = {
     get state() { return state; }, get me() { return me; }, get premove() { return premove; },
@@ -69,7 +72,15 @@
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "joined") joined(message);
-      else if (message.type === "state") { state = message.game; receivedAt = performance.now(); render(); playPremove(); }
+      else if (message.type === "state") {
+        const before = state;
+        state = message.game;
+        receivedAt = performance.now();
+        if (state.clock && state.moves.length <= 1) initialMs[state.id] = Math.max(state.clock.red_ms, state.clock.black_ms);
+        sound(before, state);
+        render();
+        playPremove();
+      }
       else if (message.type === "error") failed(message.message);
       else if (message.type === "analysis") analysed(message);
       else if (message.type === "evaluation") evaluated(message);
@@ -77,8 +88,26 @@
     };
   }
 
+  // The sound of what changed between two states of a game: a move (a capture, a check), the end.
+  function sound(before, after) {
+    if (!before || before.id !== after.id) return;
+    if (after.moves.length === before.moves.length + 1) {
+      const count = (fen) => Object.keys(ChariotBoard.pieces(fen)).length;
+      ChariotSound.play(after.check ? "check" : count(after.fen) < count(before.fen) ? "capture" : "move");
+    }
+    if (after.result && !before.result) ChariotSound.play("end");
+  }
+
   function joined(message) {
     me = { game: message.game, token: message.token, color: message.color, role: message.role };
+    // A rematch of a friend game: the opponent is told of the new game through the old one.
+    if (pendingRematch && message.token && message.game !== pendingRematch.game) {
+      if (pendingRematch.friend) {
+        send({ type: "offer_rematch", game: pendingRematch.game, token: pendingRematch.token, rematch: message.game });
+      }
+      pendingRematch = null;
+    }
+    window.scrollTo(0, 0);
     if (message.token) localStorage.setItem(tokenKey(message.game), message.token);
     flipped = message.color === "black";
     selected = null;
@@ -266,8 +295,13 @@
     render();
   }
 
+  // "4:05"; under 10 seconds with tenths, "0:07.3".
   function clockText(ms) {
-    const s = Math.max(0, Math.ceil(ms / 1000));
+    if (ms < 10000) {
+      const tenths = Math.max(0, Math.floor(ms / 100));
+      return "0:0" + Math.floor(tenths / 10) + "." + (tenths % 10);
+    }
+    const s = Math.ceil(ms / 1000);
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
 
@@ -284,6 +318,10 @@
       const ms = clockLeft(side);
       clock.textContent = ms === null ? "" : clockText(ms);
       clock.classList.toggle("low", ms !== null && ms < 20000);
+      if (me && me.color === side && ms !== null && ms < 10000 && state.clock.running && !state.result && lowTimeWarned !== state.id) {
+        lowTimeWarned = state.id;
+        ChariotSound.play("low");
+      }
     }
   }
 
@@ -363,17 +401,26 @@
     const undoFromThem = playing && state.undo_request === opponent;
     $("btn-accept-draw").hidden = $("btn-decline-draw").hidden = !drawFromThem;
     $("btn-agree-undo").hidden = $("btn-refuse-undo").hidden = !undoFromThem;
+    const rematchFromThem = playing && over && !!state.rematch && state.rematch.by === opponent;
     let offer = "";
-    if (drawFromThem) offer = "Your opponent offers a draw.";
+    if (rematchFromThem) offer = "Your opponent offers a rematch.";
+    else if (drawFromThem) offer = "Your opponent offers a draw.";
     else if (undoFromThem) offer = "Your opponent asks to take back a move.";
     else if (playing && state.draw_offer === me.color) offer = "You offered a draw.";
     else if (playing && state.undo_request === me.color) offer = "You asked to take back; waiting.";
     $("offer-text").textContent = offer;
     $("offers").hidden = !offer;
     $("player-buttons").hidden = !playing;
-    $("btn-undo").disabled = state.moves.length === 0 || (over && !engineGame);
+    // Undo takes back the player's own last move: there must be one, and no request standing.
+    const ownMoves = playing && state.moves.length >= (state.turn === me.color ? 2 : 1);
+    $("btn-undo").disabled = !ownMoves || (over && !engineGame) || !!state.undo_request || !!state.thinking;
     $("btn-draw").disabled = over || engineGame;
     $("btn-resign").disabled = over;
+    $("btn-rematch").hidden = !over || !playing || !!state.record;
+    $("btn-accept-rematch").hidden = !rematchFromThem;
+    const spectators = state.spectators || 0;
+    $("watching").textContent = (playing ? "" : "You are watching · ") + (spectators === 1 ? "1 spectator" : spectators + " spectators");
+    document.title = (myTurn() ? "● Your move — " : "") + "Chariot 象棋";
     const friendGame = !engineGame;
     $("share").hidden = !friendGame || !playing;
     $("share-link").value = location.origin + "/#join=" + state.id;
@@ -410,6 +457,22 @@
     const box = list.getBoundingClientRect(), line = shown.getBoundingClientRect();
     if (line.top < box.top) list.scrollTop -= box.top - line.top;
     else if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
+  }
+
+  // A new game with the sides swapped and the same opponent and time: against Chariot at once,
+  // against a friend offered through the finished game (its page shows an Accept button).
+  function rematch() {
+    if (!state || !me || !me.token || !state.result) return;
+    const engine = state.red.kind === "engine" ? state.red : state.black.kind === "engine" ? state.black : null;
+    const strength = !engine ? {} : engine.elo === null ? { level: 20 }
+      : engine.asked === "elo" ? { elo: engine.elo } : { level: engine.level };
+    const minutes = state.clock ? Math.round((initialMs[state.id] || 600000) / 60000) : 0;
+    pendingRematch = { game: state.id, token: me.token, friend: !engine };
+    send({
+      type: "create", opponent: engine ? "engine" : "friend", ...strength,
+      side: me.color === "red" ? "black" : "red", minutes,
+      increment: state.clock ? Math.round(state.clock.increment_ms / 1000) : 0, fen: state.start_fen,
+    });
   }
 
   // Shows the position after `ply` moves (the live one at the end).
@@ -510,6 +573,15 @@
       render();
     });
     $("btn-undo").addEventListener("click", () => act("ask_undo"));
+    $("btn-rematch").addEventListener("click", rematch);
+    $("btn-accept-rematch").addEventListener("click", () => {
+      if (!state || !state.rematch) return;
+      lastRequest = "join";
+      send({ type: "join", game: state.rematch.game });
+    });
+    const soundButton = () => $("btn-sound").classList.toggle("active", ChariotSound.enabled);
+    soundButton();
+    $("btn-sound").addEventListener("click", () => { ChariotSound.setEnabled(!ChariotSound.enabled); soundButton(); });
     $("btn-draw").addEventListener("click", () => act("offer_draw"));
     $("btn-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
     $("btn-accept-draw").addEventListener("click", () => act("accept_draw"));

@@ -47,10 +47,11 @@ class StaleError(str):
 class Browser:
     """One Chromium session over WebDriver's HTTP protocol."""
 
-    def __init__(self, driver, name, profile):
+    def __init__(self, driver, name, profile, language="en-US"):
         self.driver, self.name = driver, name
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
-            "binary": "/usr/bin/chromium", "args": FLAGS + [f"--user-data-dir={profile}"]}}}}
+            "binary": "/usr/bin/chromium", "args": FLAGS + [f"--user-data-dir={profile}", f"--lang={language}"],
+            "prefs": {"intl": {"accept_languages": language}}}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
     def call(self, method, path, body=None, what=None, allow=()):
@@ -389,6 +390,31 @@ def main():
         watcher.screenshot(os.path.join(args.screenshots, "serve-phone.png"), width=390, height=844)
     watcher.call("POST", "/window/rect", {"width": 1000, "height": 760})
 
+    # 中文 / English: every word of the finished game in Chinese, kept after a reload, and back.
+    page_words = ("return [document.getElementById('result').textContent, document.getElementById('status').textContent, "
+             "document.getElementById('step-text').textContent, document.getElementById('watching').textContent, "
+             "document.getElementById('btn-flip').textContent, document.querySelector('#bottom-player .name').textContent, "
+             "document.documentElement.lang]")
+    watcher.click("#lang-zh")
+    chinese_words = ["1-0 — 红方胜：将死", "对局结束", f"3. {chinese[4]}（当前） · 第 5/5 步", "你在观战 · 1 人观战", "翻转",
+                     "红方：棋手（离线）", "zh-CN"]
+    if watcher.js(page_words) != chinese_words:
+        fail(f"in Chinese the page reads {watcher.js(page_words)}")
+    if args.screenshots:
+        watcher.screenshot(os.path.join(args.screenshots, "serve-chinese.png"))
+    watcher.js("location.reload()")
+    watcher.wait("the page in Chinese again", f"return window.chariot.state && {page_words[7:]}[0] === '1-0 — 红方胜：将死'")
+    watcher.click("#lang-en")
+    if watcher.js(page_words)[:3] != ["1-0 — red wins: checkmate", "Game over", f"3. {chinese[4]} (live) · ply 5/5"]:
+        fail(f"back in English the page reads {watcher.js(page_words)}")
+    # A browser set to Chinese gets the page in Chinese at first.
+    chinese_browser = Browser(args.driver, "chinese browser", os.path.join(args.profiles, "chinese"), language="zh-CN")
+    chinese_browser.open(base + "/")
+    chinese_browser.wait("the lobby in Chinese", "return document.getElementById('connection').textContent === '已连接' && "
+                         "document.querySelector('#lobby h2').textContent === '新局' && "
+                         "document.querySelector('#level option').textContent.startsWith('0 — 约 ')")
+    chinese_browser.close()
+
     # 复盘 from a PGN: Black goes back to the lobby; a malformed PGN is refused with the reason;
     # a file picked (GB18030) opens a board of its 20 moves, which can be curved and evaluated.
     black.click("#btn-new")
@@ -407,7 +433,7 @@ def main():
     black.wait("the PGN board", "const s = window.chariot.state; return s && s.record && s.moves.length === 20")
     status = black.js("return [document.getElementById('status').textContent, document.getElementById('result').textContent, "
                       "document.querySelector('#bottom-player .name').textContent]")
-    if status != ["Analysis board 复盘 — Club match", "1/2-1/2 — draw: as recorded", "Red 红: Hu"]:
+    if status != ["Analysis board 复盘 — Club match", "1/2-1/2 — draw: as recorded", "Red: Hu"]:
         fail(f"the PGN board reads {status}")
     black.click("#btn-curve")
     black.wait("the PGN's curve", "const c = window.chariot.curve; return c && c.done && "

@@ -3,6 +3,8 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
+  const t = ChariotI18n.t;
+  const sideName = (color) => t(color === "red" ? "red" : "black");
   let ws = null;
   let state = null;          // the last "state" the server sent
   let me = null;             // { game, token, color, role } from "joined"
@@ -59,12 +61,17 @@
     $("lobby").hidden = false;
   }
 
+  function setConnection(key) {
+    $("connection").dataset.i18n = key;
+    $("connection").textContent = t(key);
+  }
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     ws = new WebSocket(scheme + location.host + "/ws");
-    ws.onopen = () => { retries = 0; $("connection").textContent = "connected"; route(); };
+    ws.onopen = () => { retries = 0; setConnection("connected"); route(); };
     ws.onclose = () => {
-      $("connection").textContent = "reconnecting…";
+      setConnection("reconnecting");
       retries += 1;
       setTimeout(connect, Math.min(10000, 500 * 2 ** retries));
     };
@@ -169,7 +176,7 @@
         evaluationAsked = at;
         send({ type: "evaluate", game: state.id, ply: at });
       }
-      $("evaluation-text").textContent = "evaluating…";
+      $("evaluation-text").textContent = t("evaluating");
       return null;
     }
     const labels = {};
@@ -177,11 +184,11 @@
       const tenths = Math.round(p.share / 10);  // in tenths of a pawn, so that -0.04 reads 0.0
       labels[p.square] = { text: (tenths > 0 ? "+" : "") + (tenths / 10).toFixed(1), fill: tenths < 0 ? "#ffd2cc" : "#ffffff" };
     }
-    const side = evaluation.turn === "red" ? "Red" : "Black";
     const [w, d, l] = evaluation.wdl;
-    $("evaluation-text").textContent = "局面评估 " + afterText(evaluation.ply) + ", " + side + " to move: " +
-      (evaluation.cp > 0 ? "+" : "") + (evaluation.cp / 100).toFixed(2) + " for " + side +
-      " (W " + pct(w) + " D " + pct(d) + " L " + pct(l) + "); on each piece its share, in pawns, for its owner";
+    $("evaluation-text").textContent = t("evaluation", {
+      after: afterText(evaluation.ply), side: sideName(evaluation.turn),
+      score: (evaluation.cp > 0 ? "+" : "") + (evaluation.cp / 100).toFixed(2), w: pct(w), d: pct(d), l: pct(l),
+    });
     return labels;
   }
 
@@ -190,9 +197,8 @@
     svg.toggleAttribute("hidden", !curve);  // an SVG element has no `hidden` property
     if (!curve) { $("curve-text").textContent = ""; return; }
     ChariotCurve.draw(svg, curve.points, curve.plies, at, step);
-    let text = curve.done ? "Red's expected score at each move (click a point to see it)"
-      : "scoring the game… " + curve.points.length + " of " + (curve.plies + 1) + " positions";
-    if (curve.done && curve.plies !== state.moves.length) text += "; drawn at move " + curve.plies + ", Curve again for the newer moves";
+    let text = curve.done ? t("curve done") : t("curve scoring", { n: curve.points.length, m: curve.plies + 1 });
+    if (curve.done && curve.plies !== state.moves.length) text += t("curve older", { n: curve.plies });
     $("curve-text").textContent = text;
   }
 
@@ -200,17 +206,16 @@
   function analysed(message) {
     if (!state || message.game !== state.id || message.ply !== shownAt()) return;
     analysisAt = message.ply;
-    const side = message.turn === "red" ? "Red" : "Black";
-    $("analysis-title").textContent = afterText(message.ply) + ", for " + side;
+    $("analysis-title").textContent = t("analysis for", { after: afterText(message.ply), side: sideName(message.turn) });
     const list = $("analysis");
     list.replaceChildren();
     for (const line of message.lines) {
       const li = document.createElement("li");
       const score = document.createElement("span");
       score.className = "score";
-      score.textContent = line.mate !== null ? "mate " + line.mate : (line.cp > 0 ? "+" : "") + (line.cp / 100).toFixed(2);
+      score.textContent = line.mate !== null ? t("mate", { n: line.mate }) : (line.cp > 0 ? "+" : "") + (line.cp / 100).toFixed(2);
       const [w, d, l] = line.wdl.map((x) => Math.round(x / 10));
-      li.append(score, " W " + w + "% D " + d + "% L " + l + "% — " + line[notation].slice(0, 8).join(" "));
+      li.append(score, " " + t("wdl", { w, d, l }) + " — " + line[notation].slice(0, 8).join(" "));
       list.appendChild(li);
     }
   }
@@ -231,7 +236,7 @@
     return number + (black ? "… " : ". ") + state.moves[ply - 1][notation];
   }
   function afterText(ply) {
-    return ply === 0 ? "at the start" : "after " + moveLabel(ply);
+    return ply === 0 ? t("at the start") : t("after", { move: moveLabel(ply) });
   }
 
   function myTurn() {
@@ -327,31 +332,29 @@
 
   // "Chariot, level 5 (about 1067 Elo)", "Chariot at 1400 Elo (level 9.5)", "Chariot, full strength".
   function engineName(seat) {
-    if (seat.elo === null) return "Chariot, full strength";
-    if (seat.asked === "elo") return "Chariot at " + seat.elo + " Elo (level " + seat.level + ")";
-    return "Chariot, level " + seat.level + " (about " + seat.elo + " Elo)";
+    if (seat.elo === null) return t("engine full");
+    return t(seat.asked === "elo" ? "engine elo" : "engine level", { elo: seat.elo, level: seat.level });
   }
 
   function playerName(side) {
     const seat = state[side];
-    const label = side === "red" ? "Red 红" : "Black 黑";
+    const offline = seat.online ? "" : t("offline");
     let who;
     if (seat.kind === "engine") who = engineName(seat);
     else if (seat.kind === "recorded") who = seat.name || "?";
-    else if (seat.kind === "open") who = "waiting for a friend…";
-    else if (me && me.color) who = (me.color === side ? "you" : "opponent") + (seat.online ? "" : " (offline)");
-    else who = "player" + (seat.online ? "" : " (offline)");
-    return label + ": " + who;
+    else if (seat.kind === "open") who = t("waiting friend");
+    else if (me && me.color) who = t(me.color === side ? "you" : "opponent seat") + offline;
+    else who = t("player") + offline;
+    return t("seat", { side: sideName(side), who });
   }
 
   function statusText() {
-    if (state.record) return "Analysis board 复盘" + (state.record.event ? " — " + state.record.event : "");
-    if (state.result) return "Game over";
-    if (state.red.kind === "open" || state.black.kind === "open") return "Waiting for the second player to join";
-    const side = state.turn === "red" ? "Red" : "Black";
-    if (state.thinking) return "Chariot is thinking…";
-    if (myTurn()) return "Your move" + (state.check ? " — check!" : "");
-    return side + " to move" + (state.check ? " (check)" : "");
+    if (state.record) return t("analysis board") + (state.record.event ? " — " + state.record.event : "");
+    if (state.result) return t("game over");
+    if (state.red.kind === "open" || state.black.kind === "open") return t("waiting second");
+    if (state.thinking) return t("thinking");
+    if (myTurn()) return t("your move") + (state.check ? t("check!") : "");
+    return t("to move", { side: sideName(state.turn) }) + (state.check ? t("(check)") : "");
   }
 
   function render() {
@@ -384,13 +387,13 @@
     }
     drawCurve(at);
     $("btn-evaluate").classList.toggle("active", evaluating);
-    $("step-text").textContent = (at === 0 ? "the start" : moveLabel(at)) + (shownPly === null ? " (live)" : "") +
-      " · ply " + at + "/" + plies;
+    $("step-text").textContent = (at === 0 ? t("the start") : moveLabel(at)) + (shownPly === null ? t("live") : "") +
+      " · " + t("ply", { at, plies });
     $("btn-first").disabled = $("btn-prev").disabled = at === 0;
     $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
     $("status").textContent = statusText();
     $("result").hidden = !over;
-    $("result").textContent = over ? state.result.score + " — " + state.result.text : "";
+    $("result").textContent = over ? state.result.score + " — " + ChariotI18n.result(state.result) : "";
     for (const [id, side] of [["top-player", flipped ? "red" : "black"], ["bottom-player", flipped ? "black" : "red"]]) {
       $(id).querySelector(".name").textContent = playerName(side);
       $(id).classList.toggle("to-move", !over && state.turn === side);
@@ -403,11 +406,11 @@
     $("btn-agree-undo").hidden = $("btn-refuse-undo").hidden = !undoFromThem;
     const rematchFromThem = playing && over && !!state.rematch && state.rematch.by === opponent;
     let offer = "";
-    if (rematchFromThem) offer = "Your opponent offers a rematch.";
-    else if (drawFromThem) offer = "Your opponent offers a draw.";
-    else if (undoFromThem) offer = "Your opponent asks to take back a move.";
-    else if (playing && state.draw_offer === me.color) offer = "You offered a draw.";
-    else if (playing && state.undo_request === me.color) offer = "You asked to take back; waiting.";
+    if (rematchFromThem) offer = t("offer rematch");
+    else if (drawFromThem) offer = t("offer draw them");
+    else if (undoFromThem) offer = t("offer undo them");
+    else if (playing && state.draw_offer === me.color) offer = t("offer draw me");
+    else if (playing && state.undo_request === me.color) offer = t("offer undo me");
     $("offer-text").textContent = offer;
     $("offers").hidden = !offer;
     $("player-buttons").hidden = !playing;
@@ -419,8 +422,8 @@
     $("btn-rematch").hidden = !over || !playing || !!state.record;
     $("btn-accept-rematch").hidden = !rematchFromThem;
     const spectators = state.spectators || 0;
-    $("watching").textContent = (playing ? "" : "You are watching · ") + (spectators === 1 ? "1 spectator" : spectators + " spectators");
-    document.title = (myTurn() ? "● Your move — " : "") + "Chariot 象棋";
+    $("watching").textContent = (playing ? "" : t("you watch")) + (spectators === 1 ? t("spectators 1") : t("spectators", { n: spectators }));
+    document.title = (myTurn() ? t("tab your move") : "") + "Chariot 象棋";
     const friendGame = !engineGame;
     $("share").hidden = !friendGame || !playing;
     $("share-link").value = location.origin + "/#join=" + state.id;
@@ -505,7 +508,7 @@
     $("pgn-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const pgn = $("pgn-text").value;
-      if (!pgn.trim()) { $("lobby-error").textContent = "paste a PGN or pick a file first"; return; }
+      if (!pgn.trim()) { $("lobby-error").textContent = t("paste first"); return; }
       $("lobby-error").textContent = "";
       lastRequest = "load_pgn";
       send({ type: "load_pgn", pgn });
@@ -524,7 +527,7 @@
       if (!state) return;
       analysisAt = shownAt();
       $("analysis").replaceChildren();
-      $("analysis-title").textContent = "thinking…";
+      $("analysis-title").textContent = t("thinking short");
       send({ type: "analyse", game: state.id, ply: analysisAt, lines: 3 });
     });
     // Stepping with the keyboard: ← and → a move, Home the start, End the live position (not
@@ -542,7 +545,10 @@
       for (const { level, elo } of offer.levels) {
         const option = document.createElement("option");
         option.value = level;
-        option.textContent = level + (elo === null ? " — full strength" : " — about " + elo + " Elo");
+        option.dataset.i18n = elo === null ? "full strength option" : "level option";
+        option.dataset.level = level;
+        if (elo !== null) option.dataset.elo = elo;
+        option.textContent = t(option.dataset.i18n, { level, elo });
         if (level === offer.default) option.selected = true;
         $("level").appendChild(option);
       }
@@ -583,7 +589,18 @@
     soundButton();
     $("btn-sound").addEventListener("click", () => { ChariotSound.setEnabled(!ChariotSound.enabled); soundButton(); });
     $("btn-draw").addEventListener("click", () => act("offer_draw"));
-    $("btn-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
+    $("btn-resign").addEventListener("click", () => { if (confirm(t("resign confirm"))) act("resign"); });
+    // The language: 中文 or English, every word on the page redrawn in it.
+    const language = (lang) => {
+      ChariotI18n.setLang(lang);
+      ChariotI18n.apply(document);
+      $("lang-zh").classList.toggle("active", lang === "zh");
+      $("lang-en").classList.toggle("active", lang === "en");
+      if (state) render();
+    };
+    $("lang-zh").addEventListener("click", () => language("zh"));
+    $("lang-en").addEventListener("click", () => language("en"));
+    language(ChariotI18n.lang);
     $("btn-accept-draw").addEventListener("click", () => act("accept_draw"));
     $("btn-decline-draw").addEventListener("click", () => act("decline_draw"));
     $("btn-agree-undo").addEventListener("click", () => act("agree_undo"));

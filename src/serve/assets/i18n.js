@@ -1,0 +1,135 @@
+// Every word the page shows, in English and in Chinese (中文), in one dictionary. The language
+// follows the browser's at first; the switch in the header changes it, and the browser keeps it.
+// `t("key", {name: value})` fills the `{name}` places; elements name their text with
+// data-i18n (their text), data-i18n-title and data-i18n-placeholder.
+"use strict";
+const ChariotI18n = (() => {
+  const KEY = "chariot-lang";
+  const TEXT = {
+    en: {
+      "connecting": "connecting…", "connected": "connected", "reconnecting": "reconnecting…",
+      "new game": "New game", "opponent": "Opponent", "the engine": "Chariot (the engine)",
+      "a friend": "A friend (share a link)", "level": "Level", "or at an elo": "or at an Elo of",
+      "your side": "Your side", "red first": "Red (moves first)", "red": "Red", "black": "Black", "random": "Random",
+      "time": "Time", "untimed": "untimed", "min": "{n} min", "s": "{n} s", "a move": "a move",
+      "fen optional": "Start from FEN (optional)", "start": "Start", "standard start": "the standard start",
+      "review": "Review a game", "paste pgn": "Paste a PGN (ICCS, WXF or Chinese moves), or pick a file",
+      "open board": "Open the board", "paste first": "paste a PGN or pick a file first",
+      "level option": "{level} — about {elo} Elo", "full strength option": "{level} — full strength",
+      "undo": "Undo", "undo title": "take back your last move", "offer draw": "Offer draw", "resign": "Resign",
+      "rematch": "Rematch", "flip": "Flip", "sound": "Sound", "sound title": "sounds on or off",
+      "pgn": "PGN", "accept draw": "Accept draw", "decline": "Decline", "agree undo": "Agree to take back",
+      "refuse": "Refuse", "accept rematch": "Play the rematch", "share opponent": "Send this link to your opponent:",
+      "share spectators": "Spectators:", "moves in": "Moves in", "analyse": "Analyse",
+      "analyse title": "Chariot's best lines here, with win/draw/loss chances", "evaluate": "Evaluate",
+      "evaluate title": "the static evaluation here and each piece's share of it", "curve": "Curve",
+      "curve title": "Red's expected score at every move of the game", "steps title": "step through the game (← → Home End)",
+      "first title": "the start", "last title": "the live position", "resign confirm": "Resign this game?",
+      "analysis board": "Analysis board 复盘", "game over": "Game over", "waiting second": "Waiting for the second player to join",
+      "thinking": "Chariot is thinking…", "your move": "Your move", "check!": " — check!", "to move": "{side} to move",
+      "(check)": " (check)", "tab your move": "● Your move — ",
+      "engine full": "Chariot, full strength", "engine elo": "Chariot at {elo} Elo (level {level})",
+      "engine level": "Chariot, level {level} (about {elo} Elo)", "waiting friend": "waiting for a friend…",
+      "you": "you", "opponent seat": "opponent", "player": "player", "offline": " (offline)", "seat": "{side}: {who}",
+      "offer rematch": "Your opponent offers a rematch.", "offer draw them": "Your opponent offers a draw.",
+      "offer undo them": "Your opponent asks to take back a move.", "offer draw me": "You offered a draw.",
+      "offer undo me": "You asked to take back; waiting.", "you watch": "You are watching · ",
+      "spectators 1": "1 spectator", "spectators": "{n} spectators",
+      "the start": "the start", "live": " (live)", "ply": "ply {at}/{plies}", "at the start": "at the start",
+      "after": "after {move}", "analysis for": "{after}, for {side}", "thinking short": "thinking…",
+      "evaluating": "evaluating…",
+      "evaluation": "局面评估 {after}, {side} to move: {score} for {side} (W {w} D {d} L {l}); on each piece its share, in pawns, for its owner",
+      "wdl": "W {w}% D {d}% L {l}%", "mate": "mate {n}",
+      "curve done": "Red's expected score at each move (click a point to see it)",
+      "curve scoring": "scoring the game… {n} of {m} positions",
+      "curve older": "; drawn at move {n}, Curve again for the newer moves",
+      "curve axis": "ply · Red's expected score (win + ½ draw)", "curve point": "ply {ply}: Red {pct}% ({score})",
+      "game over short": "game over",
+      "result win": "{side} wins: {reason}", "result draw": "draw: {reason}", "result abandoned": "abandoned",
+      "checkmate": "checkmate", "stalemate": "stalemate", "perpetual check": "perpetual check",
+      "perpetual chase": "perpetual chase", "repetition": "repetition",
+      "120 plies without a capture": "120 plies without a capture", "insufficient material": "insufficient material",
+      "resignation": "resignation", "agreed draw": "agreed draw", "time forfeit": "time forfeit",
+      "abandoned": "abandoned", "as recorded": "as recorded",
+    },
+    zh: {
+      "connecting": "连接中…", "connected": "已连接", "reconnecting": "重新连接中…",
+      "new game": "新局", "opponent": "对手", "the engine": "Chariot（引擎）",
+      "a friend": "朋友（网络对战：分享链接）", "level": "等级", "or at an elo": "或按等级分",
+      "your side": "执子", "red first": "红方（先走）", "red": "红方", "black": "黑方", "random": "随机",
+      "time": "用时", "untimed": "不计时", "min": "{n} 分钟", "s": "{n} 秒", "a move": "每步",
+      "fen optional": "起始局面 FEN（可选）", "start": "开始", "standard start": "标准开局",
+      "review": "复盘", "paste pgn": "粘贴 PGN（ICCS、WXF 或中文记谱），或选择文件",
+      "open board": "打开棋盘", "paste first": "请先粘贴 PGN 或选择文件",
+      "level option": "{level} — 约 {elo} 分", "full strength option": "{level} — 全力",
+      "undo": "悔棋", "undo title": "收回你的上一步", "offer draw": "求和", "resign": "认输",
+      "rematch": "再来一局", "flip": "翻转", "sound": "声音", "sound title": "打开或关闭声音",
+      "pgn": "PGN", "accept draw": "同意和棋", "decline": "拒绝", "agree undo": "同意悔棋",
+      "refuse": "拒绝", "accept rematch": "接受再战", "share opponent": "把这个链接发给对手：",
+      "share spectators": "观战链接：", "moves in": "记谱", "analyse": "分析",
+      "analyse title": "Chariot 在此局面的最佳着法及胜和负概率", "evaluate": "局面评估",
+      "evaluate title": "此局面的静态评估及每个棋子的贡献", "curve": "形势图",
+      "curve title": "红方在每一步的期望得分", "steps title": "逐步查看对局（← → Home End）",
+      "first title": "开局", "last title": "当前局面", "resign confirm": "确定认输吗？",
+      "analysis board": "复盘棋盘", "game over": "对局结束", "waiting second": "等待对手加入",
+      "thinking": "Chariot 思考中…", "your move": "该你走了", "check!": " —— 将军！", "to move": "{side}走棋",
+      "(check)": "（将军）", "tab your move": "● 该你走了 — ",
+      "engine full": "Chariot 全力", "engine elo": "Chariot {elo} 分（{level} 级）",
+      "engine level": "Chariot {level} 级（约 {elo} 分）", "waiting friend": "等待朋友加入…",
+      "you": "你", "opponent seat": "对手", "player": "棋手", "offline": "（离线）", "seat": "{side}：{who}",
+      "offer rematch": "对手提议再来一局。", "offer draw them": "对手提议和棋。",
+      "offer undo them": "对手请求悔棋。", "offer draw me": "你已提议和棋。",
+      "offer undo me": "你已请求悔棋，等待回复。", "you watch": "你在观战 · ",
+      "spectators 1": "1 人观战", "spectators": "{n} 人观战",
+      "the start": "开局", "live": "（当前）", "ply": "第 {at}/{plies} 步", "at the start": "开局时",
+      "after": "{move} 之后", "analysis for": "{after}，{side}视角", "thinking short": "思考中…",
+      "evaluating": "评估中…",
+      "evaluation": "局面评估 {after}，{side}走：{side} {score}（胜 {w} 和 {d} 负 {l}）；棋子上是它的贡献（以兵计，按其所属方）",
+      "wdl": "胜 {w}% 和 {d}% 负 {l}%", "mate": "{n} 步杀",
+      "curve done": "红方每一步的期望得分（点击一点查看该步）",
+      "curve scoring": "计算中… {n} / {m} 个局面",
+      "curve older": "；截至第 {n} 步，再点形势图更新",
+      "curve axis": "步数 · 红方期望得分（胜 + ½ 和）", "curve point": "第 {ply} 步：红方 {pct}%（{score}）",
+      "game over short": "对局结束",
+      "result win": "{side}胜：{reason}", "result draw": "和棋：{reason}", "result abandoned": "弃局",
+      "checkmate": "将死", "stalemate": "困毙", "perpetual check": "长将",
+      "perpetual chase": "长捉", "repetition": "重复局面",
+      "120 plies without a capture": "120 步无吃子", "insufficient material": "双方无进攻子力",
+      "resignation": "认输", "agreed draw": "议和", "time forfeit": "超时",
+      "abandoned": "弃局", "as recorded": "按棋谱记录",
+    },
+  };
+  const saved = localStorage.getItem(KEY);
+  let lang = saved in TEXT ? saved : (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
+
+  function t(key, vars) {
+    const text = TEXT[lang][key] !== undefined ? TEXT[lang][key] : TEXT.en[key] !== undefined ? TEXT.en[key] : key;
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (vars && name in vars ? String(vars[name]) : whole));
+  }
+
+  // The page's fixed words in the language chosen.
+  function apply(root) {
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+    for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n, node.dataset);
+    for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+    for (const node of root.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = t(node.dataset.i18nPlaceholder);
+  }
+
+  function setLang(next) {
+    if (!(next in TEXT)) return;
+    lang = next;
+    localStorage.setItem(KEY, next);
+  }
+
+  // A result as players read it: the server's words ("red wins: checkmate"), or "红方胜：将死".
+  function result(r) {
+    if (lang === "en") return r.text;
+    if (r.reason === "abandoned") return t("result abandoned");
+    const reason = t(r.reason);
+    if (r.score === "1-0") return t("result win", { side: t("red"), reason });
+    if (r.score === "0-1") return t("result win", { side: t("black"), reason });
+    return t("result draw", { reason });
+  }
+
+  return { t, apply, setLang, result, get lang() { return lang; } };
+})();

@@ -17,6 +17,7 @@ use serde_json::json;
 
 use super::engine_player::{move_limits, EngineAnswer, EngineJob, EnginePool, Outcome, Task};
 use super::evaluation::evaluation_message;
+use super::explore::{self, ExploreError};
 use super::game::{Clock, Game, GameError, Seat};
 use super::messages::{
     self, error_message, Action, ClientMessage, NewGame, Opponent, ParseError, SideChoice,
@@ -82,6 +83,8 @@ pub enum LobbyError {
     Review(ReviewError),
     /// The game refused the action.
     Game(GameError),
+    /// A variation to analyse or evaluate was refused.
+    Explore(ExploreError),
 }
 
 impl fmt::Display for LobbyError {
@@ -97,6 +100,7 @@ impl fmt::Display for LobbyError {
             LobbyError::Busy(e) => write!(f, "{e}"),
             LobbyError::Review(e) => write!(f, "{e}"),
             LobbyError::Game(e) => write!(f, "{e}"),
+            LobbyError::Explore(e) => write!(f, "{e}"),
         }
     }
 }
@@ -277,14 +281,14 @@ impl Lobby {
             }
             ClientMessage::Create(settings) => self.create(connection, &settings),
             ClientMessage::LoadPgn { pgn } => self.load_pgn(connection, &pgn),
-            ClientMessage::Analyse { game, ply, lines } => {
-                let (ply, position) = self.position_at(&game, ply)?;
+            ClientMessage::Analyse { game, ply, line, lines } => {
+                let (ply, position) = self.position_at(&game, ply, &line)?;
                 self.requests
                     .analyse(&self.engines, asker(connection), &game, ply, position, lines)
                     .map_err(LobbyError::Busy)
             }
-            ClientMessage::Evaluate { game, ply } => {
-                let (ply, position) = self.position_at(&game, ply)?;
+            ClientMessage::Evaluate { game, ply, line } => {
+                let (ply, position) = self.position_at(&game, ply, &line)?;
                 connection.outbox.send(evaluation_message(&game, ply, &position, &self.net));
                 Ok(())
             }
@@ -297,6 +301,16 @@ impl Lobby {
                 self.requests
                     .curve(&self.engines, asker(connection), &game, start, moves)
                     .map_err(LobbyError::Busy)
+            }
+            ClientMessage::Explore { fen, line, reference } => {
+                connection.outbox.send(explore::explore_position(&fen, &line, reference));
+                Ok(())
+            }
+            ClientMessage::Variation { game, ply, line, reference } => {
+                let answer =
+                    explore::explore_variation(&self.room(&game)?.lock().game, ply, &line, reference);
+                connection.outbox.send(answer);
+                Ok(())
             }
             ClientMessage::Join { game } => self.join(connection, &game),
             ClientMessage::Watch { game } => {
@@ -385,11 +399,19 @@ impl Lobby {
 
     /// The position of the game `id` after `ply` moves (the current one when `None`), with the
     /// moves before it in its history, and its ply.
-    fn position_at(&self, id: &str, ply: Option<usize>) -> Result<(usize, Position), LobbyError> {
+    fn position_at(
+        &self,
+        id: &str,
+        ply: Option<usize>,
+        line: &[String],
+    ) -> Result<(usize, Position), LobbyError> {
         let room = self.room(id)?;
         let state = room.lock();
         let game = &state.game;
         let ply = ply.unwrap_or(game.moves().len());
+        if !line.is_empty() {
+            return Ok((ply, explore::variation_position(game, ply, line).map_err(LobbyError::Explore)?));
+        }
         let moves = game.moves().get(..ply).ok_or(LobbyError::NoSuchPly)?;
         let mut position = game.start.clone();
         for &mv in moves {

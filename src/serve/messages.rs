@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde_json::{json, Map, Value};
 
+use super::explore::MAX_LINE_MOVES;
 use super::strength::Strength;
 use crate::quote::quoted;
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
@@ -149,6 +150,8 @@ pub enum ClientMessage {
         game: String,
         /// The position after this many moves (the current one when absent).
         ply: Option<usize>,
+        /// A variation's moves played from there (a finished game or an analysis board only).
+        line: Vec<String>,
         /// How many lines, 1 to 5.
         lines: usize,
     },
@@ -158,6 +161,29 @@ pub enum ClientMessage {
         game: String,
         /// The position after this many moves (the current one when absent).
         ply: Option<usize>,
+        /// A variation's moves played from there (a finished game or an analysis board only).
+        line: Vec<String>,
+    },
+    /// The board editor (打谱): check a position set up, then a line of moves from it.
+    Explore {
+        /// The position, as a FEN.
+        fen: String,
+        /// Moves played from it.
+        line: Vec<String>,
+        /// A number the page chose, sent back with the answer.
+        reference: Option<u64>,
+    },
+    /// A variation (中盘研究): a line of moves from a position of a finished game or an analysis
+    /// board, checked move by move.
+    Variation {
+        /// The game's id.
+        game: String,
+        /// The line starts after this many of the game's moves.
+        ply: usize,
+        /// Its moves.
+        line: Vec<String>,
+        /// A number the page chose, sent back with the answer.
+        reference: Option<u64>,
     },
     /// Ask for the game's curve: Red's expected score at every position, from small searches.
     Curve {
@@ -291,12 +317,38 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
         "analyse" => Ok(ClientMessage::Analyse {
             game: game()?,
             ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            line: line(object)?,
             lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
                 as usize,
         }),
         "evaluate" => Ok(ClientMessage::Evaluate {
             game: game()?,
             ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            line: line(object)?,
+        }),
+        "explore" => Ok(ClientMessage::Explore {
+            fen: string(object, "fen", MAX_FEN_CHARS)?,
+            line: line(object)?,
+            reference: optional_number(
+                object,
+                "ref",
+                0,
+                u64::from(u32::MAX),
+                "a number from 0 to 4294967295",
+            )?,
+        }),
+        "variation" => Ok(ClientMessage::Variation {
+            game: game()?,
+            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?
+                .ok_or(ParseError::Missing { field: "ply" })? as usize,
+            line: line(object)?,
+            reference: optional_number(
+                object,
+                "ref",
+                0,
+                u64::from(u32::MAX),
+                "a number from 0 to 4294967295",
+            )?,
         }),
         "curve" => Ok(ClientMessage::Curve { game: game()? }),
         "load_pgn" => Ok(ClientMessage::LoadPgn { pgn: string(object, "pgn", MAX_PGN_MESSAGE_BYTES)? }),
@@ -380,6 +432,22 @@ fn string(object: &Map<String, Value>, field: &'static str, max_chars: usize) ->
     }
 }
 
+/// The moves of `line` (absent: none): at most `MAX_LINE_MOVES` strings of a move's length.
+fn line(object: &Map<String, Value>) -> Result<Vec<String>, ParseError> {
+    let expected = "a list of at most 400 moves";
+    match object.get("line") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(moves)) if moves.len() <= MAX_LINE_MOVES => moves
+            .iter()
+            .map(|m| match m {
+                Value::String(s) if s.chars().count() <= MAX_MOVE_CHARS => Ok(s.clone()),
+                _ => Err(ParseError::BadField { field: "line", expected }),
+            })
+            .collect(),
+        Some(_) => Err(ParseError::BadField { field: "line", expected }),
+    }
+}
+
 /// A game id or token: a non-empty string of letters and digits.
 fn id(object: &Map<String, Value>, field: &'static str) -> Result<String, ParseError> {
     let text = string(object, field, MAX_ID_CHARS)?;
@@ -419,6 +487,40 @@ pub fn pong_message() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_and_lines_to_explore_are_bounded() {
+        assert_eq!(
+            parse(r#"{"type":"explore","fen":"9/9/9/9/9/9/9/9/9/9 w","line":["h2e2"],"ref":3}"#),
+            Ok(ClientMessage::Explore {
+                fen: "9/9/9/9/9/9/9/9/9/9 w".into(),
+                line: vec!["h2e2".into()],
+                reference: Some(3)
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"variation","game":"g1","ply":4}"#),
+            Ok(ClientMessage::Variation { game: "g1".into(), ply: 4, line: vec![], reference: None })
+        );
+        assert_eq!(
+            parse(r#"{"type":"analyse","game":"g1","ply":4,"line":["h2e2","h9g7"]}"#),
+            Ok(ClientMessage::Analyse {
+                game: "g1".into(),
+                ply: Some(4),
+                line: vec!["h2e2".into(), "h9g7".into()],
+                lines: 3
+            })
+        );
+        let bad = ParseError::BadField { field: "line", expected: "a list of at most 400 moves" };
+        assert_eq!(parse(r#"{"type":"evaluate","game":"g1","line":"h2e2"}"#), Err(bad.clone()));
+        assert_eq!(parse(r#"{"type":"evaluate","game":"g1","line":[7]}"#), Err(bad.clone()));
+        let long = format!(r#"{{"type":"variation","game":"g1","ply":0,"line":["{}"]}}"#, "x".repeat(17));
+        assert_eq!(parse(&long), Err(bad.clone()));
+        let many = format!(r#"{{"type":"explore","fen":"x","line":[{}]}}"#, vec!["1"; 401].join(","));
+        assert_eq!(parse(&many), Err(bad));
+        assert_eq!(parse(r#"{"type":"variation","game":"g1"}"#), Err(ParseError::Missing { field: "ply" }));
+        assert_eq!(parse(r#"{"type":"explore"}"#), Err(ParseError::Missing { field: "fen" }));
+    }
 
     #[test]
     fn a_rematch_offer_names_the_new_game() {
@@ -475,7 +577,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"analyse","game":"g1","ply":4}"#),
-            Ok(ClientMessage::Analyse { game: "g1".into(), ply: Some(4), lines: 3 })
+            Ok(ClientMessage::Analyse { game: "g1".into(), ply: Some(4), line: vec![], lines: 3 })
         );
         assert_eq!(
             parse(r#"{"type":"analyse","game":"g1","lines":6}"#),
@@ -599,7 +701,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"evaluate","game":"g1","ply":2}"#),
-            Ok(ClientMessage::Evaluate { game: "g1".into(), ply: Some(2) })
+            Ok(ClientMessage::Evaluate { game: "g1".into(), ply: Some(2), line: vec![] })
         );
         assert_eq!(parse(r#"{"type":"curve","game":"g1"}"#), Ok(ClientMessage::Curve { game: "g1".into() }));
         assert_eq!(parse(r#"{"type":"curve"}"#), Err(ParseError::Missing { field: "game" }));

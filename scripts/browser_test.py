@@ -112,14 +112,14 @@ class Browser:
         self.wait(f"{n} plies", f"const s = window.chariot.state; return s && s.moves.length === {n}")
 
     def play(self, move):
-        self.click(f'[data-square="{move[:2]}"]')
+        self.click(f'#board .hit[data-square="{move[:2]}"]')
         self.wait(f"{move[:2]} selected", "return document.querySelectorAll('#board .target').length > 0")
-        self.click(f'[data-square="{move[2:]}"]')
+        self.click(f'#board .hit[data-square="{move[2:]}"]')
 
     def drag(self, source, target, pointer="mouse"):
         """Drags the piece on square `source` to square `target` with WebDriver's actions, in
         five steps: with a mouse, or a finger (`pointer="touch"`) as on a phone."""
-        where = ("const r = document.querySelector(`[data-square=\"${arguments[0]}\"]`).getBoundingClientRect(); "
+        where = ("const r = document.querySelector(`#board .hit[data-square=\"${arguments[0]}\"]`).getBoundingClientRect(); "
                  "return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]")
         (x0, y0), (x1, y1) = self.js(where, source), self.js(where, target)
         actions = [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x0, "y": y0},
@@ -447,11 +447,73 @@ def main():
         fail(f"the PGN board's evaluation reads {text!r}")
     if args.screenshots:
         black.screenshot(os.path.join(args.screenshots, "serve-review.png"), height=1120)
-    # Nobody plays on it: a click on a piece offers nothing.
-    black.click("#btn-last")
-    black.click('[data-square="h0"]')
-    if black.js("return document.querySelectorAll('#board .target').length") != 0:
-        fail("the PGN board offered a move")
+    # 中盘研究: at ply 7 Black plays another move (a click) and Red answers (a drag): a variation,
+    # each move checked by the server, evaluated and analysed; ← steps in it, and the way back
+    # leads to the game. The PGN taken away holds it in parentheses and reads back whole.
+    review_moves = [m["chinese"] for m in black.js("return window.chariot.state.moves")]
+    black.click('#moves span[data-ply="7"]')
+    black.wait("the legal moves at ply 7", "const e = window.chariot.explored; return e && e.key === '7|' && e.answer.legal.length > 0")
+    black.play("h7i7")
+    black.wait("the variation", "const v = window.chariot.variation; return v && v.moves.length === 1 && v.at === 1")
+    black.wait("the legal moves in it", "const e = window.chariot.explored; return e && e.key === '7|h7i7'")
+    black.drag("b0", "c2")
+    black.wait("its second move", "const v = window.chariot.variation; return v && v.moves.length === 2 && v.at === 2")
+    line = [m["chinese"] for m in black.js("return window.chariot.variation.moves")]
+    if black.js(step_text) != f"5. {line[1]} (variation)":
+        fail(f"the variation's position reads {black.js(step_text)!r}")
+    black.wait("the variation's evaluation", "return document.getElementById('evaluation-text').textContent"
+               f".startsWith('局面评估 after 5. {line[1]} (variation), Black to move')", timeout=30)
+    black.click("#btn-analyse")
+    black.wait("the variation's analysis", "return document.querySelectorAll('#analysis li').length === 3 && "
+               f"document.getElementById('analysis-title').textContent === 'after 5. {line[1]} (variation), for Black'", timeout=60)
+    if args.screenshots:
+        black.screenshot(os.path.join(args.screenshots, "serve-variation.png"), height=1120)
+    black.key("ArrowLeft")
+    if black.js(step_text) != f"4… {line[0]} (variation)" or black.js("return document.querySelectorAll('#analysis li').length") != 0:
+        fail(f"← in the variation shows {black.js(step_text)!r}, its analysis kept")
+    black.click("#btn-back-game")
+    if black.js(step_text) != f"4. {review_moves[6]} · ply 7/20" or black.js("return window.chariot.variation") is not None:
+        fail(f"back to the game shows {black.js(step_text)!r}")
+    exported = black.js("return window.chariot.exportPgn()")
+    flat = " ".join(exported.split())
+    wanted = f"4. {review_moves[6]} {review_moves[7]} (4... {line[0]} 5. {line[1]}) 5. {review_moves[8]}"
+    if wanted not in flat or '[Event "Club match"]' not in exported or not flat.endswith("1/2-1/2"):
+        fail(f"the PGN with the variation lacks {wanted!r}:\n{exported}")
+    black.click("#btn-new")
+    black.wait("the lobby", "return !document.getElementById('lobby').hidden")
+    black.js("document.getElementById('pgn-text').value = arguments[0]", exported)
+    black.click("#btn-load-pgn")
+    black.wait("the PGN with its variation read back", "const s = window.chariot.state; return s && s.record && "
+               f"s.moves.length === 20 && s.moves.map(m => m.chinese).join(' ') === {' '.join(review_moves)!r}")
+
+    # 打谱: the board editor checks every position with the rules and answers its legal moves.
+    black.click("#btn-new")
+    black.click("#btn-editor")
+    status = "return document.getElementById('editor-status').textContent"
+    black.wait("the editor on the start", status + " === 'A legal position: Red to move, 44 legal moves'")
+    black.click("#editor-clear")
+    black.wait("an empty board refused", status + ".startsWith('not a legal position: ')")
+    for tool, square in [("K", "e0"), ("k", "d9"), ("R", "a0")]:
+        black.click(f'#palette [data-tool="{tool}"]')
+        black.click(f'#editor-board .hit[data-square="{square}"]')
+    black.wait("a rook and two kings", status + " === 'A legal position: Red to move, 14 legal moves'")
+    black.click('#palette [data-tool="k"]')
+    black.click('#editor-board .hit[data-square="f9"]')
+    black.wait("a second black king refused", status + ".startsWith('not a legal position: ')")
+    black.click('#palette [data-tool=""]')
+    black.click('#editor-board .hit[data-square="f9"]')
+    black.wait("the position legal again", status + " === 'A legal position: Red to move, 14 legal moves'")
+    fen = black.js("return document.getElementById('editor-fen').value")
+    if fen != "3k5/9/9/9/9/9/9/9/9/R3K4 w":
+        fail(f"the editor's FEN reads {fen!r}")
+    if args.screenshots:
+        black.screenshot(os.path.join(args.screenshots, "serve-editor.png"))
+    # Analysed at once on a board of its own.
+    black.click("#editor-analyse")
+    black.wait("the edited position's board", "const s = window.chariot.state; return s && s.record && "
+               "s.fen.startsWith('3k5/9/9/9/9/9/9/9/9/R3K4 w')")
+    black.wait("its analysis", "return document.querySelectorAll('#analysis li').length === 3 && "
+               "document.getElementById('analysis-title').textContent === 'at the start, for Red'", timeout=60)
 
     for b in (red, black, watcher):
         b.close()

@@ -21,13 +21,23 @@
   let evaluation = null;     // the last "evaluation" the server sent
   let evaluationAsked = null; // the ply of the evaluation asked for and not yet answered
   let curve = null;          // { game, plies, points, done }: the game's curve as it arrives
-  let analysisAt = null;     // the ply whose analysis is shown or asked for
+  let analysisAt = null;     // the position (shownKey) whose analysis is shown or asked for
+  // 中盘研究: on a finished game or an analysis board, other moves are played as variations.
+  let variation = null;      // the one shown: { ply, line: [ICCS], moves: [{iccs, wxf, chinese}], at }
+  let variations = [];       // this game's variations kept: [{ ply, moves: [{iccs, wxf, chinese}] }]
+  let explored = null;       // { key, answer }: the legal moves of the position shown, from the server
+  let exploreAsked = null;   // { key, ref } asked and not yet answered
+  let variationAsked = null; // { ref, ply, line }: a move played, waiting for the server's check
+  let exploreRef = 1000000;  // the editor counts from 1; variations from here
+  let analyseOnOpen = false; // a board opened from the editor: analyse its position at once
   let pendingRematch = null; // { game, token, friend }: the finished game a rematch is being made for
   let lowTimeWarned = null;  // the game whose low time was sounded for this player
   const initialMs = {};      // each game's time per side, seen before its clocks ran
   // For the browser test and for curious people: what the page knows.
   window.chariot = {
     get state() { return state; }, get me() { return me; }, get premove() { return premove; },
+    get variation() { return variation; }, get variations() { return variations; }, get explored() { return explored; },
+    exportPgn: () => exportPgn(),
     get evaluation() { return evaluation; }, get curve() { return curve; },
   };
 
@@ -58,6 +68,7 @@
   function showLobby() {
     state = null; me = null;
     $("game").hidden = true;
+    $("editor").hidden = true;
     $("lobby").hidden = false;
   }
 
@@ -87,11 +98,14 @@
         sound(before, state);
         render();
         playPremove();
+        // A position from the editor is analysed as soon as its board opens.
+        if (analyseOnOpen && state.record && state.moves.length === 0) { analyseOnOpen = false; $("btn-analyse").click(); }
       }
       else if (message.type === "error") failed(message.message);
       else if (message.type === "analysis") analysed(message);
       else if (message.type === "evaluation") evaluated(message);
       else if (message.type === "curve") curved(message);
+      else if (message.type === "explored" && !ChariotEditor.explored(message)) exploredHere(message);
     };
   }
 
@@ -125,9 +139,11 @@
     $("analysis-title").textContent = "";
     evaluating = false; evaluation = null; evaluationAsked = null; curve = null;
     analysisAt = null;
+    if (!state || state.id !== message.game) { variation = null; variations = []; explored = null; }
     $("lobby-error").textContent = "";
     if (location.hash !== "#g=" + message.game) setHash("g=" + message.game);
     $("lobby").hidden = true;
+    $("editor").hidden = true;
     $("game").hidden = false;
   }
 
@@ -142,6 +158,7 @@
     $("error").textContent = text;
     $("lobby-error").textContent = text;
     if (evaluationAsked !== null) { evaluationAsked = null; evaluating = false; }
+    if (variationAsked) variationAsked = null;
     if (curve && !curve.done && curve.points.length === 0) curve = null;
     if (state) render();
   }
@@ -150,6 +167,7 @@
   function evaluated(message) {
     if (!state || message.game !== state.id) return;
     evaluation = message;
+    evaluation.key = evaluationAsked;
     evaluationAsked = null;
     render();
   }
@@ -171,10 +189,10 @@
   // and its line under the board, when it is of the position shown.
   function evaluationView(at) {
     if (!evaluating) { $("evaluation-text").textContent = ""; return null; }
-    if (!evaluation || evaluation.game !== state.id || evaluation.ply !== at) {
-      if (evaluationAsked !== at) {
-        evaluationAsked = at;
-        send({ type: "evaluate", game: state.id, ply: at });
+    if (!evaluation || evaluation.game !== state.id || evaluation.key !== shownKey()) {
+      if (evaluationAsked !== shownKey()) {
+        evaluationAsked = shownKey();
+        send({ type: "evaluate", game: state.id, ply: at, line: shownLine() });
       }
       $("evaluation-text").textContent = t("evaluating");
       return null;
@@ -186,7 +204,7 @@
     }
     const [w, d, l] = evaluation.wdl;
     $("evaluation-text").textContent = t("evaluation", {
-      after: afterText(evaluation.ply), side: sideName(evaluation.turn),
+      after: shownText(), side: sideName(evaluation.turn),
       score: (evaluation.cp > 0 ? "+" : "") + (evaluation.cp / 100).toFixed(2), w: pct(w), d: pct(d), l: pct(l),
     });
     return labels;
@@ -204,9 +222,8 @@
 
   // Chariot's lines for the position after `ply` moves, scores and chances for the side to move.
   function analysed(message) {
-    if (!state || message.game !== state.id || message.ply !== shownAt()) return;
-    analysisAt = message.ply;
-    $("analysis-title").textContent = t("analysis for", { after: afterText(message.ply), side: sideName(message.turn) });
+    if (!state || message.game !== state.id || analysisAt !== shownKey()) return;
+    $("analysis-title").textContent = t("analysis for", { after: shownText(), side: sideName(message.turn) });
     const list = $("analysis");
     list.replaceChildren();
     for (const line of message.lines) {
@@ -222,6 +239,75 @@
 
   function shownAt() {
     return shownPly === null ? state.moves.length : shownPly;
+  }
+
+  // The variation's moves up to the one shown (none when the game's own position is shown).
+  function shownLine() {
+    return variation ? variation.line.slice(0, variation.at) : [];
+  }
+  // Names the position shown: the game's ply and the variation's moves.
+  function shownKey() {
+    return shownAt() + "|" + shownLine().join(",");
+  }
+  function variationLabel(i) {
+    const { number, black } = moveNumber(variation.ply + i);
+    return number + (black ? "… " : ". ") + variation.moves[i - 1][notation];
+  }
+  function shownText() {
+    if (variation && variation.at > 0) return t("after", { move: variationLabel(variation.at) }) + t("in variation");
+    return afterText(shownAt());
+  }
+
+  // Variations are played on a finished game or an analysis board, by anyone following it.
+  function exploring() {
+    return !!state && (!!state.result || !!state.record) && !(me && me.color && !state.result);
+  }
+
+  // The server's answers about variations: the legal moves of the position shown, or the check
+  // of a move just played there.
+  function exploredHere(message) {
+    if (variationAsked && message.ref === variationAsked.ref) {
+      const asked = variationAsked;
+      variationAsked = null;
+      if (message.error) { $("error").textContent = message.error; render(); return; }
+      $("error").textContent = "";
+      variation = { ply: asked.ply, line: asked.line, moves: message.moves, at: asked.line.length };
+      // Kept for the PGN: a longer line replaces the one it extends.
+      const extended = (v) => v.ply === asked.ply && asked.line.length >= v.moves.length &&
+        v.moves.every((m, i) => m.iccs === asked.line[i]);
+      variations = variations.filter((v) => !extended(v));
+      if (!variations.some((v) => v.ply === asked.ply && v.moves.length >= asked.line.length &&
+        asked.line.every((m, i) => v.moves[i].iccs === m))) variations.push({ ply: asked.ply, moves: message.moves });
+      explored = { key: shownKey(), answer: message };
+      render();
+    } else if (exploreAsked && message.ref === exploreAsked.ref) {
+      explored = { key: exploreAsked.key, answer: message };
+      exploreAsked = null;
+      render();
+    }
+  }
+
+  // Asks the server for the legal moves of the position shown, once per position.
+  function exploreShown() {
+    const key = shownKey();
+    if ((explored && explored.key === key) || (exploreAsked && exploreAsked.key === key)) return;
+    exploreRef += 1;
+    exploreAsked = { key, ref: exploreRef };
+    send({ type: "variation", game: state.id, ply: shownAt(), line: shownLine(), ref: exploreRef });
+  }
+
+  // A move played on a finished game or an analysis board: the game's own next move steps on;
+  // any other starts or extends a variation, checked by the server.
+  function playVariation(move) {
+    const at = shownAt();
+    if (!variation && state.moves[at] && state.moves[at].iccs === move) { step(at + 1); return; }
+    exploreRef += 1;
+    variationAsked = { ref: exploreRef, ply: at, line: shownLine().concat([move]) };
+    send({ type: "variation", game: state.id, ply: at, line: variationAsked.line, ref: exploreRef });
+  }
+
+  function exploreLegal() {
+    return explored && explored.key === shownKey() && !explored.answer.error ? explored.answer.legal : [];
   }
 
   // A ply as players number it: "12. 炮二平五" for Red's 12th move, "12… 马8进7" for Black's;
@@ -254,8 +340,10 @@
     return !!letter && (letter === letter.toUpperCase()) === (me.color === "red");
   }
 
-  // Legal targets on the player's turn; on the opponent's, where the piece could go (a premove).
+  // Legal targets on the player's turn; on the opponent's, where the piece could go (a premove);
+  // on a finished game or an analysis board, the moves of a variation.
   function targetsOf(square) {
+    if (exploring()) return exploreLegal().filter((m) => m.startsWith(square)).map((m) => m.slice(2, 4));
     if (theirTurn()) return mine(square) ? ChariotBoard.reach(state.fen, square) : [];
     return state.legal.filter((m) => m.startsWith(square)).map((m) => m.slice(2, 4));
   }
@@ -263,7 +351,8 @@
   // A move chosen by a click on its target or a drop: played now, or kept as a premove.
   function choose(from, to) {
     selected = null;
-    if (myTurn()) { if (targetsOf(from).includes(to)) act("move", { move: from + to }); }
+    if (exploring()) { if (targetsOf(from).includes(to)) playVariation(from + to); }
+    else if (myTurn()) { if (targetsOf(from).includes(to)) act("move", { move: from + to }); }
     else if (theirTurn() && targetsOf(from).includes(to)) premove = [from, to];
     render();
   }
@@ -280,7 +369,7 @@
   }
 
   function canMove() {
-    return shownPly === null && (myTurn() || theirTurn());
+    return exploring() || (shownPly === null && !variation && (myTurn() || theirTurn()));
   }
 
   function clicked(square) {
@@ -365,32 +454,37 @@
     const plies = state.moves.length;
     if (shownPly !== null && shownPly >= plies) shownPly = null;
     const at = shownPly === null ? plies : shownPly;
+    if (exploring()) exploreShown();
     const labels = evaluationView(at);
     // An analysis belongs to the position it was asked for: another one shown clears it.
-    if (analysisAt !== null && analysisAt !== at) {
+    if (analysisAt !== null && analysisAt !== shownKey()) {
       analysisAt = null;
       $("analysis").replaceChildren();
       $("analysis-title").textContent = "";
     }
-    if (shownPly === null) {
-      const targets = selected ? targetsOf(selected) : [];
-      ChariotBoard.draw($("board"), state.fen, {
-        flipped, last: state.last, selected, targets, premove, check: state.check, turn: state.turn, labels, onClick: clicked,
-        draggable: (square) => canMove() && mine(square) && targetsOf(square).length > 0,
-        onDragStart: dragStarted, onDrop: choose,
-      });
+    const targets = selected ? targetsOf(selected) : [];
+    const moveOpts = {
+      selected, targets, labels, onClick: clicked, onDragStart: dragStarted, onDrop: choose,
+      draggable: (square) => canMove() && (exploring() || mine(square)) && targetsOf(square).length > 0,
+    };
+    const known = explored && explored.key === shownKey() && !explored.answer.error ? explored.answer : null;
+    if (shownPly === null && !variation) {
+      ChariotBoard.draw($("board"), state.fen, Object.assign(moveOpts, {
+        flipped, last: state.last, premove, check: state.check, turn: state.turn,
+      }));
     } else {
-      const line = state.moves.slice(0, shownPly).map((m) => m.iccs);
-      ChariotBoard.draw($("board"), ChariotBoard.fenAfter(state.start_fen, line), {
-        flipped, last: line[line.length - 1], labels, onClick: clicked,
-      });
+      const line = state.moves.slice(0, at).map((m) => m.iccs).concat(shownLine());
+      ChariotBoard.draw($("board"), ChariotBoard.fenAfter(state.start_fen, line), Object.assign(moveOpts, {
+        flipped, last: line[line.length - 1], check: known && known.check, turn: known && known.turn,
+      }));
     }
+    drawVariations(at);
     drawCurve(at);
     $("btn-evaluate").classList.toggle("active", evaluating);
-    $("step-text").textContent = (at === 0 ? t("the start") : moveLabel(at)) + (shownPly === null ? t("live") : "") +
-      " · " + t("ply", { at, plies });
-    $("btn-first").disabled = $("btn-prev").disabled = at === 0;
-    $("btn-next").disabled = $("btn-last").disabled = shownPly === null;
+    $("step-text").textContent = variation && variation.at > 0 ? variationLabel(variation.at) + t("in variation")
+      : (at === 0 ? t("the start") : moveLabel(at)) + (shownPly === null ? t("live") : "") + " · " + t("ply", { at, plies });
+    $("btn-first").disabled = $("btn-prev").disabled = at === 0 && !variation;
+    $("btn-next").disabled = $("btn-last").disabled = shownPly === null && !variation;
     $("status").textContent = statusText();
     $("result").hidden = !over;
     $("result").textContent = over ? state.result.score + " — " + ChariotI18n.result(state.result) : "";
@@ -478,9 +572,56 @@
     });
   }
 
+  // The variations kept, each a line of moves to click; the one shown marked, with the way back
+  // to the game.
+  function drawVariations(at) {
+    const box = $("variations");
+    box.replaceChildren();
+    box.hidden = variations.length === 0;
+    $("btn-back-game").hidden = !variation;
+    for (const v of variations) {
+      const li = document.createElement("li");
+      li.append(t("variation from", { after: afterText(v.ply) }) + " ");
+      const active = variation && variation.ply === v.ply && v.moves.length >= variation.line.length &&
+        variation.line.every((m, i) => v.moves[i].iccs === m);
+      if (active) li.className = "active";
+      v.moves.forEach((m, i) => {
+        const { number, black } = moveNumber(v.ply + i + 1);
+        const span = document.createElement("span");
+        span.textContent = (i === 0 || !black ? number + (black ? "… " : ". ") : "") + m[notation];
+        span.dataset.ply = v.ply;
+        span.dataset.index = i + 1;
+        if (active && variation.at === i + 1) span.classList.add("shown");
+        span.addEventListener("click", () => {
+          variation = { ply: v.ply, line: v.moves.map((x) => x.iccs), moves: v.moves, at: i + 1 };
+          shownPly = v.ply >= state.moves.length ? null : v.ply;
+          selected = null;
+          render();
+        });
+        li.append(span, " ");
+      });
+      box.appendChild(li);
+    }
+  }
+
+  // The PGN to take away: the server's, or with the variations played here written in.
+  function exportPgn() {
+    return fetch("/pgn/" + state.id + ".pgn").then((r) => r.text()).then((text) => variations.length === 0 ? text
+      : ChariotVariations.pgn(text, state.moves.map((m) => m.chinese),
+        variations.map((v) => ({ ply: v.ply, moves: v.moves.map((m) => m.chinese) })), moveNumber));
+  }
+
+  // Steps within the variation shown: to its `at`-th move (0: where it leaves the game).
+  function stepVariation(at) {
+    variation.at = Math.max(0, Math.min(variation.moves.length, at));
+    selected = null;
+    render();
+  }
+
   // Shows the position after `ply` moves (the live one at the end).
   function step(ply) {
     if (!state) return;
+    variation = null;
     const plies = state.moves.length;
     shownPly = ply >= plies ? null : Math.max(0, ply);
     selected = null;
@@ -490,8 +631,24 @@
 
   function setUp() {
     $("btn-first").addEventListener("click", () => step(0));
-    $("btn-prev").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) - 1));
-    $("btn-next").addEventListener("click", () => step((shownPly === null ? state.moves.length : shownPly) + 1));
+    $("btn-prev").addEventListener("click", () => {
+      if (variation && variation.at > 0) stepVariation(variation.at - 1); else step(shownAt() - 1);
+    });
+    $("btn-next").addEventListener("click", () => {
+      if (variation) stepVariation(variation.at + 1); else step(shownAt() + 1);
+    });
+    $("btn-back-game").addEventListener("click", () => step(shownAt()));
+    $("pgn-link").addEventListener("click", (event) => {
+      if (!state || variations.length === 0) return;
+      event.preventDefault();
+      exportPgn().then((text) => {
+        const link = document.createElement("a");
+        link.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" }));
+        link.download = state.id + ".pgn";
+        link.click();
+        URL.revokeObjectURL(link.href);
+      });
+    });
     $("btn-last").addEventListener("click", () => step(Infinity));
     $("btn-evaluate").addEventListener("click", () => {
       if (!state) return;
@@ -525,10 +682,10 @@
     });
     $("btn-analyse").addEventListener("click", () => {
       if (!state) return;
-      analysisAt = shownAt();
+      analysisAt = shownKey();
       $("analysis").replaceChildren();
       $("analysis-title").textContent = t("thinking short");
-      send({ type: "analyse", game: state.id, ply: analysisAt, lines: 3 });
+      send({ type: "analyse", game: state.id, ply: shownAt(), line: shownLine(), lines: 3 });
     });
     // Stepping with the keyboard: ← and → a move, Home the start, End the live position (not
     // while typing in a field).
@@ -538,7 +695,9 @@
       const keys = { ArrowLeft: shownAt() - 1, ArrowRight: shownAt() + 1, Home: 0, End: Infinity };
       if (!(event.key in keys)) return;
       event.preventDefault();
-      step(keys[event.key]);
+      if (variation && event.key === "ArrowLeft" && variation.at > 0) stepVariation(variation.at - 1);
+      else if (variation && event.key === "ArrowRight") stepVariation(variation.at + 1);
+      else step(keys[event.key]);
     });
     // The levels and their measured Elo come from the server (GET /levels.json).
     fetch("/levels.json").then((r) => r.json()).then((offer) => {
@@ -597,6 +756,7 @@
       $("lang-zh").classList.toggle("active", lang === "zh");
       $("lang-en").classList.toggle("active", lang === "en");
       if (state) render();
+      ChariotEditor.redraw();
     };
     $("lang-zh").addEventListener("click", () => language("zh"));
     $("lang-en").addEventListener("click", () => language("en"));
@@ -607,6 +767,27 @@
     $("btn-refuse-undo").addEventListener("click", () => act("refuse_undo"));
     $("btn-flip").addEventListener("click", () => { flipped = !flipped; render(); });
     $("btn-new").addEventListener("click", () => { setHash(""); showLobby(); });
+    // 打谱: the editor opens on the standard start from the lobby, on the position shown from a game.
+    ChariotEditor.setUp({
+      send,
+      analyse: (fen) => {
+        analyseOnOpen = true;
+        lastRequest = "load_pgn";
+        send({ type: "load_pgn", pgn: '[Event "打谱"]\n[FEN "' + fen + '"]\n\n*\n' });
+      },
+      play: (fen) => { setHash(""); showLobby(); $("fen").value = fen; $("fen").focus(); },
+    });
+    $("btn-editor").addEventListener("click", () => ChariotEditor.open(null));
+    $("btn-edit").addEventListener("click", () => {
+      if (!state) return;
+      const at = shownAt();
+      const placement = at === state.moves.length ? state.fen.split(" ")[0]
+        : ChariotBoard.fenAfter(state.start_fen, state.moves.slice(0, at).map((m) => m.iccs));
+      ChariotEditor.open(placement + " " + (moveNumber(at + 1).black ? "b" : "w"));
+    });
+    $("editor-back").addEventListener("click", () => {
+      if (state) { $("editor").hidden = true; $("game").hidden = false; } else showLobby();
+    });
     window.addEventListener("hashchange", () => {
       if (location.hash.slice(1) === ourHash) return;
       ourHash = null;

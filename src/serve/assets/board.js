@@ -213,6 +213,11 @@ const ChariotBoard = (() => {
       board[m.slice(2, 4)] = board[m.slice(0, 2)];
       delete board[m.slice(0, 2)];
     }
+    return placement(board);
+  }
+
+  // The placement field of a FEN for pieces { "e0": "K", … }.
+  function placement(board) {
     const rows = [];
     for (let rank = 9; rank >= 0; rank--) {
       let row = "", empty = 0;
@@ -269,5 +274,5 @@ const ChariotBoard = (() => {
     return out;
   }
 
-  return { draw, pieces, fenAfter, reach };
+  return { draw, pieces, fenAfter, placement, reach, glyph: (letter) => GLYPHS[letter] };
 })();

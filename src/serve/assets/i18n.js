@@ -51,6 +51,12 @@ const ChariotI18n = (() => {
       "120 plies without a capture": "120 plies without a capture", "insufficient material": "insufficient material",
       "resignation": "resignation", "agreed draw": "agreed draw", "time forfeit": "time forfeit",
       "abandoned": "abandoned", "as recorded": "as recorded",
+      "editor": "Set up a position 打谱", "open editor": "Open the board editor", "edit position": "Edit 打谱",
+      "edit title": "set up the position shown in the board editor", "side to move": "Side to move",
+      "start position": "Start position", "clear": "Clear", "remove": "Remove", "checking": "checking…",
+      "editor legal": "A legal position: {side} to move, {n} legal moves", "editor over": "The rules end the game here: {result}",
+      "analyse here": "Analyse from here", "play here": "Play from here", "back": "Back",
+      "in variation": " (variation)", "variation from": "From {after}:", "back to game": "Back to the game",
     },
     zh: {
       "connecting": "连接中…", "connected": "已连接", "reconnecting": "重新连接中…",
@@ -97,6 +103,12 @@ const ChariotI18n = (() => {
       "120 plies without a capture": "120 步无吃子", "insufficient material": "双方无进攻子力",
       "resignation": "认输", "agreed draw": "议和", "time forfeit": "超时",
       "abandoned": "弃局", "as recorded": "按棋谱记录",
+      "editor": "打谱（摆棋）", "open editor": "打开摆棋", "edit position": "打谱",
+      "edit title": "在摆棋中编辑当前显示的局面", "side to move": "轮到",
+      "start position": "初始局面", "clear": "清空", "remove": "移除", "checking": "检查中…",
+      "editor legal": "合法局面：{side}走棋，{n} 种着法", "editor over": "按规则此局已结束：{result}",
+      "analyse here": "从此局面分析", "play here": "从此局面对局", "back": "返回",
+      "in variation": "（变着）", "variation from": "{after}起：", "back to game": "回到对局",
     },
   };
   const saved = localStorage.getItem(KEY);

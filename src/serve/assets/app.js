@@ -159,6 +159,7 @@
     $("lobby-error").textContent = text;
     if (evaluationAsked !== null) { evaluationAsked = null; evaluating = false; }
     if (variationAsked) variationAsked = null;
+    pendingRematch = null;  // a rematch refused (the server full, say) offers nothing
     if (curve && !curve.done && curve.points.length === 0) curve = null;
     if (state) render();
   }

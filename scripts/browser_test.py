@@ -413,6 +413,10 @@ def main():
     chinese_browser.wait("the lobby in Chinese", "return document.getElementById('connection').textContent === '已连接' && "
                          "document.querySelector('#lobby h2').textContent === '新局' && "
                          "document.querySelector('#level option').textContent.startsWith('0 — 约 ')")
+    # A late joiner finds both seats taken: told so (in Chinese), and watches.
+    chinese_browser.open(f"{base}/#join={game}")
+    chinese_browser.wait("the late joiner told", "return document.getElementById('error').textContent === "
+                         "'两个座位都已有人，你可以观战' && document.getElementById('watching').textContent.startsWith('你在观战')")
     chinese_browser.close()
 
     # 复盘 from a PGN: Black goes back to the lobby; a malformed PGN is refused with the reason;

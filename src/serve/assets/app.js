@@ -30,6 +30,7 @@
   let variationAsked = null; // { ref, ply, line }: a move played, waiting for the server's check
   let exploreRef = 1000000;  // the editor counts from 1; variations from here
   let analyseOnOpen = false; // a board opened from the editor: analyse its position at once
+  let watchNote = null;      // why a join became a watch, told once the page watches
   let pendingRematch = null; // { game, token, friend }: the finished game a rematch is being made for
   let lowTimeWarned = null;  // the game whose low time was sounded for this player
   const initialMs = {};      // each game's time per side, seen before its clocks ran
@@ -134,7 +135,9 @@
     selected = null;
     premove = null;
     shownPly = null;
-    $("error").textContent = "";
+    // A late joiner who watches instead is told why.
+    $("error").textContent = watchNote && message.role === "spectator" ? ChariotI18n.error(watchNote) : "";
+    watchNote = null;
     $("analysis").replaceChildren();
     $("analysis-title").textContent = "";
     evaluating = false; evaluation = null; evaluationAsked = null; curve = null;
@@ -153,10 +156,10 @@
       const id = new URLSearchParams(location.hash.slice(1));
       const game = id.get("g") || id.get("join");
       if (lastRequest === "resume") localStorage.removeItem(tokenKey(game));
-      if (!text.startsWith("no such game")) { lastRequest = "watch"; send({ type: "watch", game }); }
+      if (!text.startsWith("no such game")) { lastRequest = "watch"; watchNote = text; send({ type: "watch", game }); }
     }
-    $("error").textContent = text;
-    $("lobby-error").textContent = text;
+    $("error").textContent = ChariotI18n.error(text);
+    $("lobby-error").textContent = ChariotI18n.error(text);
     if (evaluationAsked !== null) { evaluationAsked = null; evaluating = false; }
     if (variationAsked) variationAsked = null;
     pendingRematch = null;  // a rematch refused (the server full, say) offers nothing
@@ -270,7 +273,7 @@
     if (variationAsked && message.ref === variationAsked.ref) {
       const asked = variationAsked;
       variationAsked = null;
-      if (message.error) { $("error").textContent = message.error; render(); return; }
+      if (message.error) { $("error").textContent = ChariotI18n.error(message.error); render(); return; }
       $("error").textContent = "";
       variation = { ply: asked.ply, line: asked.line, moves: message.moves, at: asked.line.length };
       // Kept for the PGN: a longer line replaces the one it extends.

@@ -111,6 +111,29 @@ const ChariotI18n = (() => {
       "in variation": "（变着）", "variation from": "{after}起：", "back to game": "回到对局",
     },
   };
+  // The server's commonest refusals in Chinese; the others are shown as the server words them.
+  const ERRORS_ZH = {
+    "that token is no player's in this game": "这个令牌不属于本局的棋手",
+    "spectators cannot play": "观战者不能走棋",
+    "the game is over": "对局已结束",
+    "a rematch is offered once the game is over": "对局结束后才能提议再来一局",
+    "it is not your turn": "还没轮到你",
+    "there is nothing to answer": "没有需要回复的请求",
+    "you already asked; wait for the answer": "你已经提出请求，请等待回复",
+    "your opponent asked first; answer that": "对手先提出了请求，请先回复",
+    "there is no move of yours to take back": "没有你的着法可悔",
+    "Chariot plays on: it does not take draw offers": "Chariot 继续下：它不接受和棋",
+    "waiting for the second player to join": "等待对手加入",
+    "this is an analysis board of a recorded game: nobody plays in it": "这是棋谱的复盘棋盘：不能在此走棋",
+    "no such game (it may have ended and been closed)": "没有这局棋（可能已结束并关闭）",
+    "the server has as many games as it can hold; try later": "服务器对局已满，请稍后再试",
+    "this game has as many connections as it can hold": "本局连接已满",
+    "both seats are taken; you can watch": "两个座位都已有人，你可以观战",
+    "the game has not that many moves": "对局没有这么多步",
+    "an analysis is still running; try again when it ends": "分析仍在进行，结束后再试",
+    "a curve is still being drawn; try again when it ends": "形势图仍在绘制，完成后再试",
+    "variations are explored once the game is over (or on an analysis board)": "对局结束后（或在复盘棋盘上）才能研究变着",
+  };
   const saved = localStorage.getItem(KEY);
   let lang = saved in TEXT ? saved : (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
 
@@ -143,5 +166,10 @@ const ChariotI18n = (() => {
     return t("result draw", { reason });
   }
 
-  return { t, apply, setLang, result, get lang() { return lang; } };
+  // A refusal from the server in the language chosen, where it is known.
+  function error(text) {
+    return lang === "zh" && ERRORS_ZH[text] ? ERRORS_ZH[text] : text;
+  }
+
+  return { t, apply, setLang, result, error, get lang() { return lang; } };
 })();

@@ -417,6 +417,23 @@ def main():
     chinese_browser.open(f"{base}/#join={game}")
     chinese_browser.wait("the late joiner told", "return document.getElementById('error').textContent === "
                          "'两个座位都已有人，你可以观战' && document.getElementById('watching').textContent.startsWith('你在观战')")
+    # On a phone, Start (a game against Chariot, pressed low on the lobby's page) shows the
+    # board whole at the top.
+    chinese_browser.call("POST", "/window/rect", {"width": 390, "height": 844})
+    chinese_browser.open(base + "/")
+    chinese_browser.wait("the lobby", "return !document.getElementById('lobby').hidden && "
+                         "document.querySelectorAll('#level option').length === 21")
+    chinese_browser.js("window.scrollTo(0, document.body.scrollHeight)")  # as a thumb leaves it
+    chinese_browser.click("#btn-create")
+    chinese_browser.wait("the game on a phone", "return window.chariot.state && window.chariot.me.color === 'red'")
+    box = chinese_browser.js("const r = document.getElementById('board').getBoundingClientRect(); "
+                             "return [r.top, r.bottom, window.innerHeight]")
+    if box[0] < 0 or box[1] > box[2]:
+        fail(f"after Start on a phone the board is at {box}")
+    # Clocks show tenths under 10 seconds.
+    texts = chinese_browser.js("return [65000, 10000, 9999, 9340, 50, -5].map(window.chariot.clockText)")
+    if texts != ["1:05", "0:10", "0:09.9", "0:09.3", "0:00.0", "0:00.0"]:
+        fail(f"the clocks read {texts}")
     chinese_browser.close()
 
     # 复盘 from a PGN: Black goes back to the lobby; a malformed PGN is refused with the reason;

@@ -38,7 +38,7 @@
   window.chariot = {
     get state() { return state; }, get me() { return me; }, get premove() { return premove; },
     get variation() { return variation; }, get variations() { return variations; }, get explored() { return explored; },
-    exportPgn: () => exportPgn(),
+    exportPgn: () => exportPgn(), clockText: (ms) => clockText(ms),
     get evaluation() { return evaluation; }, get curve() { return curve; },
   };
 

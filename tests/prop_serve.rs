@@ -63,6 +63,11 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
         format!(r#"{{"type":"curve","game":"{game}"}}"#),
         r#"{"type":"load_pgn","pgn":"[Event \"x\"]\n\n1. 炮二平五 马8进7 2. h0g2 *"}"#.into(),
         r#"{"type":"ping"}"#.into(),
+        r#"{"type":"explore","fen":"3k5/9/9/9/9/9/9/9/9/R3K4 w","line":["a0a9","d9d8"],"ref":9}"#.into(),
+        format!(r#"{{"type":"variation","game":"{game}","ply":1,"line":["h9g7","h0g2"],"ref":3}}"#),
+        format!(r#"{{"type":"analyse","game":"{game}","ply":1,"line":["h9g7"],"lines":1}}"#),
+        format!(r#"{{"type":"evaluate","game":"{game}","ply":0,"line":["h2e2","马8进7"]}}"#),
+        action_message(&game, &token, &Action::OfferRematch { game: "abc".into(), invite: "def".into() }),
     ];
     let (sender, replies) = bounded(4096);
     let fuzzer = std::cell::RefCell::new(lobby.connect(Outbox::new(sender, None), LOOPBACK));
@@ -92,12 +97,16 @@ fn any_message_is_answered_or_refused_and_leaves_other_games_alone() {
             for answer in &answers {
                 let kind = answer["type"].as_str().unwrap_or("");
                 prop_assert!(
-                    ["joined", "state", "error", "pong", "analysis", "evaluation", "curve"].contains(&kind),
+                    ["joined", "state", "error", "pong", "analysis", "evaluation", "curve", "explored"]
+                        .contains(&kind),
                     "{}",
                     answer
                 );
                 if kind == "error" {
                     prop_assert!(answer["message"].as_str().unwrap().len() < 300);
+                }
+                if kind == "explored" {
+                    prop_assert!(answer["error"].is_null() || answer["error"].as_str().unwrap().len() < 300);
                 }
             }
             Ok(())

@@ -616,3 +616,53 @@ fn rebinding_framing_and_broken_frames_are_refused_and_files_are_private() {
     assert_eq!(mode(&dir.join("pgn")), 0o700);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_editor_and_variations_are_checked_by_the_rules() {
+    let dir = common::scratch_dir("serve", "explore");
+    let server = Server::start(&dir);
+    let mut page = server.client();
+    // 打谱: a position set up is checked by the FEN rules and answered with its legal moves.
+    page.send(r#"{"type":"explore","fen":"3k5/9/9/9/9/9/9/9/9/R3K4 w","ref":1}"#);
+    let legal = page.until("explored", |v| v["ref"] == 1);
+    assert_eq!((legal["error"].is_null(), legal["legal"].as_array().unwrap().len()), (true, 14));
+    page.send(r#"{"type":"explore","fen":"4k4/9/9/9/9/9/9/9/9/4K4 w","ref":2}"#);
+    let facing = page.until("explored", |v| v["ref"] == 2);
+    assert!(facing["error"].as_str().unwrap().starts_with("not a legal position: "), "{facing}");
+    // A game still played has no variations.
+    page.send(r#"{"type":"create","opponent":"friend"}"#);
+    let live = page.until("joined", |_| true)["game"].as_str().unwrap().to_string();
+    page.send(&format!(r#"{{"type":"variation","game":"{live}","ply":0,"line":["h2e2"],"ref":3}}"#));
+    let refused = page.until("explored", |v| v["ref"] == 3);
+    assert_eq!(refused["error"], "variations are explored once the game is over (or on an analysis board)");
+    // Nor engine help (fair play), with a line or without.
+    page.send(&format!(r#"{{"type":"analyse","game":"{live}","ply":0,"line":["h2e2"]}}"#));
+    assert!(page.until("error", |_| true)["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("no engine help while the game is played"));
+    // 中盘研究 on an analysis board: from ply 2 another line, checked move by move, then analysed
+    // (its mate found) and evaluated there.
+    let load = serde_json::json!({"type": "load_pgn", "pgn": "1. b2b4 d9e8 2. h2e2 h9g7 *\n"}).to_string();
+    page.send(&load);
+    let id = page.until("joined", |_| true)["game"].as_str().unwrap().to_string();
+    page.send(&format!(r#"{{"type":"variation","game":"{id}","ply":2,"line":["b4g4","c9a7"],"ref":4}}"#));
+    let line = page.until("explored", |v| v["ref"] == 4);
+    let chinese: Vec<&str> =
+        line["moves"].as_array().unwrap().iter().map(|m| m["chinese"].as_str().unwrap()).collect();
+    assert_eq!(chinese, ["炮八平三", "象３进１"]);
+    assert!(line["legal"].as_array().unwrap().iter().any(|m| m == "g4g9"));
+    page.send(&format!(r#"{{"type":"variation","game":"{id}","ply":2,"line":["b4g4","c9c7"],"ref":5}}"#));
+    let bad = page.until("explored", |v| v["ref"] == 5);
+    assert!(bad["error"].as_str().unwrap().starts_with("move 2 of the line: "), "{bad}");
+    page.send(&format!(r#"{{"type":"analyse","game":"{id}","ply":2,"line":["b4g4","c9a7"],"lines":1}}"#));
+    let analysis = page.until("analysis", |_| true);
+    assert_eq!(
+        (analysis["fen"].clone(), analysis["lines"][0]["mate"].as_i64()),
+        (line["fen"].clone(), Some(1))
+    );
+    assert_eq!(analysis["lines"][0]["iccs"][0], "g4g9");
+    page.send(&format!(r#"{{"type":"evaluate","game":"{id}","ply":2,"line":["b4g4","c9a7"]}}"#));
+    let evaluation = page.until("evaluation", |_| true);
+    assert_eq!((evaluation["fen"].clone(), evaluation["turn"].as_str()), (line["fen"].clone(), Some("red")));
+}

@@ -141,6 +141,8 @@ pub enum GameError {
     Spectator,
     /// The game is over.
     GameOver,
+    /// A rematch is offered only once the game has ended.
+    NotOver,
     /// It is the other side's turn.
     NotYourTurn,
     /// The move text names no legal move.
@@ -167,6 +169,7 @@ impl fmt::Display for GameError {
             GameError::WrongToken => f.write_str("that token is no player's in this game"),
             GameError::Spectator => f.write_str("spectators cannot play"),
             GameError::GameOver => f.write_str("the game is over"),
+            GameError::NotOver => f.write_str("a rematch is offered once the game is over"),
             GameError::NotYourTurn => f.write_str("it is not your turn"),
             GameError::Illegal(e) => write!(f, "illegal move: {e}"),
             GameError::NothingToAnswer => f.write_str("there is nothing to answer"),
@@ -183,6 +186,18 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+/// A rematch offered after the end: a new friend game the offerer created, waiting for the
+/// opponent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rematch {
+    /// The side that offered it.
+    pub by: Color,
+    /// The new game's id.
+    pub game: String,
+    /// The new game's invitation, told to the opponent only.
+    pub invite: String,
+}
 
 /// One game.
 #[derive(Clone, Debug)]
@@ -212,6 +227,8 @@ pub struct Game {
     /// A friend game's invitation: the secret of the creator's share link, needed to take the
     /// open seat (the spectators' link carries the id only).
     pub invite: Option<String>,
+    /// After the end: the rematch a player offered.
+    pub rematch: Option<Rematch>,
 }
 
 impl Game {
@@ -237,6 +254,7 @@ impl Game {
             created_unix,
             record: None,
             invite: None,
+            rematch: None,
         };
         game.ending = game_result(&game.position)
             .map(|r| Ending { winner: r.winner, reason: EndReason::Rules(r.termination) });
@@ -312,9 +330,11 @@ impl Game {
         !self.seats.contains(&Seat::Open)
     }
 
-    /// Starts the side to move's clock, once both players are there and the game goes on.
+    /// Starts the side to move's clock, once both players are there, the first move is played
+    /// (a player who has not moved yet, or an engine game waiting for its first search, loses
+    /// no time) and the game goes on.
     pub fn start_clock(&mut self, now: Instant) {
-        let ready = self.seats_full() && self.ending.is_none();
+        let ready = self.seats_full() && self.ending.is_none() && !self.moves.is_empty();
         if let Some(clock) = &mut self.clock {
             if ready && clock.running_since.is_none() {
                 clock.running_since = Some(now);
@@ -445,7 +465,8 @@ impl Game {
         let undo_after_end = matches!(action, Action::AskUndo)
             && self.against_engine()
             && matches!(self.ending, Some(Ending { reason: EndReason::Rules(_), .. }));
-        if !undo_after_end && (self.check_flag(now) || self.ending.is_some()) {
+        let rematch = matches!(action, Action::OfferRematch { .. });
+        if !undo_after_end && !rematch && (self.check_flag(now) || self.ending.is_some()) {
             return Err(GameError::GameOver);
         }
         if !self.seats_full() && !matches!(action, Action::Resign) {
@@ -507,6 +528,12 @@ impl Game {
                 } else {
                     self.undo_request = None;
                 }
+            }
+            Action::OfferRematch { game, invite } => {
+                if !self.check_flag(now) && self.ending.is_none() {
+                    return Err(GameError::NotOver);
+                }
+                self.rematch = Some(Rematch { by: color, game: game.clone(), invite: invite.clone() });
             }
         }
         Ok(())
@@ -584,6 +611,8 @@ impl Game {
             "thinking": thinking,
             "engine_help": self.engine_help(),
             "spectators": spectators,
+            // The new game's invitation is not here: the room adds it to the opponent's copy alone.
+            "rematch": self.rematch.as_ref().map(|r| json!({"by": r.by.name(), "game": r.game})),
             "record": self.record.as_ref().map(|r| json!({
                 "event": r.tag("Event").filter(|e| *e != "?"),
                 "date": r.tag("Date").filter(|d| !d.contains('?')),
@@ -714,15 +743,52 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_games_clock_waits_for_the_first_move() {
+        let seats = [Seat::Engine { strength: Strength::Level(1) }, human("b")];
+        let mut g = Game::new("g".into(), Position::startpos(), seats, Some(Clock::new(1, 0)), 0);
+        let t0 = Instant::now();
+        g.start_clock(t0);
+        let later = t0 + Duration::from_millis(90_000);
+        assert!(!g.check_flag(later), "the engine's first search does not run its clock");
+        assert!(g.engine_move(Move::parse_iccs("h2e2").unwrap(), 0, later));
+        let v = g.view(later + Duration::from_millis(4_000), [true, true], 0, false);
+        assert_eq!(
+            (v["clock"]["red_ms"].as_u64(), v["clock"]["black_ms"].as_u64()),
+            (Some(60_000), Some(56_000))
+        );
+        assert_eq!(v["clock"]["running"], json!(true));
+    }
+
+    #[test]
+    fn a_rematch_is_offered_after_the_end_only() {
+        let mut g = friends();
+        let now = Instant::now();
+        let offer = Action::OfferRematch { game: "next".into(), invite: "secret".into() };
+        assert_eq!(g.act(Color::Black, &offer, now), Err(GameError::NotOver));
+        assert!(g.view(now, [true, true], 0, false)["rematch"].is_null());
+        g.act(Color::Red, &Action::Resign, now).unwrap();
+        g.act(Color::Black, &offer, now).unwrap();
+        let view = g.view(now, [true, true], 0, false);
+        assert_eq!(view["rematch"], json!({"by": "black", "game": "next"}), "no invitation in the view");
+        assert_eq!(g.act(Color::Red, &mv("h2e2"), now), Err(GameError::GameOver));
+    }
+
+    #[test]
     fn the_clock_runs_for_the_side_to_move_and_flags() {
         let mut g =
             Game::new("g".into(), Position::startpos(), [human("r"), human("b")], Some(Clock::new(1, 2)), 0);
         let t0 = Instant::now();
         g.start_clock(t0);
+        // The clocks start at the first move: Red's thinking before it costs nothing.
+        assert_eq!(g.view(t0, [true, true], 0, false)["clock"]["running"], json!(false));
         g.act(Color::Red, &mv("h2e2"), t0 + Duration::from_millis(10_000)).unwrap();
+        assert_eq!(g.clock.as_ref().unwrap().left_ms, [60_000, 60_000]);
+        g.act(Color::Black, &mv("h9g7"), t0 + Duration::from_millis(15_000)).unwrap();
+        assert_eq!(g.clock.as_ref().unwrap().left_ms, [60_000, 60_000 - 5_000 + 2_000]);
+        g.act(Color::Red, &mv("h0g2"), t0 + Duration::from_millis(25_000)).unwrap();
         let clock = g.clock.as_ref().unwrap();
-        assert_eq!(clock.left_ms, [60_000 - 10_000 + 2_000, 60_000]);
-        let later = t0 + Duration::from_millis(10_000 + 60_001);
+        assert_eq!(clock.left_ms, [60_000 - 10_000 + 2_000, 57_000]);
+        let later = t0 + Duration::from_millis(25_000 + 57_001);
         assert_eq!(g.act(Color::Black, &mv("h9g7"), later), Err(GameError::GameOver));
         assert_eq!(g.ending, Some(Ending { winner: Some(Color::Red), reason: EndReason::TimeForfeit }));
     }

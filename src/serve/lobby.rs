@@ -4,7 +4,7 @@
 //! engine's answers come back here, all three kinds sorted in one place (`engine_answer`).
 //! It bounds what a client can make it hold: games, followers per game, idle time.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,6 +18,7 @@ use serde_json::json;
 
 use super::engine_player::{EngineAnswer, EnginePool, Outcome};
 use super::evaluation::evaluate;
+use super::explore::{self, ExploreError};
 use super::game::{Clock, Game, GameError, Seat};
 use super::messages::{
     self, Action, ClientMessage, NewGame, Opponent, ParseError, ServerMessage, SideChoice,
@@ -93,6 +94,12 @@ pub enum LobbyError {
     NoSuchPly,
     /// Engine help (analysis, evaluation, curve) was asked for a game still being played.
     LiveGame,
+    /// Engine help was asked at a position a game being played stands at now.
+    LivePosition,
+    /// A variation to analyse or evaluate was refused.
+    Explore(ExploreError),
+    /// A rematch offer named no new friend game waiting for its opponent, or not its invitation.
+    BadRematch,
     /// This connection's analysis (or curve) is still running, or the engine has too many queued.
     Busy(Busy),
     /// A PGN to load did not read.
@@ -121,6 +128,13 @@ impl fmt::Display for LobbyError {
             LobbyError::LiveGame => f.write_str(
                 "no engine help while the game is played: analysis, evaluation and the curve open when it ends",
             ),
+            LobbyError::LivePosition => f.write_str(
+                "no engine help at this position: a game being played stands there now",
+            ),
+            LobbyError::Explore(e) => write!(f, "{e}"),
+            LobbyError::BadRematch => {
+                f.write_str("a rematch names a new game of yours that waits for its opponent, with its invitation")
+            }
             LobbyError::Busy(e) => write!(f, "{e}"),
             LobbyError::Review(e) => write!(f, "{e}"),
             LobbyError::Game(e) => write!(f, "{e}"),
@@ -271,14 +285,14 @@ impl Lobby {
             }
             ClientMessage::Create(settings) => self.create(connection, &settings),
             ClientMessage::LoadPgn { pgn } => self.load_pgn(connection, &pgn),
-            ClientMessage::Analyse { game, ply, lines } => {
-                let (ply, position) = self.position_at(&game, ply)?;
+            ClientMessage::Analyse { game, ply, line, lines } => {
+                let (ply, position) = self.position_at(&game, ply, &line)?;
                 self.requests
                     .analyse(&self.engines, asker(connection), &game, ply, position, lines)
                     .map_err(LobbyError::Busy)
             }
-            ClientMessage::Evaluate { game, ply } => {
-                let (ply, position) = self.position_at(&game, ply)?;
+            ClientMessage::Evaluate { game, ply, line } => {
+                let (ply, position) = self.position_at(&game, ply, &line)?;
                 let evaluation = evaluate(&position, &self.net);
                 connection.outbox.send(&ServerMessage::Evaluation { game, ply, position, evaluation });
                 Ok(())
@@ -292,9 +306,26 @@ impl Lobby {
                     }
                     (state.game.start.clone(), state.game.moves().to_vec())
                 };
+                let mut position = start.clone();
+                let mut positions = vec![position.clone()];
+                for &mv in &moves {
+                    position.make_move(mv);
+                    positions.push(position.clone());
+                }
+                self.refuse_live_positions(&positions)?;
                 self.requests
                     .curve(&self.engines, asker(connection), &game, start, moves)
                     .map_err(LobbyError::Busy)
+            }
+            ClientMessage::Explore { fen, line, reference } => {
+                let outcome = explore::explore_position(&fen, &line);
+                connection.outbox.send(&ServerMessage::Explored { reference, outcome });
+                Ok(())
+            }
+            ClientMessage::Variation { game, ply, line, reference } => {
+                let outcome = explore::explore_variation(&self.room(&game)?.lock().game, ply, &line);
+                connection.outbox.send(&ServerMessage::Explored { reference, outcome });
+                Ok(())
             }
             ClientMessage::Join { game, invite } => self.join(connection, &game, &invite),
             ClientMessage::Watch { game } => {
@@ -307,6 +338,9 @@ impl Lobby {
                 self.follow(connection, &room, Some(seat), Some(token))
             }
             ClientMessage::Act { game, token, action } => {
+                if let Action::OfferRematch { game: next, invite } = &action {
+                    self.check_rematch(&game, next, invite)?;
+                }
                 let room = self.room(&game)?;
                 let mut state = room.lock();
                 if state.game.is_recorded() {
@@ -386,15 +420,69 @@ impl Lobby {
     }
 
     /// The position of the game `id` after `ply` moves (the current one when `None`), with the
-    /// moves before it in its history, and its ply, for the engine's help: refused while the
-    /// game is played.
-    fn position_at(&self, id: &str, ply: Option<usize>) -> Result<(usize, Position), LobbyError> {
-        let room = self.room(id)?;
-        let state = room.lock();
-        if !state.game.engine_help() {
-            return Err(LobbyError::LiveGame);
+    /// moves before it in its history, then `line` (a variation's moves) when there is one, and
+    /// its ply, for the engine's help: refused while the game is played, and at a position a
+    /// game being played stands at now (fair play).
+    fn position_at(
+        &self,
+        id: &str,
+        ply: Option<usize>,
+        line: &[String],
+    ) -> Result<(usize, Position), LobbyError> {
+        let (ply, position) = {
+            let room = self.room(id)?;
+            let state = room.lock();
+            if !state.game.engine_help() {
+                return Err(LobbyError::LiveGame);
+            }
+            if line.is_empty() {
+                state.position_at(ply).ok_or(LobbyError::NoSuchPly)?
+            } else {
+                let ply = ply.unwrap_or(state.game.moves().len());
+                (ply, explore::variation_position(&state.game, ply, line).map_err(LobbyError::Explore)?)
+            }
+        };
+        self.refuse_live_positions(std::slice::from_ref(&position))?;
+        Ok((ply, position))
+    }
+
+    /// Fair play past the game itself: an analysis board, the editor's board or a finished
+    /// game's variation can be set to the position of a game being played, so the engine helps
+    /// with none of `positions` that such a game stands at now (mirrored or seen from the other
+    /// side too). A game's start, before its first move, is left open: it tells nothing of how
+    /// the game goes, and every game in the lobby starts there.
+    fn refuse_live_positions(&self, positions: &[Position]) -> Result<(), LobbyError> {
+        let mut live = HashSet::new();
+        for room in self.all_rooms() {
+            let state = room.lock();
+            let game = &state.game;
+            if !game.engine_help() && !game.moves().is_empty() {
+                let now = game.position();
+                for seen in [now.clone(), now.color_flipped()] {
+                    live.insert(seen.key());
+                    live.insert(seen.files_mirrored().key());
+                }
+            }
         }
-        state.position_at(ply).ok_or(LobbyError::NoSuchPly)
+        if positions.iter().any(|p| live.contains(&p.key())) {
+            return Err(LobbyError::LivePosition);
+        }
+        Ok(())
+    }
+
+    /// A rematch of the game `old` names `next`, a friend game waiting for its opponent, with
+    /// its invitation: whoever offers it shows the secret the new game's creator was told, so the
+    /// offer cannot hand the opponent someone else's seat. (The two games are locked one after
+    /// the other, never together.)
+    fn check_rematch(&self, old: &str, next: &str, invite: &str) -> Result<(), LobbyError> {
+        let room = self.room(next).map_err(|_| LobbyError::BadRematch)?;
+        let state = room.lock();
+        let game = &state.game;
+        let waiting = game.invite.as_deref() == Some(invite) && !game.seats_full() && game.ending.is_none();
+        if next == old || !waiting {
+            return Err(LobbyError::BadRematch);
+        }
+        Ok(())
     }
 
     fn join(&self, connection: &mut Connection, id: &str, invite: &str) -> Result<(), LobbyError> {
@@ -578,8 +666,13 @@ fn random_text(chars: usize) -> String {
 /// Messages of an action, for tests and the load generator: `{"type":…,"game":…,"token":…}`.
 pub fn action_message(game: &str, token: &str, action: &Action) -> String {
     let mut value = json!({"type": action.name(), "game": game, "token": token});
-    if let Action::Move(text) = action {
-        value["move"] = json!(text);
+    match action {
+        Action::Move(text) => value["move"] = json!(text),
+        Action::OfferRematch { game, invite } => {
+            value["rematch"] = json!(game);
+            value["invite"] = json!(invite);
+        }
+        _ => {}
     }
     value.to_string()
 }

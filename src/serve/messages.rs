@@ -1,6 +1,6 @@
 //! The wire format: what a browser sends (`ClientMessage`, parsed from one JSON text with every
 //! field checked and every length bounded) and every message the server sends (`ServerMessage`:
-//! `joined`, `state`, `analysis`, `evaluation`, `curve`, `error`, `pong`). docs/serve.md
+//! `joined`, `state`, `analysis`, `evaluation`, `curve`, `explored`, `error`, `pong`). docs/serve.md
 //! describes it for people.
 
 use std::fmt;
@@ -10,10 +10,11 @@ use serde_json::{json, Map, Value};
 use super::curve::CurvePoint;
 use super::engine_player::AnalysisLine;
 use super::evaluation::Evaluation;
+use super::explore::{Exploration, ExploreError, MAX_LINE_MOVES};
 use super::strength::Strength;
 use crate::board::{Color, Position};
 use crate::eval::relations::json::relations_json;
-use crate::notation::{format_line, MoveNotation};
+use crate::notation::{format_line, format_move, MoveNotation};
 use crate::quote::quoted;
 use crate::search::score_scale::ShownScore;
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
@@ -99,6 +100,14 @@ pub enum Action {
     AgreeUndo,
     /// Refuse the opponent's request to take back.
     RefuseUndo,
+    /// Once the game is over, offer the opponent a rematch in a new friend game the offerer
+    /// created: its id and its invitation (which the opponent alone is told).
+    OfferRematch {
+        /// The new game's id.
+        game: String,
+        /// The new game's invitation, as its creator was told it (`joined`'s `invite`).
+        invite: String,
+    },
 }
 
 impl Action {
@@ -113,6 +122,7 @@ impl Action {
             Action::AskUndo => "ask_undo",
             Action::AgreeUndo => "agree_undo",
             Action::RefuseUndo => "refuse_undo",
+            Action::OfferRematch { .. } => "offer_rematch",
         }
     }
 }
@@ -156,6 +166,8 @@ pub enum ClientMessage {
         game: String,
         /// The position after this many moves (the current one when absent).
         ply: Option<usize>,
+        /// A variation's moves played from there (a finished game or an analysis board only).
+        line: Vec<String>,
         /// How many lines, 1 to 5.
         lines: usize,
     },
@@ -165,6 +177,29 @@ pub enum ClientMessage {
         game: String,
         /// The position after this many moves (the current one when absent).
         ply: Option<usize>,
+        /// A variation's moves played from there (a finished game or an analysis board only).
+        line: Vec<String>,
+    },
+    /// The board editor (打谱): check a position set up, then a line of moves from it.
+    Explore {
+        /// The position, as a FEN.
+        fen: String,
+        /// Moves played from it.
+        line: Vec<String>,
+        /// A number the page chose, sent back with the answer.
+        reference: Option<u64>,
+    },
+    /// A variation (中盘研究): a line of moves from a position of a finished game or an analysis
+    /// board, checked move by move.
+    Variation {
+        /// The game's id.
+        game: String,
+        /// The line starts after this many of the game's moves.
+        ply: usize,
+        /// Its moves.
+        line: Vec<String>,
+        /// A number the page chose, sent back with the answer.
+        reference: Option<u64>,
     },
     /// Ask for the game's curve: Red's expected score at every position, from small searches.
     Curve {
@@ -294,15 +329,44 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
         "ask_undo" => act(Action::AskUndo),
         "agree_undo" => act(Action::AgreeUndo),
         "refuse_undo" => act(Action::RefuseUndo),
+        "offer_rematch" => {
+            act(Action::OfferRematch { game: id(object, "rematch")?, invite: id(object, "invite")? })
+        }
         "analyse" => Ok(ClientMessage::Analyse {
             game: game()?,
             ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            line: line(object)?,
             lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
                 as usize,
         }),
         "evaluate" => Ok(ClientMessage::Evaluate {
             game: game()?,
             ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            line: line(object)?,
+        }),
+        "explore" => Ok(ClientMessage::Explore {
+            fen: string(object, "fen", MAX_FEN_CHARS)?,
+            line: line(object)?,
+            reference: optional_number(
+                object,
+                "ref",
+                0,
+                u64::from(u32::MAX),
+                "a number from 0 to 4294967295",
+            )?,
+        }),
+        "variation" => Ok(ClientMessage::Variation {
+            game: game()?,
+            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?
+                .ok_or(ParseError::Missing { field: "ply" })? as usize,
+            line: line(object)?,
+            reference: optional_number(
+                object,
+                "ref",
+                0,
+                u64::from(u32::MAX),
+                "a number from 0 to 4294967295",
+            )?,
         }),
         "curve" => Ok(ClientMessage::Curve { game: game()? }),
         "load_pgn" => Ok(ClientMessage::LoadPgn { pgn: string(object, "pgn", MAX_PGN_MESSAGE_BYTES)? }),
@@ -383,6 +447,22 @@ fn string(object: &Map<String, Value>, field: &'static str, max_chars: usize) ->
         Some(Value::String(s)) if s.chars().count() <= max_chars => Ok(s.clone()),
         Some(Value::String(_)) => Err(ParseError::BadField { field, expected: "a shorter string" }),
         Some(_) => Err(ParseError::BadField { field, expected: "a string" }),
+    }
+}
+
+/// The moves of `line` (absent: none): at most `MAX_LINE_MOVES` strings of a move's length.
+fn line(object: &Map<String, Value>) -> Result<Vec<String>, ParseError> {
+    let expected = "a list of at most 400 moves";
+    match object.get("line") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(moves)) if moves.len() <= MAX_LINE_MOVES => moves
+            .iter()
+            .map(|m| match m {
+                Value::String(s) if s.chars().count() <= MAX_MOVE_CHARS => Ok(s.clone()),
+                _ => Err(ParseError::BadField { field: "line", expected }),
+            })
+            .collect(),
+        Some(_) => Err(ParseError::BadField { field: "line", expected }),
     }
 }
 
@@ -469,6 +549,16 @@ pub enum ServerMessage {
         /// Whether this is the last piece.
         done: bool,
     },
+    /// The board editor's or a variation's answer: `{type: "explored", ref, error}` and, when
+    /// `error` is null, `moves` (the line's, each `{iccs, wxf, chinese}`), `fen` (where the line
+    /// ends), `turn`, `check`, `legal` (ICCS, empty where the rules end the game) and `result`
+    /// (null, or `{score, reason}`).
+    Explored {
+        /// The number the page sent with its question.
+        reference: Option<u64>,
+        /// The line explored, or why the position or a move of it was refused.
+        outcome: Result<Exploration, ExploreError>,
+    },
     /// A refusal: `{type: "error", message}`, with a `code` where the page must act on it.
     Error {
         /// Why, in words.
@@ -534,6 +624,12 @@ impl ServerMessage {
                 "points": points.iter().map(curve_point).collect::<Vec<_>>(),
                 "done": done,
             }),
+            ServerMessage::Explored { reference, outcome: Err(e) } => {
+                json!({"type": "explored", "ref": reference, "error": e.to_string()})
+            }
+            ServerMessage::Explored { reference, outcome: Ok(exploration) } => {
+                explored(*reference, exploration)
+            }
             ServerMessage::Error { message, code: None } => json!({"type": "error", "message": message}),
             ServerMessage::Error { message, code: Some(code) } => {
                 json!({"type": "error", "message": message, "code": code})
@@ -543,6 +639,32 @@ impl ServerMessage {
         }
         .to_string()
     }
+}
+
+/// A line explored, as the page gets it.
+fn explored(reference: Option<u64>, exploration: &Exploration) -> Value {
+    let Exploration { played, position, legal, result } = exploration;
+    let moves: Vec<Value> = played
+        .iter()
+        .map(|(before, mv)| {
+            json!({
+                "iccs": format_move(before, *mv, MoveNotation::Iccs),
+                "wxf": format_move(before, *mv, MoveNotation::Wxf),
+                "chinese": format_move(before, *mv, MoveNotation::Chinese),
+            })
+        })
+        .collect();
+    json!({
+        "type": "explored",
+        "ref": reference,
+        "error": null,
+        "moves": moves,
+        "fen": position.to_fen(),
+        "turn": position.side_to_move().name(),
+        "check": position.is_check(),
+        "legal": legal.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "result": result.map(|r| json!({"score": r.pgn_result(), "reason": r.termination.to_string()})),
+    })
 }
 
 /// Splits a shown score into the wire's `cp` and `mate` fields (one of them null).
@@ -579,6 +701,64 @@ mod tests {
     use super::*;
 
     #[test]
+    fn positions_and_lines_to_explore_are_bounded() {
+        assert_eq!(
+            parse(r#"{"type":"explore","fen":"9/9/9/9/9/9/9/9/9/9 w","line":["h2e2"],"ref":3}"#),
+            Ok(ClientMessage::Explore {
+                fen: "9/9/9/9/9/9/9/9/9/9 w".into(),
+                line: vec!["h2e2".into()],
+                reference: Some(3)
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"variation","game":"g1","ply":4}"#),
+            Ok(ClientMessage::Variation { game: "g1".into(), ply: 4, line: vec![], reference: None })
+        );
+        assert_eq!(
+            parse(r#"{"type":"analyse","game":"g1","ply":4,"line":["h2e2","h9g7"]}"#),
+            Ok(ClientMessage::Analyse {
+                game: "g1".into(),
+                ply: Some(4),
+                line: vec!["h2e2".into(), "h9g7".into()],
+                lines: 3
+            })
+        );
+        let bad = ParseError::BadField { field: "line", expected: "a list of at most 400 moves" };
+        assert_eq!(parse(r#"{"type":"evaluate","game":"g1","line":"h2e2"}"#), Err(bad.clone()));
+        assert_eq!(parse(r#"{"type":"evaluate","game":"g1","line":[7]}"#), Err(bad.clone()));
+        let long = format!(r#"{{"type":"variation","game":"g1","ply":0,"line":["{}"]}}"#, "x".repeat(17));
+        assert_eq!(parse(&long), Err(bad.clone()));
+        let many = format!(r#"{{"type":"explore","fen":"x","line":[{}]}}"#, vec!["1"; 401].join(","));
+        assert_eq!(parse(&many), Err(bad));
+        assert_eq!(parse(r#"{"type":"variation","game":"g1"}"#), Err(ParseError::Missing { field: "ply" }));
+        assert_eq!(parse(r#"{"type":"explore"}"#), Err(ParseError::Missing { field: "fen" }));
+    }
+
+    #[test]
+    fn a_rematch_offer_names_the_new_game() {
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1","rematch":"g2","invite":"s3"}"#),
+            Ok(ClientMessage::Act {
+                game: "g1".into(),
+                token: "t1".into(),
+                action: Action::OfferRematch { game: "g2".into(), invite: "s3".into() }
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1","rematch":"g2"}"#),
+            Err(ParseError::Missing { field: "invite" })
+        );
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1"}"#),
+            Err(ParseError::Missing { field: "rematch" })
+        );
+        assert_eq!(
+            parse(r#"{"type":"offer_rematch","game":"g1","token":"t1","rematch":"../x","invite":"s3"}"#),
+            Err(ParseError::BadField { field: "rematch", expected: "letters and digits" })
+        );
+    }
+
+    #[test]
     fn good_messages_are_read() {
         assert_eq!(parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping));
         assert_eq!(
@@ -613,7 +793,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"analyse","game":"g1","ply":4}"#),
-            Ok(ClientMessage::Analyse { game: "g1".into(), ply: Some(4), lines: 3 })
+            Ok(ClientMessage::Analyse { game: "g1".into(), ply: Some(4), line: vec![], lines: 3 })
         );
         assert_eq!(
             parse(r#"{"type":"analyse","game":"g1","lines":6}"#),
@@ -737,7 +917,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"evaluate","game":"g1","ply":2}"#),
-            Ok(ClientMessage::Evaluate { game: "g1".into(), ply: Some(2) })
+            Ok(ClientMessage::Evaluate { game: "g1".into(), ply: Some(2), line: vec![] })
         );
         assert_eq!(parse(r#"{"type":"curve","game":"g1"}"#), Ok(ClientMessage::Curve { game: "g1".into() }));
         assert_eq!(parse(r#"{"type":"curve"}"#), Err(ParseError::Missing { field: "game" }));

@@ -8,13 +8,15 @@
 //! to their game or asker), `store` (persistence), `engine_player`
 //! (the engine's threads), `strength` (the engine's level or Elo in a game), `requests` (the
 //! analyses and curves answered to their asker), `evaluation` (a position's static evaluation
-//! piece by piece), `curve` (scoring a game's positions for its curve), `review` (a PGN read
+//! piece by piece), `curve` (scoring a game's positions for its curve), `explore` (the
+//! board editor's positions and the variations, checked by the rules), `review` (a PGN read
 //! for an analysis board, 复盘), `http` (HTTP and WebSocket), `assets` (the embedded page).
 
 pub mod assets;
 pub mod curve;
 pub mod engine_player;
 pub mod evaluation;
+pub mod explore;
 pub mod game;
 pub mod http;
 pub mod lobby;

@@ -79,8 +79,18 @@ impl RoomState {
         }
         let spectators = self.followers.iter().filter(|f| f.seat.is_none()).count();
         let view = self.game.view(Instant::now(), online, spectators, self.thinking.is_some());
+        // A rematch's invitation goes to the opponent of the player who offered it, and to nobody
+        // else: a spectator given it could take the new game's seat.
+        let invited = self.game.rematch.as_ref().map(|r| {
+            let mut view = view.clone();
+            view["rematch"]["invite"] = r.invite.clone().into();
+            (r.by.opponent(), ServerMessage::State { view }.text())
+        });
         let text = ServerMessage::State { view }.text();
-        self.followers.retain(|f| f.outbox.send_text(text.clone()));
+        self.followers.retain(|f| match &invited {
+            Some((opponent, invited)) if f.seat == Some(*opponent) => f.outbox.send_text(invited.clone()),
+            _ => f.outbox.send_text(text.clone()),
+        });
     }
 
     /// Stops a search whose answer is no longer wanted, and queues one on `engines` when the

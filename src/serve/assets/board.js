@@ -42,12 +42,86 @@ const ChariotBoard = (() => {
     return node;
   }
 
+  // The square nearest to a pointer's page position, or null off the board.
+  function squareAt(svg, clientX, clientY, flipped) {
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return null;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    const column = Math.round((p.x - MARGIN) / CELL), row = Math.round((p.y - MARGIN) / CELL);
+    if (column < 0 || column > 8 || row < 0 || row > 9) return null;
+    const file = flipped ? 8 - column : column, rank = flipped ? row : 9 - row;
+    return "abcdefghi"[file] + rank;
+  }
+
+  // A piece drawn as a group: two rings and its character.
+  function pieceGroup(letter, x, y, fill) {
+    const red = letter === letter.toUpperCase();
+    const ink = red ? INK.red : INK.black;
+    const g = el("g", { class: "piece", "data-piece": letter });
+    g.appendChild(el("circle", { cx: x, cy: y, r: CELL * 0.45, fill, stroke: ink, "stroke-width": 2.5 }));
+    g.appendChild(el("circle", { cx: x, cy: y, r: CELL * 0.45 - 4, fill: "none", stroke: ink, "stroke-width": 1 }));
+    g.appendChild(el("text", { x, y, fill: ink, "font-size": CELL * 0.55, "text-anchor": "middle", dy: "0.35em" }, GLYPHS[letter] || "?"));
+    return g;
+  }
+
+  // Dragging a piece with a mouse, a pen or a finger (pointer events): the listeners are set once
+  // per board and read the options of its latest drawing, since the board is redrawn while a
+  // piece is held (a state may arrive meanwhile).
+  function enableDrag(svg) {
+    if (svg.chariotDrag !== undefined) return;
+    svg.chariotDrag = null;
+    const ghostAt = (event) => {
+      const drag = svg.chariotDrag;
+      const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+      if (drag.ghost) drag.ghost.remove();
+      drag.ghost = pieceGroup(drag.letter, p.x, p.y, "#fbeed0");
+      drag.ghost.setAttribute("class", "ghost");
+      svg.appendChild(drag.ghost);
+    };
+    svg.addEventListener("pointerdown", (event) => {
+      const opts = svg.chariotOpts;
+      if (event.button !== 0 || !opts || !opts.draggable) return;
+      const square = squareAt(svg, event.clientX, event.clientY, !!opts.flipped);
+      const letter = square && pieces(opts.fen)[square];
+      if (!letter || !opts.draggable(square)) return;
+      event.preventDefault();
+      svg.setPointerCapture && svg.setPointerCapture(event.pointerId);
+      svg.chariotDrag = { from: square, letter, x: event.clientX, y: event.clientY, moved: false, ghost: null };
+      if (opts.onDragStart) opts.onDragStart(square);
+    });
+    svg.addEventListener("pointermove", (event) => {
+      const drag = svg.chariotDrag;
+      if (!drag) return;
+      if (!drag.moved && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 4) return;
+      drag.moved = true;
+      svg.classList.add("dragging");
+      ghostAt(event);
+    });
+    const end = (event, dropped) => {
+      const drag = svg.chariotDrag;
+      if (!drag) return;
+      svg.chariotDrag = null;
+      svg.classList.remove("dragging");
+      if (drag.ghost) drag.ghost.remove();
+      const opts = svg.chariotOpts;
+      const to = dropped ? squareAt(svg, event.clientX, event.clientY, !!opts.flipped) : null;
+      // A press and release without moving is a click, which selected the piece already.
+      if (drag.moved && to && to !== drag.from && opts.onDrop) opts.onDrop(drag.from, to);
+    };
+    svg.addEventListener("pointerup", (event) => end(event, true));
+    svg.addEventListener("pointercancel", (event) => end(event, false));
+  }
+
   // Draws `fen` into `svg`. opts: flipped, last ("h2e2"), selected square, targets (squares),
-  // check (the side to move is in check: its king is ringed), labels ({square: {text, fill,
-  // ring}}, drawn on the pieces), onClick(square).
+  // premove ([from, to], a move kept to play when the turn comes), check (the side to move is in
+  // check: its king is ringed in red and marked 將/帥 "check"), labels ({square: {text, fill,
+  // ring}}, drawn on the pieces), onClick(square); for dragging, draggable(square),
+  // onDragStart(square) and onDrop(from, to).
   function draw(svg, fen, opts) {
     svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
     svg.replaceChildren();
+    svg.chariotOpts = Object.assign({ fen }, opts);
+    enableDrag(svg);
     const flipped = !!opts.flipped;
     const point = (file, rank) => centre("abcdefghi"[file] + rank, flipped);
     const line = (a, b, w) => svg.appendChild(el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#5b3a1d", "stroke-width": w }));
@@ -77,16 +151,23 @@ const ChariotBoard = (() => {
       const [fx, fy] = centre(opts.last.slice(0, 2), flipped);
       svg.appendChild(el("circle", { cx: fx, cy: fy, r: CELL * 0.22, fill: "none", stroke: "#1f6fd1", "stroke-width": 2, "stroke-dasharray": "5 4" }));
     }
+    if (opts.premove) {
+      for (const square of opts.premove) {
+        const [px, py] = centre(square, flipped);
+        svg.appendChild(el("rect", { class: "premove", x: px - CELL / 2, y: py - CELL / 2, width: CELL, height: CELL, rx: 6, fill: "#7a5cc7", opacity: 0.35 }));
+      }
+    }
     const board = pieces(fen);
+    const held = svg.chariotDrag && svg.chariotDrag.moved ? svg.chariotDrag.from : null;
     for (const [square, letter] of Object.entries(board)) {
       const [x, y] = centre(square, flipped);
       const red = letter === letter.toUpperCase();
-      const ink = red ? INK.red : INK.black;
-      const g = el("g", { class: "piece", "data-piece": letter });
-      const ring = opts.check && "Kk".includes(letter) && (red ? opts.turn === "red" : opts.turn === "black");
-      g.appendChild(el("circle", { cx: x, cy: y, r: CELL * 0.45, fill: ring ? "#ffd2cc" : "#fbeed0", stroke: ink, "stroke-width": 2.5 }));
-      g.appendChild(el("circle", { cx: x, cy: y, r: CELL * 0.45 - 4, fill: "none", stroke: ink, "stroke-width": 1 }));
-      g.appendChild(el("text", { x, y, fill: ink, "font-size": CELL * 0.55, "text-anchor": "middle", dy: "0.35em" }, GLYPHS[letter] || "?"));
+      const checked = opts.check && "Kk".includes(letter) && (red ? opts.turn === "red" : opts.turn === "black");
+      if (checked) {
+        svg.appendChild(el("circle", { class: "check", cx: x, cy: y, r: CELL * 0.62, fill: "#e0241b", opacity: 0.35 }));
+      }
+      const g = pieceGroup(letter, x, y, checked ? "#ffb3aa" : "#fbeed0");
+      if (square === held) g.setAttribute("opacity", "0.35");
       svg.appendChild(g);
     }
     if (opts.last) {
@@ -126,6 +207,7 @@ const ChariotBoard = (() => {
         svg.appendChild(hit);
       }
     }
+    if (svg.chariotDrag && svg.chariotDrag.ghost) svg.appendChild(svg.chariotDrag.ghost);
   }
 
   // The placement FEN after playing `moves` (ICCS, legal) from `fen`: for stepping through a
@@ -136,6 +218,11 @@ const ChariotBoard = (() => {
       board[m.slice(2, 4)] = board[m.slice(0, 2)];
       delete board[m.slice(0, 2)];
     }
+    return placement(board);
+  }
+
+  // The placement field of a FEN for pieces { "e0": "K", … }.
+  function placement(board) {
     const rows = [];
     for (let rank = 9; rank >= 0; rank--) {
       let row = "", empty = 0;
@@ -148,5 +235,49 @@ const ChariotBoard = (() => {
     return rows.join("/");
   }
 
-  return { draw, pieces, fenAfter };
+  // Where the piece on `square` could go by its way of moving alone, whatever stands between:
+  // the squares a premove may aim at (the server checks the move when it is played). Squares of
+  // the piece's own side are left out.
+  function reach(fen, square) {
+    const board = pieces(fen);
+    const letter = board[square];
+    if (!letter) return [];
+    const red = letter === letter.toUpperCase();
+    const file = square.charCodeAt(0) - 97, rank = Number(square[1]);
+    const forward = red ? 1 : -1;
+    const ownHalf = (r) => (red ? r <= 4 : r >= 5);
+    const palace = (f, r) => f >= 3 && f <= 5 && (red ? r <= 2 : r >= 7);
+    const out = [];
+    const add = (f, r, ok) => {
+      if (f < 0 || f > 8 || r < 0 || r > 9 || (ok && !ok(f, r))) return;
+      const other = board["abcdefghi"[f] + r];
+      if (other && (other === other.toUpperCase()) === red) return;
+      out.push("abcdefghi"[f] + r);
+    };
+    switch (letter.toUpperCase()) {
+      case "R": case "C":
+        for (let f = 0; f < 9; f++) if (f !== file) add(f, rank);
+        for (let r = 0; r < 10; r++) if (r !== rank) add(file, r);
+        break;
+      case "N": case "H":
+        for (const [df, dr] of [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]]) add(file + df, rank + dr);
+        break;
+      case "B": case "E":
+        for (const [df, dr] of [[2, 2], [2, -2], [-2, 2], [-2, -2]]) add(file + df, rank + dr, (f, r) => ownHalf(r));
+        break;
+      case "A":
+        for (const [df, dr] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) add(file + df, rank + dr, palace);
+        break;
+      case "K":
+        for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) add(file + df, rank + dr, palace);
+        break;
+      case "P":
+        add(file, rank + forward);
+        if (!ownHalf(rank)) { add(file - 1, rank); add(file + 1, rank); }
+        break;
+    }
+    return out;
+  }
+
+  return { draw, pieces, fenAfter, placement, reach, glyph: (letter) => GLYPHS[letter] };
 })();

@@ -38,7 +38,7 @@ const ChariotCurve = (() => {
       svg.appendChild(el("text", { x: x(ply), y: HEIGHT - BOTTOM + 13, "font-size": 10, "text-anchor": "middle", fill: AXIS }, ply));
     }
     svg.appendChild(el("text", { x: LEFT + plotW / 2, y: HEIGHT - 4, "font-size": 10, "text-anchor": "middle", fill: AXIS },
-      "ply · Red's expected score (win + ½ draw)"));
+      ChariotI18n.t("curve axis")));
     if (shown !== null && shown <= last) {
       svg.appendChild(el("line", { class: "shown", x1: x(shown), y1: TOP, x2: x(shown), y2: TOP + plotH, stroke: "#b3160f", "stroke-width": 1.5, "stroke-dasharray": "4 3" }));
     }
@@ -47,9 +47,9 @@ const ChariotCurve = (() => {
       svg.appendChild(el("polyline", { class: "curve", points: path, fill: "none", stroke: CURVE, "stroke-width": 2 }));
     }
     for (const p of points) {
-      const score = p.mate !== null ? "mate " + p.mate : p.cp !== null ? (p.cp > 0 ? "+" : "") + (p.cp / 100).toFixed(2) : "game over";
+      const score = p.mate !== null ? ChariotI18n.t("mate", { n: p.mate }) : p.cp !== null ? (p.cp > 0 ? "+" : "") + (p.cp / 100).toFixed(2) : ChariotI18n.t("game over short");
       const dot = el("circle", { class: "point", cx: x(p.ply), cy: y(p.expected), r: p.ply === shown ? 5 : 3.5, fill: p.ply === shown ? "#b3160f" : CURVE, "data-ply": p.ply });
-      dot.appendChild(el("title", {}, "move " + p.ply + ": Red " + Math.round(p.expected * 100) + "% (" + score + ")"));
+      dot.appendChild(el("title", {}, ChariotI18n.t("curve point", { ply: p.ply, pct: Math.round(p.expected * 100), score })));
       dot.addEventListener("click", () => onClick(p.ply));
       svg.appendChild(dot);
     }

@@ -611,3 +611,87 @@ fn players_are_warned_when_their_game_cannot_be_saved() {
     assert!(warning["message"].as_str().unwrap().starts_with("this game could not be saved"), "{warning}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_rematchs_invitation_goes_to_the_opponent_alone() {
+    let lobby = lobby_with(LobbyLimits::default(), None);
+    let (mut red, mut black, id, rt, bt) = friend_game(&lobby);
+    let mut watcher = Client::new(&lobby);
+    watcher.send(&lobby, &format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    black.send(&lobby, &action_message(&id, &bt, &Action::Resign));
+    red.drain();
+    watcher.drain();
+    // Red makes the new game (sides swapped) and offers it through the finished one.
+    let mut red_next = Client::new(&lobby);
+    let created = red_next.send(&lobby, r#"{"type":"create","opponent":"friend","side":"black"}"#);
+    let next = created[0]["game"].as_str().unwrap().to_string();
+    let invite = created[0]["invite"].as_str().unwrap().to_string();
+    let offer = |game: &str, invite: &str| {
+        action_message(&id, &rt, &Action::OfferRematch { game: game.into(), invite: invite.into() })
+    };
+    let bad = "a rematch names a new game of yours that waits for its opponent, with its invitation";
+    // Someone else's game (its secret unknown to Red), a made-up invitation, the finished game
+    // itself, no game: refused, and nothing shown.
+    let mut stranger = Client::new(&lobby);
+    let theirs = stranger.send(&lobby, r#"{"type":"create","opponent":"friend"}"#)[0]["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(red.refused(&lobby, &offer(&theirs, &invite)), bad);
+    assert_eq!(red.refused(&lobby, &offer(&next, "madeup")), bad);
+    assert_eq!(red.refused(&lobby, &offer(&id, &invite)), bad);
+    assert_eq!(red.refused(&lobby, &offer("nosuchgame", &invite)), bad);
+    assert!(black.drain().iter().all(|v| v["type"] != "state"), "nothing changed");
+    // The real offer: Black's state carries the invitation; Red's and the spectator's do not.
+    let replies = red.send(&lobby, &offer(&next, &invite));
+    let mine = last_state(&replies);
+    assert_eq!(mine["game"]["rematch"], serde_json::json!({"by": "red", "game": next}));
+    let theirs = last_state(&black.drain());
+    assert_eq!(theirs["game"]["rematch"], serde_json::json!({"by": "red", "game": next, "invite": invite}));
+    let watched = last_state(&watcher.drain());
+    assert!(watched["game"]["rematch"]["invite"].is_null(), "{watched}");
+    assert!(!watched.to_string().contains(&invite), "the secret is nowhere in a spectator's state");
+    // Black takes the new game's seat with it.
+    let mut black_next = Client::new(&lobby);
+    let joined =
+        black_next.send(&lobby, &format!(r#"{{"type":"join","game":"{next}","invite":"{invite}"}}"#));
+    assert_eq!(joined[0]["color"], "red");
+}
+
+#[test]
+fn no_board_gives_engine_help_at_a_position_a_live_game_stands_at() {
+    let lobby = lobby_with(LobbyLimits::default(), None);
+    let (mut red, _black, id, rt, _bt) = friend_game(&lobby);
+    red.send(&lobby, &play(&id, &rt, "h2e2"));
+    // An analysis board of the live game's moves, another set up mirrored, a finished game's
+    // variation reaching it: none is analysed, evaluated or curved there.
+    let mut helper = Client::new(&lobby);
+    let mut board = |pgn: &str| {
+        let load = serde_json::json!({"type": "load_pgn", "pgn": pgn}).to_string();
+        helper.send(&lobby, &load)[0]["game"].as_str().unwrap().to_string()
+    };
+    let copy = board("1. h2e2 *\n");
+    let mirrored = board("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR b\"]\n\n*\n");
+    let (_f_red, mut f_black, finished, _frt, fbt) = friend_game(&lobby);
+    f_black.send(&lobby, &action_message(&finished, &fbt, &Action::Resign));
+    let refusal = "no engine help at this position: a game being played stands there now";
+    let asks = [
+        format!(r#"{{"type":"analyse","game":"{copy}","ply":1}}"#),
+        format!(r#"{{"type":"evaluate","game":"{copy}"}}"#),
+        format!(r#"{{"type":"curve","game":"{copy}"}}"#),
+        format!(r#"{{"type":"evaluate","game":"{mirrored}"}}"#),
+        format!(r#"{{"type":"analyse","game":"{finished}","ply":0,"line":["h2e2"]}}"#),
+    ];
+    for ask in &asks {
+        assert_eq!(helper.refused(&lobby, ask), refusal, "{ask}");
+    }
+    // Elsewhere the help is open: the board's start, another line of the finished game.
+    let start = helper.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{copy}","ply":0}}"#));
+    assert_eq!(start[0]["type"], "evaluation", "{start:?}");
+    let other = helper.send(&lobby, &format!(r#"{{"type":"evaluate","game":"{finished}","line":["h0g2"]}}"#));
+    assert_eq!(other[0]["type"], "evaluation", "{other:?}");
+    // The live game ends: its position is open again.
+    red.send(&lobby, &action_message(&id, &rt, &Action::Resign));
+    let freed = helper.send(&lobby, &asks[3]);
+    assert_eq!(freed[0]["type"], "evaluation", "{freed:?}");
+}

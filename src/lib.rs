@@ -26,6 +26,7 @@ pub mod board;
 pub mod book;
 pub mod cli;
 pub mod datagen;
+pub mod egtb;
 pub mod eval;
 pub mod files;
 pub mod input_file;

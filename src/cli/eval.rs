@@ -33,6 +33,9 @@ pub struct EvalArgs {
     /// One JSON object: each evaluation's internal and normalised score with win/draw/loss.
     #[arg(long)]
     pub json: bool,
+    /// A folder of endgame tables: a position they hold gets the table's verdict too.
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 /// `score` of `eval` at `pos` said for people: normalised, with whose view and the chances.
@@ -77,6 +80,10 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         EvalChoice::Classic => None,
     };
     let pos = setup_position(args.fen.as_deref(), &args.moves, MoveText::AnyNotation)?;
+    let verdict = match &args.egtb {
+        Some(dir) => crate::egtb::Tablebases::load_dir(dir)?.probe(&pos),
+        None => None,
+    };
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("fen".into(), serde_json::json!(pos.to_fen()));
@@ -85,6 +92,9 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         if let Some(net) = &net {
             obj.insert("nnue".into(), score_json(*net.win_rate(), &pos, net.evaluate(&pos)));
         }
+        if let Some(v) = verdict {
+            obj.insert("tablebase".into(), serde_json::json!(v.to_string()));
+        }
         writeln!(out, "{}", serde_json::Value::Object(obj))?;
         out.flush()?;
         return Ok(());
@@ -92,6 +102,9 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
     explain(&pos, out)?;
     if let Some(net) = net {
         explain_net(&net, &pos, out)?;
+    }
+    if let Some(v) = verdict {
+        writeln!(out, "tablebase: {v} ({} to move)", crate::egtb::verify::side_name(&pos))?;
     }
     out.flush()?;
     Ok(())

@@ -98,7 +98,8 @@ pub enum OptionError {
         /// The pair at fault.
         error: ParamError,
     },
-    /// The evaluation refused the value (`withoutterms`, `evalfile`): its reason, as it wrote it.
+    /// The evaluation or the tables refused the value (`withoutterms`, `evalfile`, `egtbpath`):
+    /// its reason, as it wrote it.
     Evaluation {
         /// The option.
         name: String,
@@ -185,6 +186,8 @@ pub struct Options {
     without_terms: TermSet,
     /// `evalfile` / `EvalFile`: the net file loaded (empty: the built-in net).
     eval_file: String,
+    /// `egtbpath` / `EgtbPath`: the folder of endgame tables loaded (empty: none).
+    egtb_path: String,
     /// `skilllevel` / `Skill Level`: 0 to 19 play weaker (`search::skill`), 20 at full strength.
     skill_level: u8,
     /// `limitstrength` / `UCI_LimitStrength`: play at `elo` instead of `skill_level`.
@@ -317,6 +320,7 @@ impl Default for Options {
             without: SearchFeatures::ALL,
             without_terms: TermSet::ALL,
             eval_file: String::new(),
+            egtb_path: String::new(),
             skill_level: MAX_LEVEL,
             limit_strength: false,
             elo: MIN_ELO,
@@ -390,6 +394,7 @@ enum Key {
     WithoutTerms,
     Tune,
     EvalFile,
+    EgtbPath,
     UseNnue,
     ShowWdl,
     SkillLevel,
@@ -423,6 +428,7 @@ impl Key {
             Key::Algorithm => Kind::Combo(ALGORITHMS),
             Key::Pruning | Key::Knowledge | Key::Randomness => Kind::Combo(LEVELS),
             Key::BookFiles | Key::Without | Key::WithoutTerms | Key::Tune | Key::EvalFile => Kind::Text,
+            Key::EgtbPath => Kind::Text,
             Key::NewGame => Kind::Button,
         }
     }
@@ -456,6 +462,7 @@ const SPECS: &[Spec] = &[
     Spec { key: Key::WithoutTerms, ucci: Some("withoutterms"), uci: Some("Without Terms") },
     Spec { key: Key::Tune, ucci: Some("tune"), uci: Some("Tune") },
     Spec { key: Key::EvalFile, ucci: Some("evalfile"), uci: Some("EvalFile") },
+    Spec { key: Key::EgtbPath, ucci: Some("egtbpath"), uci: Some("EgtbPath") },
     Spec { key: Key::UseNnue, ucci: Some("usennue"), uci: Some("Use NNUE") },
     Spec { key: Key::ShowWdl, ucci: Some("showwdl"), uci: Some("UCI_ShowWDL") },
     Spec { key: Key::SkillLevel, ucci: Some("skilllevel"), uci: Some("Skill Level") },
@@ -525,6 +532,7 @@ impl Options {
                 changed.map(|((name, value), _)| format!("{name}={value}")).collect::<Vec<_>>().join(",")
             }
             Key::EvalFile => self.eval_file.clone(),
+            Key::EgtbPath => self.egtb_path.clone(),
             Key::UseNnue => matches!(self.engine.eval, EvalChoice::Nnue(_)).to_string(),
             Key::ShowWdl => self.show_wdl.to_string(),
             Key::SkillLevel => self.skill_level.to_string(),
@@ -628,6 +636,19 @@ impl Options {
                 (self.eval_file, self.net) = (path, net);
             }
             Key::BookFiles => self.book_files = parse_text(display, value)?,
+            Key::EgtbPath => {
+                let path = parse_text(display, value)?;
+                // A folder that does not load leaves the tables in use as they were.
+                let tables = match path.is_empty() {
+                    true => None,
+                    false => Some(Arc::new(
+                        crate::egtb::Tablebases::load_dir(std::path::Path::new(&path))
+                            .map_err(|e| OptionError::Evaluation { name: name(), reason: e.to_string() })?,
+                    )),
+                };
+                self.engine.tablebases = crate::search::TablebaseHandle(tables);
+                self.egtb_path = path;
+            }
         }
         Ok(SetOutcome::Set)
     }
@@ -1074,6 +1095,8 @@ mod tests {
             Key::Elo => return Some(MAX_ELO.to_string()),
             // Needs a net file: the test above covers it.
             Key::EvalFile | Key::UseNnue | Key::NewGame => return None,
+            // Needs a folder of tables: tests/egtb.rs covers it.
+            Key::EgtbPath => return None,
         }))
     }
 

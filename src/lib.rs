@@ -28,6 +28,7 @@ pub mod book;
 pub mod cli;
 pub mod counted;
 pub mod datagen;
+pub mod egtb;
 pub mod eval;
 pub mod files;
 pub mod input_file;

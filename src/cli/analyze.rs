@@ -10,11 +10,12 @@ use serde_json::{json, Value};
 
 use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text};
 use crate::board::{Move, Position};
+use crate::egtb::Tablebases;
 use crate::notation::{format_line, MoveNotation};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
 use crate::search::score_scale::ScoreScale;
-use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl};
+use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl, TablebaseHandle};
 
 /// Depth searched when no limit is given.
 pub const DEFAULT_DEPTH: i32 = 10;
@@ -55,6 +56,10 @@ pub struct AnalyzeArgs {
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// A folder of endgame tables: the search plays and scores by them, and a position they hold
+    /// is reported as the table's verdict ("tablebase: draw").
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 impl AnalyzeArgs {
@@ -149,8 +154,10 @@ pub fn analyze_position(
         return Err(e.into());
     }
     let best = result.best.map(|m| m.to_string());
+    let verdict = engine.options.tablebases.0.as_deref().and_then(|t| t.probe(pos));
     if as_json {
-        writeln!(out, "{}", json!({"fen": fen, "bestmove": best}))?;
+        let tablebase = verdict.map(|v| v.to_string());
+        writeln!(out, "{}", json!({"fen": fen, "bestmove": best, "tablebase": tablebase}))?;
     } else {
         let chinese = result.best.map(|m| format_line(pos, &[m], MoveNotation::Chinese).join(""));
         match (best, chinese) {
@@ -162,6 +169,9 @@ pub fn analyze_position(
                 wdl_text(scale.wdl(result.score))
             )?,
             _ => writeln!(out, "bestmove (none)")?,
+        }
+        if let Some(v) = verdict {
+            writeln!(out, "tablebase: {v} ({} to move)", crate::egtb::verify::side_name(pos))?;
         }
     }
     out.flush()?;
@@ -191,6 +201,9 @@ pub fn run(
     let mut engine = Engine::try_new(args.hash as usize)?;
     engine.options.threads = args.threads as usize;
     engine.options.eval = args.eval.choice()?;
+    if let Some(dir) = &args.egtb {
+        engine.options.tablebases = TablebaseHandle(Some(std::sync::Arc::new(Tablebases::load_dir(dir)?)));
+    }
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {
         let pos = setup_position(args.fen.as_deref(), &args.moves)?;

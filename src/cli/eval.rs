@@ -36,6 +36,9 @@ pub struct EvalArgs {
     /// each piece's relations (square, attackers' and protectors' squares, hangs, exchange).
     #[arg(long)]
     pub json: bool,
+    /// A folder of endgame tables: a position they hold gets the table's verdict too.
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 /// `score` of `eval` at `pos` said for people: normalised, with whose view and the chances.
@@ -80,6 +83,10 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         EvalChoice::Classic => None,
     };
     let pos = setup_position(args.fen.as_deref(), &args.moves)?;
+    let verdict = match &args.egtb {
+        Some(dir) => crate::egtb::Tablebases::load_dir(dir)?.probe(&pos),
+        None => None,
+    };
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("fen".into(), serde_json::json!(pos.to_fen()));
@@ -89,6 +96,9 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
             obj.insert("nnue".into(), score_json(*net.win_rate(), &pos, net.evaluate(&pos)));
         }
         obj.insert("relations".into(), relations_json(&pos));
+        if let Some(v) = verdict {
+            obj.insert("tablebase".into(), serde_json::json!(v.to_string()));
+        }
         writeln!(out, "{}", serde_json::Value::Object(obj))?;
         out.flush()?;
         return Ok(());
@@ -98,6 +108,9 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         explain_net(&net, &pos, out)?;
     }
     write!(out, "{}", explain::relations_breakdown(&pos))?;
+    if let Some(v) = verdict {
+        writeln!(out, "tablebase: {v} ({} to move)", crate::egtb::verify::side_name(&pos))?;
+    }
     out.flush()?;
     Ok(())
 }

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod book;
 pub mod common;
 pub mod datagen;
+pub mod egtb;
 pub mod eval;
 pub mod eval_source;
 pub mod judge;
@@ -80,6 +81,8 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Neural evaluation nets: check a net file, make one with random weights, train one.
     Nnue(nnue::NnueArgs),
+    /// Endgame tablebases: generate, probe, verify.
+    Egtb(egtb::EgtbArgs),
 }
 
 /// Parses the command line and runs what it asks for.
@@ -137,6 +140,7 @@ fn run_command(command: Option<Command>) -> Result<()> {
         }
         Some(Command::Tune(args)) => tune::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Nnue(args)) => nnue::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Egtb(args)) => egtb::run(&args, &mut std::io::stdout().lock()),
     }
 }
 

@@ -17,6 +17,7 @@ use super::reductions::Reductions;
 use super::root::root_moves;
 use super::score::MATE;
 use super::shared::{Reporter, Shared};
+use super::tablebase_hook::keeping_root_moves;
 use super::thread_state::ThreadState;
 use super::timeman::TimeManager;
 use super::tt::{HashError, TranspositionTable};
@@ -149,7 +150,13 @@ impl Engine {
         let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
         reporter(&Info::TimeBudget(time.budget()));
         let mut root = pos.clone();
-        let moves = root_moves(&mut root, limits);
+        let mut moves = root_moves(&mut root, limits);
+        // A table's verdict: search only the moves that keep it (when the GUI allows one).
+        if let Some(keep) = self.options.tablebases.0.as_deref().and_then(|t| keeping_root_moves(t, &root)) {
+            if moves.iter().any(|m| keep.contains(&m.mv)) {
+                moves.retain(|m| keep.contains(&m.mv));
+            }
+        }
         if moves.is_empty() {
             let score = if movegen::has_legal_move(&mut root) { 0 } else { -MATE };
             return Searched { outcome: None, score, nodes: 0 };

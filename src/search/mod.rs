@@ -13,7 +13,8 @@
 //! - `root`: the root move list; `driver`: iterative deepening over it; `worker`: one thread's
 //!   tree search; `shared`: what the threads of one search share; `stack`: per-ply state;
 //! - `ordering` (over the tables of `history`), `reductions`, `correction`, `see`, `rules_hook`,
-//!   `score`, `tt`, `memory`: the search's tools; `thread_state`: what each thread keeps between searches;
+//!   `score`, `tt`, `memory`, `tablebase_hook` (endgame tables at the root and in the tree): the
+//!   search's tools; `thread_state`: what each thread keeps between searches;
 //! - `score_scale`: scores as people and programs read them (normalised, win/draw/loss);
 //! - `skill`: playing below full strength (the levels, the choice among lines, the Elo scale);
 //! - `info`: what a search reports; `bench`: the fixed node-count signature.
@@ -39,6 +40,7 @@ pub mod see;
 mod shared;
 pub mod skill;
 mod stack;
+pub mod tablebase_hook;
 mod thread_state;
 pub mod timeman;
 pub mod tt;
@@ -53,5 +55,6 @@ pub use params::{ParamError, SearchParams};
 pub use root::RootMove;
 pub use shared::Reporter;
 pub use skill::Skill;
+pub use tablebase_hook::TablebaseHandle;
 pub use timeman::{TimeBudget, TimeManager};
 pub use tt::{HashError, TranspositionTable};

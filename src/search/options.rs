@@ -9,6 +9,7 @@ use crate::eval::{EvalChoice, TermSet};
 
 use super::params::SearchParams;
 use super::skill::Skill;
+use super::tablebase_hook::TablebaseHandle;
 
 /// A name that is neither a search algorithm nor a search feature; `Display` lists the names
 /// that are.
@@ -161,6 +162,8 @@ pub struct EngineOptions {
     pub params: SearchParams,
     /// Playing strength: full (the default), or a level whose moves are chosen weaker.
     pub skill: Skill,
+    /// Endgame tables consulted at the root and in the tree (none by default).
+    pub tablebases: TablebaseHandle,
 }
 
 impl Default for EngineOptions {
@@ -174,6 +177,7 @@ impl Default for EngineOptions {
             eval: EvalChoice::default(),
             params: SearchParams::DEFAULT,
             skill: Skill::FULL,
+            tablebases: TablebaseHandle::default(),
         }
     }
 }

@@ -35,6 +35,8 @@ pub(crate) struct Shared<'a> {
     pub params: SearchParams,
     /// Late-move reductions by depth and move number, from `params` (see `reduction`).
     reductions: &'a Reductions,
+    /// Endgame tables, when the options name some.
+    pub tablebases: Option<std::sync::Arc<crate::egtb::Tablebases>>,
     /// Set by the main thread when it is done, to stop the helpers.
     pub finished: AtomicBool,
     node_counts: Vec<AtomicU64>,
@@ -60,6 +62,7 @@ impl<'a> Shared<'a> {
             terms: options.terms,
             params: options.params,
             reductions,
+            tablebases: options.tablebases.0.clone(),
             finished: AtomicBool::new(false),
             node_counts: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             last_progress_ms: AtomicU64::new(0),

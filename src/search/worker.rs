@@ -13,6 +13,7 @@ use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
 use super::see::{see, see_non_negative, value_on};
 use super::shared::Shared;
 use super::stack::{PvTable, Stack};
+use super::tablebase_hook;
 use super::thread_state::ThreadState;
 use super::timeman::{ClockReading, TimeManager};
 use super::tt::Bound;
@@ -197,6 +198,11 @@ impl<'a> Worker<'a> {
         let pv_node = kind == NodeKind::Pv;
         if let Some(score) = rule_score(&self.pos, ply as i32) {
             return score;
+        }
+        if let Some(tables) = self.shared.tablebases.as_deref().filter(|_| ply > 0) {
+            if let Some(score) = tablebase_hook::tree_score(tables, &self.pos, ply as i32) {
+                return score;
+            }
         }
         if ply >= PLY_LIMIT {
             return self.eval.evaluate(&self.pos);

@@ -87,7 +87,8 @@ pub enum OptionError {
         /// The pair at fault.
         error: ParamError,
     },
-    /// The evaluation refused the value (`withoutterms`, `evalfile`): its reason, as it wrote it.
+    /// The evaluation or the tables refused the value (`withoutterms`, `evalfile`, `egtbpath`):
+    /// its reason, as it wrote it.
     Evaluation {
         /// The option.
         name: String,

@@ -74,6 +74,8 @@ pub struct Options {
     without_terms: TermSet,
     /// `evalfile` / `EvalFile`: the net file loaded (empty: the built-in net).
     eval_file: String,
+    /// `egtbpath` / `EgtbPath`: the folder of endgame tables loaded (empty: none).
+    egtb_path: String,
     /// `skilllevel` / `Skill Level`: 0 to 19 play weaker (`search::skill`), 20 at full strength.
     skill_level: u8,
     /// `limitstrength` / `UCI_LimitStrength`: play at `elo` instead of `skill_level`.
@@ -115,6 +117,7 @@ impl Default for Options {
             without: SearchFeatures::ALL,
             without_terms: TermSet::ALL,
             eval_file: String::new(),
+            egtb_path: String::new(),
             skill_level: 0,
             limit_strength: false,
             elo: 0,

@@ -266,6 +266,26 @@ pub(super) const ROWS: &[Row] = &[
         },
     },
     Row {
+        ucci: Some("egtbpath"),
+        uci: Some("EgtbPath"),
+        kind: Kind::Text {
+            get: |o| o.egtb_path.clone(),
+            set: |o, path| {
+                // A folder that does not load leaves the tables in use as they were.
+                let tables = match path.is_empty() {
+                    true => None,
+                    false => Some(Arc::new(
+                        crate::egtb::Tablebases::load_dir(std::path::Path::new(&path))
+                            .map_err(|e| TextRefusal::Evaluation(e.to_string()))?,
+                    )),
+                };
+                o.engine.tablebases = crate::search::TablebaseHandle(tables);
+                o.egtb_path = path;
+                Ok(())
+            },
+        },
+    },
+    Row {
         ucci: Some("usennue"),
         uci: Some("Use NNUE"),
         kind: Kind::Check {

@@ -304,6 +304,8 @@ fn another_value(row: &Row) -> Option<String> {
         "elo" => return Some(MAX_ELO.to_string()),
         // Needs a net file: the test above covers it.
         "evalfile" | "usennue" | "newgame" => return None,
+        // Needs a folder of tables: tests/egtb.rs covers it.
+        "egtbpath" => return None,
         other => panic!("no other value for the option {other}: give it one here"),
     }))
 }
@@ -392,6 +394,7 @@ fn announcements() {
             "option withoutterms type string default <empty>",
             "option tune type string default <empty>",
             "option evalfile type string default <empty>",
+            "option egtbpath type string default <empty>",
             "option usennue type check default true",
             "option showwdl type check default false",
             "option skilllevel type spin min 0 max 20 default 20",
@@ -418,6 +421,7 @@ fn announcements() {
             "option name Without Terms type string default <empty>",
             "option name Tune type string default <empty>",
             "option name EvalFile type string default <empty>",
+            "option name EgtbPath type string default <empty>",
             "option name Use NNUE type check default true",
             "option name UCI_ShowWDL type check default false",
             "option name Skill Level type spin default 20 min 0 max 20",

@@ -161,7 +161,9 @@ fn the_first_known_command_picks_the_dialect() {
 #[test]
 fn position_and_perft() {
     // Start position: 44 legal moves (`docs/rules.md`, reference counts).
-    let lines = replies("position startpos\ngo perft 1\nposition startpos moves h2e2 x\ngo perft 1\n");
+    // In turn: each perft answers before the next line is read (the loop would race them).
+    let lines =
+        replies_in_turn("position startpos\ngo perft 1\nposition startpos moves h2e2 x\ngo perft 1\n");
     assert_eq!(lines[0], "Nodes searched: 44");
     // The bad position is refused, and the start position does not stay: there is no position.
     assert!(lines[1].starts_with("info string error: move 2 'x'"), "{lines:?}");

@@ -566,14 +566,19 @@ fn an_engine_games_clock_waits_while_its_search_waits_for_an_engine() {
     for _ in 0..2 {
         flooder.send(&lobby, r#"{"type":"create","opponent":"engine","level":20,"side":"black"}"#);
     }
+    // The victim plays Red: clocks start at the first move, so the engine's answer is timed.
     let mut victim = client_at(&lobby, [10, 0, 0, 7]);
     let replies =
-        victim.send(&lobby, r#"{"type":"create","opponent":"engine","level":20,"side":"black","minutes":1}"#);
+        victim.send(&lobby, r#"{"type":"create","opponent":"engine","level":20,"side":"red","minutes":1}"#);
+    let joined = replies.iter().find(|v| v["type"] == "joined").expect("joined");
+    let (id, token) =
+        (joined["game"].as_str().unwrap().to_string(), joined["token"].as_str().unwrap().to_string());
+    let replies = victim.send(&lobby, &play(&id, &token, "h2e2"));
     let clock = &last_state(&replies)["game"]["clock"];
     assert_eq!(
-        (clock["running"].as_bool(), clock["red_ms"].as_u64()),
+        (clock["running"].as_bool(), clock["black_ms"].as_u64()),
         (Some(false), Some(60_000)),
-        "{clock}"
+        "Black's clock waits while its search waits for the engine: {clock}"
     );
     // The clock starts with the search, and what the engine used is its search's time alone.
     let mut started = None;
@@ -585,7 +590,7 @@ fn an_engine_games_clock_waits_while_its_search_waits_for_an_engine() {
         if v["type"] != "state" {
             continue;
         }
-        if v["game"]["moves"].as_array().unwrap().len() == 1 {
+        if v["game"]["moves"].as_array().unwrap().len() == 2 {
             break v;
         }
         if v["game"]["clock"]["running"] == true && started.is_none() {
@@ -593,7 +598,7 @@ fn an_engine_games_clock_waits_while_its_search_waits_for_an_engine() {
         }
     };
     let searched = started.expect("a state with the engine's clock running").elapsed();
-    let used = 60_000 - moved["game"]["clock"]["red_ms"].as_u64().unwrap();
+    let used = 60_000 - moved["game"]["clock"]["black_ms"].as_u64().unwrap();
     assert!(used <= searched.as_millis() as u64 + 1000, "used {used} ms in a search of {searched:?}");
 }
 

@@ -7,12 +7,13 @@
 //!   little-endian codec and FNV-1a checksums of every binary file) and `adam` (the optimiser
 //!   both fits use);
 //! * `board` (position and move generation);
-//! * `winrate` (what a score means: the win-rate model and normalised scores), `svg` (pictures
-//!   of the board and of a game's curve);
+//! * `winrate` (what a score means: the win-rate model and normalised scores);
 //! * `eval` (the evaluator choice; `eval/classic` the classic evaluation, `eval/nnue` the net's
-//!   inference), `rules` (the one authority on legality and game results), `notation` (ICCS,
-//!   WXF, Chinese, PGN);
-//! * `search`, `tournament` (matches between engines);
+//!   inference, `eval/relations` who attacks and protects each piece), `rules` (the one authority
+//!   on legality and game results), `notation` (ICCS, WXF, Chinese, PGN), `egtb` (endgame
+//!   tablebases);
+//! * `search`, `tournament` (matches between engines), `svg` (pictures of the board and of a
+//!   game's curve), `lab` (the textbook's search algorithms side by side);
 //! * `datagen` (self-play training data and its file format), `book` (opening books);
 //! * `texel` (Texel tuning of the classic weights), `train` (the NNUE trainer);
 //! * `protocol` (UCCI and UCI), `serve` (the web board: HTTP, WebSocket, games between people
@@ -20,6 +21,7 @@
 //! * `cli` (the subcommands).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
+#![deny(missing_docs)]
 
 pub mod adam;
 pub mod binary;

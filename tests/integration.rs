@@ -14,6 +14,7 @@ mod analysis;
 mod book;
 mod cli;
 mod datagen;
+mod docs;
 mod egtb;
 mod fen;
 mod inputs;

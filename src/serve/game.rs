@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::messages::Action;
+use super::action::Action;
 use super::review::player_name;
 use super::strength::Strength;
 use crate::board::{movegen, Color, Move, Position};

@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde_json::{json, Map, Value};
 
+pub use super::action::Action;
 use super::curve::CurvePoint;
 use super::engine_player::AnalysisLine;
 use super::evaluation::Evaluation;
@@ -79,52 +80,6 @@ pub struct NewGame {
     pub increment_s: u32,
     /// The starting position, when not the standard one.
     pub fen: Option<String>,
-}
-
-/// What a player can do in a game; every one needs the player's token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Play a move (ICCS, WXF or Chinese).
-    Move(String),
-    /// Give up.
-    Resign,
-    /// Offer a draw (withdrawn by the next move).
-    OfferDraw,
-    /// Accept the opponent's draw offer.
-    AcceptDraw,
-    /// Decline the opponent's draw offer.
-    DeclineDraw,
-    /// Ask to take back one's last move (against the engine, done at once).
-    AskUndo,
-    /// Agree to the opponent's request to take back.
-    AgreeUndo,
-    /// Refuse the opponent's request to take back.
-    RefuseUndo,
-    /// Once the game is over, offer the opponent a rematch in a new friend game the offerer
-    /// created: its id and its invitation (which the opponent alone is told).
-    OfferRematch {
-        /// The new game's id.
-        game: String,
-        /// The new game's invitation, as its creator was told it (`joined`'s `invite`).
-        invite: String,
-    },
-}
-
-impl Action {
-    /// The `type` that names this action on the wire.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Action::Move(_) => "move",
-            Action::Resign => "resign",
-            Action::OfferDraw => "offer_draw",
-            Action::AcceptDraw => "accept_draw",
-            Action::DeclineDraw => "decline_draw",
-            Action::AskUndo => "ask_undo",
-            Action::AgreeUndo => "agree_undo",
-            Action::RefuseUndo => "refuse_undo",
-            Action::OfferRematch { .. } => "offer_rematch",
-        }
-    }
 }
 
 /// One message from a browser.

@@ -2,7 +2,7 @@
 //! other (one creates a game and shares its link), spectators watch, and every game is saved
 //! as it goes. docs/serve.md describes the wire protocol and the limits.
 //!
-//! One concern a file: `messages` (the wire format, both ways), `outbox` (a connection's queue
+//! One concern a file: `messages` (the wire format, both ways), `action` (what a player can do), `outbox` (a connection's queue
 //! of messages), `game` (one game's rules of play), `room` (a game with its followers and its
 //! engine search), `lobby` (all games, their followers and limits, the engine's answers sorted
 //! to their game or asker), `store` (persistence), `engine_player`
@@ -12,6 +12,7 @@
 //! board editor's positions and the variations, checked by the rules), `review` (a PGN read
 //! for an analysis board, 复盘), `http` (HTTP and WebSocket), `assets` (the embedded page).
 
+pub mod action;
 pub mod assets;
 pub mod curve;
 pub mod engine_player;

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::quote::quoted;
 use crate::search::{ParamError, UnknownName};
 
-use super::values::{SpinRange, MAX_TEXT_BYTES};
+use super::bounds::{SpinRange, MAX_TEXT_BYTES};
 
 /// Why a `setoption` was refused; `Display` is the message the GUI gets. Each names the option
 /// as the GUI wrote it (`name`) and quotes what it gave.

@@ -16,6 +16,7 @@
 //! `Hash` allocating a table, goes in `session/setoption.rs`. The tests then ask for a value
 //! other than its default (`tests::another_value`) and a row in docs/protocols.md's table.
 
+mod bounds;
 mod error;
 mod levels;
 mod table;
@@ -33,10 +34,10 @@ use super::dialect::Dialect;
 use table::{Kind, Row, ROWS};
 use values::{empty_as, parse_check, parse_combo, parse_spin, parse_text, var_list};
 
+pub use bounds::{SpinRange, MAX_TEXT_BYTES};
 pub use error::{OptionError, SetOutcome};
 pub use levels::Level;
 pub use table::{MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS};
-pub use values::{SpinRange, MAX_TEXT_BYTES};
 
 /// The option values a session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,9 +10,9 @@ use crate::eval::{EvalChoice, TermSet};
 use crate::search::skill::{MAX_ELO, MAX_LEVEL, MIN_ELO};
 use crate::search::{Algorithm, SearchFeatures, SearchParams, DEFAULT_HASH_MB};
 
+use super::bounds::SpinRange;
 use super::error::TextRefusal;
 use super::levels::{features_in_both, terms_for_knowledge, terms_in_both, Level, LEVELS};
-use super::values::SpinRange;
 use super::Options;
 
 /// Upper bound of `hashsize` / `Hash`.

@@ -3,19 +3,8 @@
 
 use std::num::IntErrorKind;
 
+use super::bounds::{SpinRange, MAX_TEXT_BYTES};
 use super::error::OptionError;
-
-/// Longest value of a string option (a path is at most 4096 bytes on Linux).
-pub const MAX_TEXT_BYTES: usize = 4096;
-
-/// The range of a spin option.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SpinRange {
-    /// The least value.
-    pub min: i64,
-    /// The greatest value.
-    pub max: i64,
-}
 
 /// A check option's value: `true`/`false`, or `on`/`off`, `1`/`0`, `yes`/`no` as GUIs and
 /// adapters (uci2wb sends `1`/`0`) write it. An empty value means `true`, as UCCI GUIs send a

@@ -20,7 +20,9 @@
 #
 # Environment: CHARIOT (the binary; default this checkout's release build), GAMES (the cap of
 # each SPRT, default 1000), TC (default 5+0.05), SPRT (default elo0=0,elo1=10,alpha=0.05,beta=0.05),
-# CONCURRENCY (games at a time, default 1: more only on a machine with two cores a game to spare,
+# GATE_NICE (a niceness for the games, e.g. -10 as root, so that other work on the machine yields
+# to them; the engines inherit it; beside seven builds at load 20 it did not prevent forfeits:
+# play gates on a quiet machine), CONCURRENCY (games at a time, default 1: more only on a machine with two cores a game to spare,
 # such as a lent many-core machine continuing a gate's PGN; the settings fingerprint leaves the
 # concurrency out, so those games join the same match).
 set -euo pipefail
@@ -88,7 +90,7 @@ for opponent in builtin classic; do
     esac
     echo "== $name against the $opponent evaluation ($TC, SPRT $SPRT)" >&2
     [ -z "$archiver" ] && { archive_loop & archiver=$!; }
-    PGN="$dir/$opponent.pgn" "$root/scripts/sprt.sh" "$CHARIOT" "$CHARIOT" \
+    PGN="$dir/$opponent.pgn" nice -n "${GATE_NICE:-0}" "$root/scripts/sprt.sh" "$CHARIOT" "$CHARIOT" \
         > "$dir/$opponent.txt" 2> "$dir/$opponent.log"
     cat "$dir/$opponent.txt"
     if ! grep -q 'H1 accepted' "$dir/$opponent.txt"; then

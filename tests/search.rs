@@ -134,18 +134,24 @@ fn tuned(setting: &str) -> Engine {
     engine
 }
 
+/// With the search parameters `setting`, the mates in one, two and three are found, each at
+/// the depth that just reaches it.
+fn assert_finds_the_mates(setting: &str) {
+    for (fen, moves) in [
+        ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
+        ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
+        ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3),
+    ] {
+        let r = search_with(&mut tuned(setting), fen, Limits::depth(2 * moves + 2));
+        assert_eq!(r.score, MATE - (2 * moves - 1), "{setting} {fen}");
+    }
+}
+
 #[test]
 fn singular_extensions_keep_the_mates_and_determinism() {
     // `se_depth=1` tries a singular search wherever the table holds a move: the harshest setting.
     for setting in ["se_depth=1", "se_depth=4,se_margin=0", "se_depth=1,se_negative=1"] {
-        for (fen, moves) in [
-            ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
-            ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
-            ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3),
-        ] {
-            let r = search_with(&mut tuned(setting), fen, Limits::depth(2 * moves + 2));
-            assert_eq!(r.score, MATE - (2 * moves - 1), "{setting} {fen}");
-        }
+        assert_finds_the_mates(setting);
     }
     let fen = bench::BENCH_FENS[6];
     let with = |setting: &str| {
@@ -170,14 +176,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0",
         "razor_depth=8,razor_base=0,razor_margin=0",
     ] {
-        for (fen, moves) in [
-            ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
-            ("3akab2/9/4b4/9/9/9/9/9/4R4/3K2R2 w - - 0 1", 2),
-            ("2bak4/4a4/4b4/9/9/9/9/2R6/4C4/4K4 w - - 0 1", 3),
-        ] {
-            let r = search_with(&mut tuned(setting), fen, Limits::depth(2 * moves + 2));
-            assert_eq!(r.score, MATE - (2 * moves - 1), "{setting} {fen}");
-        }
+        assert_finds_the_mates(setting);
     }
     let fen = bench::BENCH_FENS[6];
     let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;

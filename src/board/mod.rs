@@ -1,7 +1,8 @@
 //! The board: squares, pieces, the mailbox and the pieces' geometry on it (`attacks`), moves,
-//! `Position` with its incremental state, FEN, move generation.
+//! `Position` with its incremental state, FEN, move generation, the static exchange on a square.
 
 pub mod attacks;
+pub mod exchange;
 pub mod fen;
 pub mod mailbox;
 pub mod movegen;

@@ -133,6 +133,14 @@ impl Layout {
         self.pieces
     }
 
+    /// The slots of the pieces of `color` and `kind` (empty when the signature has none).
+    pub fn slots_of(&self, color: Color, kind: PieceKind) -> std::ops::Range<usize> {
+        self.groups
+            .iter()
+            .find(|g| g.color == color && g.kind == kind)
+            .map_or(0..0, |g| g.first..g.first + g.count)
+    }
+
     /// Colour and kind of each slot, in slot order.
     pub fn slot_pieces(&self) -> Vec<(Color, PieceKind)> {
         self.groups.iter().flat_map(|g| std::iter::repeat_n((g.color, g.kind), g.count)).collect()

@@ -135,12 +135,11 @@ impl Tablebases {
         let (canonical, flipped) = sig.canonical();
         let table = self.tables.get(&canonical)?;
         let layout = table.layout();
-        let slots = layout.slot_pieces();
         let mut placement = Placement { squares: [Square::NONE; MAX_PIECES], side };
         let mut filled = [false; MAX_PIECES];
         for &(color, kind, sq) in pieces {
             let (color, sq) = if flipped { (color.opponent(), sq.flip_ranks()) } else { (color, sq) };
-            let slot = (0..slots.len()).find(|&s| !filled[s] && slots[s] == (color, kind))?;
+            let slot = layout.slots_of(color, kind).find(|&s| !filled[s])?;
             filled[slot] = true;
             placement.squares[slot] = sq;
         }

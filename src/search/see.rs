@@ -1,11 +1,9 @@
-//! Static exchange evaluation: the material balance of a capture sequence on one square, each
-//! side recapturing with its least valuable piece and free to stop.
-//!
-//! Cannons make xiangqi exchanges awkward for attack tables (every capture changes screens), so
-//! this plays the exchange out on the board with real legal moves; it only runs for captures
-//! whose victim is worth less than the capturer.
+//! Static exchange evaluation for the search: the exchange on a square (`board::exchange`,
+//! played out with real legal moves) in the search's own piece values. It only runs for
+//! captures whose victim is worth less than the capturer, and for the pruning candidates.
 
-use crate::board::{attacks, Color, Move, PieceKind, Position, Square};
+use crate::board::exchange::{capture_gain, ExchangeValues};
+use crate::board::{Move, Position, Square};
 
 /// Exchange values by kind (king, advisor, elephant, horse, rook, cannon, pawn).
 pub const SEE_VALUE: [i32; 7] = [5_000, 20, 20, 90, 200, 95, 15];
@@ -21,36 +19,19 @@ pub const SEE_VALUE_MAX: i32 = {
     max
 };
 
-/// Kinds in the order a side prefers to recapture with them.
-const CHEAPEST_FIRST: [PieceKind; 7] = [
-    PieceKind::Pawn,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Cannon,
-    PieceKind::Rook,
-    PieceKind::King,
-];
+/// `SEE_VALUE` with the recapture order it implies.
+const SEE: ExchangeValues = ExchangeValues::new(SEE_VALUE);
 
 /// Value of what stands on `sq` (0 if empty).
 #[inline]
 pub fn value_on(pos: &Position, sq: Square) -> i32 {
-    let p = pos.piece_at(sq);
-    if p.is_piece() {
-        SEE_VALUE[p.kind().index()]
-    } else {
-        0
-    }
+    SEE.on(pos, sq)
 }
 
-/// The material the mover gains by the capture `mv` (legal) if both sides exchange on its
-/// square as well as they can.
+/// The material the mover gains by the move `mv` (legal) if both sides exchange on its square
+/// as well as they can.
 pub fn see(pos: &mut Position, mv: Move) -> i32 {
-    let gain = value_on(pos, mv.to());
-    pos.make_move(mv);
-    let reply = best_exchange(pos, mv.to());
-    pos.unmake_move();
-    gain - reply
+    capture_gain(pos, mv, &SEE)
 }
 
 /// Whether the capture `mv` does not lose material (cheap when the victim is worth as much).
@@ -59,35 +40,6 @@ pub fn see_non_negative(pos: &mut Position, mv: Move) -> bool {
     let attacker = value_on(pos, mv.from());
     let victim = value_on(pos, mv.to());
     victim >= attacker || see(pos, mv) >= 0
-}
-
-/// What the side to move gains by capturing on `sq` with its cheapest piece, and so on (≥ 0).
-fn best_exchange(pos: &mut Position, sq: Square) -> i32 {
-    let Some(mv) = cheapest_capture(pos, sq, pos.side_to_move()) else {
-        return 0;
-    };
-    let gain = value_on(pos, sq);
-    pos.make_move(mv);
-    let reply = best_exchange(pos, sq);
-    pos.unmake_move();
-    (gain - reply).max(0)
-}
-
-fn cheapest_capture(pos: &mut Position, sq: Square, side: Color) -> Option<Move> {
-    for kind in CHEAPEST_FIRST {
-        let (first, end) = kind.slots();
-        for slot in first..end {
-            let from = pos.slot_square(side, slot);
-            if from == Square::NONE {
-                continue;
-            }
-            let mv = Move::new(from, sq);
-            if attacks::reaches(pos.mailbox(), from, sq) && pos.leaves_king_safe(mv) {
-                return Some(mv);
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -271,6 +271,11 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
     let game = || id(object, "game");
     let token = || id(object, "token");
     let act = |action: Action| Ok(ClientMessage::Act { game: game()?, token: token()?, action });
+    let ply = || -> Result<Option<usize>, ParseError> {
+        Ok(optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize))
+    };
+    let reference =
+        || optional_number(object, "ref", 0, u64::from(u32::MAX), "a number from 0 to 4294967295");
     match kind.as_str() {
         "create" => Ok(ClientMessage::Create(new_game(object)?)),
         "join" => Ok(ClientMessage::Join { game: game()?, invite: id(object, "invite")? }),
@@ -289,39 +294,22 @@ pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
         }
         "analyse" => Ok(ClientMessage::Analyse {
             game: game()?,
-            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
+            ply: ply()?,
             line: line(object)?,
             lines: optional_number(object, "lines", 1, 5, "a number of lines from 1 to 5")?.unwrap_or(3)
                 as usize,
         }),
-        "evaluate" => Ok(ClientMessage::Evaluate {
-            game: game()?,
-            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?.map(|n| n as usize),
-            line: line(object)?,
-        }),
+        "evaluate" => Ok(ClientMessage::Evaluate { game: game()?, ply: ply()?, line: line(object)? }),
         "explore" => Ok(ClientMessage::Explore {
             fen: string(object, "fen", MAX_FEN_CHARS)?,
             line: line(object)?,
-            reference: optional_number(
-                object,
-                "ref",
-                0,
-                u64::from(u32::MAX),
-                "a number from 0 to 4294967295",
-            )?,
+            reference: reference()?,
         }),
         "variation" => Ok(ClientMessage::Variation {
             game: game()?,
-            ply: optional_number(object, "ply", 0, 10_000, "a ply from 0 to 10000")?
-                .ok_or(ParseError::Missing { field: "ply" })? as usize,
+            ply: ply()?.ok_or(ParseError::Missing { field: "ply" })?,
             line: line(object)?,
-            reference: optional_number(
-                object,
-                "ref",
-                0,
-                u64::from(u32::MAX),
-                "a number from 0 to 4294967295",
-            )?,
+            reference: reference()?,
         }),
         "curve" => Ok(ClientMessage::Curve { game: game()? }),
         "load_pgn" => Ok(ClientMessage::LoadPgn { pgn: string(object, "pgn", MAX_PGN_MESSAGE_BYTES)? }),

@@ -1,41 +1,29 @@
-//! The static exchange on one square: what a side wins by capturing there first, each side then
-//! recapturing with its least valuable piece and free to stop. Played out on the board with
-//! legal moves, as the search's SEE does (cannon screens change with every capture), but for
-//! any square and either side, in the classic evaluation's middlegame material values. The
-//! search keeps its own (`search/see.rs`, its own values); this one explains, it decides nothing.
+//! The exchange on one square as the evaluation's explanation weighs it: the board's exchange
+//! (`board::exchange`, played out with legal moves, as the search's SEE is) in the classic
+//! evaluation's middlegame material values, for any square and either side. It explains; it
+//! decides nothing.
 
+use crate::board::exchange::{self, ExchangeValues};
 use crate::board::{attacks, Color, Move, PieceKind, Position, Square};
 use crate::eval::classic::weights::MATERIAL;
 
 /// A king's value in an exchange: more than everything else on the board together.
 const KING_VALUE: i32 = 10_000;
 
-/// Kinds in the order a side prefers to recapture with them.
-const CHEAPEST_FIRST: [PieceKind; 7] = [
-    PieceKind::Pawn,
-    PieceKind::Elephant,
-    PieceKind::Advisor,
-    PieceKind::Horse,
-    PieceKind::Cannon,
-    PieceKind::Rook,
-    PieceKind::King,
-];
+/// The classic middlegame material, the king at `KING_VALUE`.
+const CLASSIC: ExchangeValues = ExchangeValues::new([
+    KING_VALUE,
+    MATERIAL[1].mg,
+    MATERIAL[2].mg,
+    MATERIAL[3].mg,
+    MATERIAL[4].mg,
+    MATERIAL[5].mg,
+    MATERIAL[6].mg,
+]);
 
 /// What a piece of `kind` is worth in an exchange: the classic middlegame material value.
 pub fn value(kind: PieceKind) -> i32 {
-    match kind {
-        PieceKind::King => KING_VALUE,
-        other => MATERIAL[other.index()].mg,
-    }
-}
-
-fn value_on(pos: &Position, sq: Square) -> i32 {
-    let p = pos.piece_at(sq);
-    if p.is_piece() {
-        value(p.kind())
-    } else {
-        0
-    }
+    CLASSIC.of(kind)
 }
 
 /// The legal captures the side to move has on `sq`.
@@ -58,11 +46,7 @@ pub fn captures_on(pos: &mut Position, sq: Square) -> Vec<Move> {
 
 /// What the side to move wins by the capture `mv` (legal), the exchange then played out.
 pub fn capture_gain(pos: &mut Position, mv: Move) -> i32 {
-    let gain = value_on(pos, mv.to());
-    pos.make_move(mv);
-    let reply = best_recapture(pos, mv.to());
-    pos.unmake_move();
-    gain - reply
+    exchange::capture_gain(pos, mv, &CLASSIC)
 }
 
 /// The best the side to move wins by starting the exchange on `sq` with any of its legal
@@ -82,33 +66,6 @@ pub fn threat_on(pos: &mut Position, sq: Square, color: Color) -> Option<i32> {
     let gain = best_gain(pos, sq);
     pos.unmake_null_move();
     gain
-}
-
-/// What the side to move gains by recapturing on `sq` with its cheapest piece, and so on (>= 0:
-/// it may stop).
-fn best_recapture(pos: &mut Position, sq: Square) -> i32 {
-    let Some(mv) = cheapest_capture(pos, sq) else {
-        return 0;
-    };
-    (capture_gain(pos, mv)).max(0)
-}
-
-fn cheapest_capture(pos: &mut Position, sq: Square) -> Option<Move> {
-    let side = pos.side_to_move();
-    for kind in CHEAPEST_FIRST {
-        let (first, end) = kind.slots();
-        for slot in first..end {
-            let from = pos.slot_square(side, slot);
-            if from == Square::NONE {
-                continue;
-            }
-            let mv = Move::new(from, sq);
-            if attacks::reaches(pos.mailbox(), from, sq) && pos.leaves_king_safe(mv) {
-                return Some(mv);
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -505,33 +505,37 @@ fn rss_kib(server: &Server) -> u64 {
 fn watchers_that_do_not_read_are_dropped_not_buffered_for() {
     let dir = common::scratch_dir("serve", "slowreaders");
     let server = Server::start(&dir);
-    let mut owner = server.client();
     let (pgn, plies) = long_pgn(1000);
-    owner.send(&serde_json::json!({"type": "load_pgn", "pgn": pgn}).to_string());
-    let board = owner.until("joined", |_| true)["game"].as_str().unwrap().to_string();
-    let size = owner.plies(plies).to_string().len();
-    owner.send(&serde_json::json!({"type": "load_pgn", "pgn": "1. h2e2 *"}).to_string());
-    let other = owner.until("joined", |_| true)["game"].as_str().unwrap().to_string();
-    // 20 watchers of the long board that never read again.
-    let mut sleepers: Vec<Client> = (0..20).map(|_| server.client()).collect();
+    let line: Vec<String> = pgn.split_whitespace().filter(|m| *m != "*").map(String::from).collect();
+    assert_eq!(line.len(), plies);
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let created = red.until("joined", |_| true);
+    let game = created["game"].as_str().unwrap().to_string();
+    let red_token = created["token"].as_str().unwrap().to_string();
+    let mut black = server.client();
+    black.send(&join(&created));
+    let black_token = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+    // 30 watchers of the game that never read again (32 may watch a game).
+    let mut sleepers: Vec<Client> = (0..30).map(|_| server.client()).collect();
     for s in &mut sleepers {
-        s.send(&format!(r#"{{"type":"watch","game":"{board}"}}"#));
+        s.send(&format!(r#"{{"type":"watch","game":"{game}"}}"#));
         s.until("joined", |_| true);
     }
     let before = rss_kib(&server);
-    // Another connection comes and goes 150 times: each time every watcher is sent the state.
-    // It reads its own answers as it goes, so that it is not itself a reader left behind.
-    let mut toggler = server.client();
-    for _ in 0..150 {
-        for game in [&board, &other] {
-            toggler.send(&format!(r#"{{"type":"watch","game":"{game}"}}"#));
-            toggler.until("joined", |v| v["game"] == game.as_str());
-        }
+    // The players play the long game, reading every state as a browser does: each move is a
+    // state (the whole move list) for every watcher.
+    let mut sent_each = 0;
+    for (i, m) in line.iter().enumerate() {
+        let (mover, token) = if i % 2 == 0 { (&mut red, &red_token) } else { (&mut black, &black_token) };
+        mover.send(&mv(&game, token, m));
+        sent_each += red.plies(i + 1).to_string().len();
+        black.plies(i + 1);
     }
     let grown = rss_kib(&server).saturating_sub(before);
-    // 300 states of {size} bytes to each of 20: {300 * size * 20} bytes, were they all kept.
-    assert!(300 * size * 20 > 100 << 20, "the states are too small to tell: {size} bytes");
-    assert!(grown < 40 << 10, "the server grew by {grown} KiB for 20 watchers that do not read");
+    // Were they all kept, each watcher would hold every state.
+    assert!(sent_each * 30 > 100 << 20, "the states are too small to tell: {sent_each} bytes each");
+    assert!(grown < 40 << 10, "the server grew by {grown} KiB for 30 watchers that do not read");
     // They were cut off: reading one finds the end of its stream soon, not after 10 s.
     let started = Instant::now();
     let sleeper = &mut sleepers[0];

@@ -3,10 +3,8 @@
 //! A WebSocket connection has two threads: the reader hands messages to the lobby, the writer
 //! sends what the lobby queued for it; their frames never interleave (one lock for writing).
 
-use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,6 +14,7 @@ use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 
 use super::assets;
+use super::connections::{ConnectionLimits, OpenConnections};
 use super::lobby::Lobby;
 use super::messages::ServerMessage;
 use super::outbox::{Outbox, OUTBOX_CAPACITY};
@@ -76,61 +75,34 @@ pub fn host_allowed(host: &str, names: &[String]) -> bool {
         || names.contains(&name)
 }
 
-/// The connections open, in all and per address.
-#[derive(Default)]
-struct OpenConnections {
-    all: AtomicUsize,
-    per_client: Mutex<HashMap<IpAddr, usize>>,
-}
-
-impl OpenConnections {
-    /// Counts a new connection from `client`, unless a limit is reached: the refusal's words.
-    fn admit(&self, client: IpAddr, limits: &HttpLimits) -> Result<(), &'static str> {
-        if self.all.load(Ordering::SeqCst) >= limits.max_connections {
-            return Err("too many connections\n");
-        }
-        let mut per_client = self.per_client.lock().unwrap_or_else(|e| e.into_inner());
-        let mine = per_client.entry(client).or_insert(0);
-        if *mine >= limits.max_connections_per_client {
-            return Err("too many connections from your address\n");
-        }
-        *mine += 1;
-        self.all.fetch_add(1, Ordering::SeqCst);
-        Ok(())
-    }
-
-    /// A connection from `client` closed.
-    fn release(&self, client: IpAddr) {
-        self.all.fetch_sub(1, Ordering::SeqCst);
-        let mut per_client = self.per_client.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(mine) = per_client.get_mut(&client) {
-            *mine -= 1;
-            if *mine == 0 {
-                per_client.remove(&client);
-            }
-        }
-    }
-}
-
 /// Accepts connections on `listener` for ever, each on a thread of its own.
+/// A full server makes the address holding the most connections give way to a newcomer
+/// (`connections.rs`), so a few addresses at their own limit cannot keep everyone else out.
 pub fn serve(listener: TcpListener, lobby: Arc<Lobby>, limits: HttpLimits) {
     let open = Arc::new(OpenConnections::default());
+    let counted = ConnectionLimits {
+        max_connections: limits.max_connections,
+        max_connections_per_client: limits.max_connections_per_client,
+    };
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let Ok(peer) = stream.peer_addr() else { continue };
         let client = peer.ip();
-        if let Err(why) = open.admit(client, &limits) {
-            let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-            let _ = respond(&mut stream, 503, "text/plain; charset=utf-8", why.as_bytes(), &[]);
-            continue;
-        }
+        let ticket = match open.admit(client, stream.try_clone().ok(), counted) {
+            Ok(ticket) => ticket,
+            Err(why) => {
+                let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
+                let _ = respond(&mut stream, 503, "text/plain; charset=utf-8", why.words().as_bytes(), &[]);
+                continue;
+            }
+        };
         let (lobby, open2, limits2) = (lobby.clone(), open.clone(), limits.clone());
         let spawned = std::thread::Builder::new().name("serve-conn".into()).spawn(move || {
             handle(stream, client, &lobby, &limits2.host_names);
-            open2.release(client);
+            open2.release(ticket);
         });
         if spawned.is_err() {
-            open.release(client);
+            open.release(ticket);
         }
     }
 }
@@ -489,24 +461,6 @@ mod tests {
         assert!(took < Duration::from_millis(1500), "the head was read for {took:?}");
         drop(stream);
         let _ = trickler.join();
-    }
-
-    #[test]
-    fn connections_are_counted_per_address_and_in_all() {
-        let open = OpenConnections::default();
-        let limits = HttpLimits { max_connections: 3, max_connections_per_client: 2, host_names: Vec::new() };
-        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-        assert!(open.admit(a, &limits).is_ok() && open.admit(a, &limits).is_ok());
-        assert_eq!(open.admit(a, &limits), Err("too many connections from your address\n"));
-        assert!(open.admit(b, &limits).is_ok());
-        assert_eq!(open.admit(b, &limits), Err("too many connections\n"));
-        open.release(a);
-        assert!(open.admit(a, &limits).is_ok());
-        open.release(a);
-        open.release(a);
-        open.release(b);
-        assert!(open.per_client.lock().unwrap().is_empty());
-        assert_eq!(open.all.load(Ordering::SeqCst), 0);
     }
 
     #[test]

@@ -547,7 +547,7 @@ impl Lobby {
         // Only a player is told the invitation, and only while a seat is open.
         let invite = state.game.invite.clone().filter(|_| seat.is_some() && !state.game.seats_full());
         connection.outbox.send(&ServerMessage::Joined { game: id, token, color: seat, invite });
-        state.broadcast();
+        state.welcome(connection.id);
         Ok(())
     }
 
@@ -559,7 +559,7 @@ impl Lobby {
                 if state.game.is_recorded() {
                     state.last_activity = Instant::now();
                 }
-                state.broadcast();
+                state.announce_followers(None);
             }
         }
     }

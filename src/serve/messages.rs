@@ -456,6 +456,18 @@ pub enum ServerMessage {
         /// The game's view.
         view: Value,
     },
+    /// Who follows a game, after a connection came or went: `{type: "followers", game,
+    /// spectators, online: {red, black}}` (whether each human seat has a connection). Small on
+    /// purpose: a crowd of watchers coming and going must not send each follower a whole state
+    /// (up to 72 KB) apiece.
+    Followers {
+        /// The game's id.
+        game: String,
+        /// Spectators watching.
+        spectators: usize,
+        /// Whether Red's and Black's seats have a connection.
+        online: [bool; 2],
+    },
     /// A finished analysis: `{type: "analysis", game, ply, fen, turn, lines}`.
     Analysis {
         /// The game's id.
@@ -537,6 +549,12 @@ impl ServerMessage {
                 "invite": invite,
             }),
             ServerMessage::State { view } => json!({"type": "state", "game": view}),
+            ServerMessage::Followers { game, spectators, online } => json!({
+                "type": "followers",
+                "game": game,
+                "spectators": spectators,
+                "online": {"red": online[0], "black": online[1]},
+            }),
             ServerMessage::Analysis { game, ply, position, lines } => json!({
                 "type": "analysis",
                 "game": game,

@@ -10,10 +10,12 @@
 //! analyses and curves answered to their asker), `evaluation` (a position's static evaluation
 //! piece by piece), `curve` (scoring a game's positions for its curve), `explore` (the
 //! board editor's positions and the variations, checked by the rules), `review` (a PGN read
-//! for an analysis board, 复盘), `http` (HTTP and WebSocket), `assets` (the embedded page).
+//! for an analysis board, 复盘), `connections` (who may hold a connection, and who gives way
+//! when the server is full), `http` (HTTP and WebSocket), `assets` (the embedded page).
 
 pub mod action;
 pub mod assets;
+pub mod connections;
 pub mod curve;
 pub mod engine_player;
 pub mod evaluation;

@@ -69,15 +69,40 @@ impl RoomState {
         Some((ply, position))
     }
 
-    /// Sends the game's state to every follower; those that are gone or not reading are dropped.
-    pub fn broadcast(&mut self) {
+    /// Which seats have a connection, and how many spectators watch.
+    fn attendance(&self) -> ([bool; 2], usize) {
         let mut online = [false; 2];
         for f in &self.followers {
             if let Some(c) = f.seat {
                 online[c.index()] = true;
             }
         }
-        let spectators = self.followers.iter().filter(|f| f.seat.is_none()).count();
+        (online, self.followers.iter().filter(|f| f.seat.is_none()).count())
+    }
+
+    /// Sends the game's state to every follower; those that are gone or not reading are dropped.
+    pub fn broadcast(&mut self) {
+        self.send_state(None);
+    }
+
+    /// After `newcomer` began following: the whole state to it, and to everyone else only who
+    /// follows now (`followers`), so that a crowd coming and going costs the others little.
+    pub fn welcome(&mut self, newcomer: u64) {
+        self.send_state(Some(newcomer));
+        self.announce_followers(Some(newcomer));
+    }
+
+    /// Tells every follower (but `except`) who follows the game now; those that are gone or not
+    /// reading are dropped.
+    pub fn announce_followers(&mut self, except: Option<u64>) {
+        let (online, spectators) = self.attendance();
+        let text = ServerMessage::Followers { game: self.game.id.clone(), spectators, online }.text();
+        self.followers.retain(|f| Some(f.connection) == except || f.outbox.send_text(text.clone()));
+    }
+
+    /// The state to every follower, or to the connection `only`.
+    fn send_state(&mut self, only: Option<u64>) {
+        let (online, spectators) = self.attendance();
         let view = self.game.view(Instant::now(), online, spectators, self.thinking.is_some());
         // A rematch's invitation goes to the opponent of the player who offered it, and to nobody
         // else: a spectator given it could take the new game's seat.
@@ -88,6 +113,7 @@ impl RoomState {
         });
         let text = ServerMessage::State { view }.text();
         self.followers.retain(|f| match &invited {
+            _ if only.is_some_and(|c| c != f.connection) => true,
             Some((opponent, invited)) if f.seat == Some(*opponent) => f.outbox.send_text(invited.clone()),
             _ => f.outbox.send_text(text.clone()),
         });

@@ -105,6 +105,7 @@
         // A position from the editor is analysed as soon as its board opens.
         if (analyseOnOpen && state.record && state.moves.length === 0) { analyseOnOpen = false; $("btn-analyse").click(); }
       }
+      else if (message.type === "followers") followed(message);
       else if (message.type === "error") failed(message);
       else if (message.type === "warning") $("error").textContent = message.message;
       else if (message.type === "analysis") analysed(message);
@@ -112,6 +113,16 @@
       else if (message.type === "curve") curved(message);
       else if (message.type === "explored" && !ChariotEditor.explored(message)) exploredHere(message);
     };
+  }
+
+  // Who follows the game changed: the spectator count and the players' presence, nothing else.
+  function followed(message) {
+    if (!state || state.id !== message.game) return;
+    state.spectators = message.spectators;
+    for (const side of ["red", "black"]) {
+      if (state[side] && state[side].kind === "human") state[side].online = message.online[side];
+    }
+    render();
   }
 
   // The sound of what changed between two states of a game: a move (a capture, a check), the end.

@@ -700,3 +700,46 @@ fn no_board_gives_engine_help_at_a_position_a_live_game_stands_at() {
     let freed = helper.send(&lobby, &asks[3]);
     assert_eq!(freed[0]["type"], "evaluation", "{freed:?}");
 }
+
+#[test]
+fn watchers_coming_and_going_send_the_others_a_small_followers_message_not_a_state() {
+    let lobby = lobby_with(LobbyLimits::default(), None);
+    let (mut red, mut black, id, rt, _) = friend_game(&lobby);
+    red.send(&lobby, &play(&id, &rt, "h2e2"));
+    black.drain();
+    red.drain();
+    let mut watcher = Client::new(&lobby);
+    let replies = watcher.send(&lobby, &format!(r#"{{"type":"watch","game":"{id}"}}"#));
+    // The newcomer gets the whole state, with itself counted.
+    assert_eq!(last_state(&replies)["game"]["spectators"], 1);
+    assert_eq!(last_state(&replies)["game"]["moves"][0]["iccs"], "h2e2");
+    // The players get who follows now, and no state.
+    for player in [&mut red, &mut black] {
+        let got = player.drain();
+        assert!(got.iter().all(|v| v["type"] != "state"), "{got:?}");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0]["type"], "followers");
+        assert_eq!((got[0]["game"].as_str(), got[0]["spectators"].as_u64()), (Some(id.as_str()), Some(1)));
+        assert_eq!(
+            (got[0]["online"]["red"].as_bool(), got[0]["online"]["black"].as_bool()),
+            (Some(true), Some(true))
+        );
+        assert!(got[0].to_string().len() < 200);
+    }
+    // Black's page closes: the others are told Black is offline, in a small message again.
+    lobby.disconnect(&mut black.connection);
+    for client in [&mut red, &mut watcher] {
+        let got = client.drain();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0]["type"], "followers");
+        assert_eq!(got[0]["online"]["black"], false);
+        assert_eq!(got[0]["spectators"], 1);
+    }
+    // The watcher leaves: Red is told there is nobody watching.
+    lobby.disconnect(&mut watcher.connection);
+    let got = red.drain();
+    assert_eq!(
+        (got.len(), got[0]["type"].as_str(), got[0]["spectators"].as_u64()),
+        (1, Some("followers"), Some(0))
+    );
+}

@@ -278,3 +278,48 @@ fn the_engine_option_loads_tables_and_refuses_a_bad_folder() {
     assert!(last_info.contains("score cp 0"), "{last_info}");
     assert!(out.contains("bestmove"));
 }
+
+#[test]
+fn annotate_judges_a_tables_ending_by_the_tables() {
+    // The rook can go next to the bare king, where it is taken: f1f9.
+    let fen = "4k4/9/9/9/9/9/9/9/5R3/3K5 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let tables = &small_set().1;
+    let Some(Value::Win(_)) = tables.probe(&pos) else { panic!("not a win") };
+    let moves = tables.scored_moves(&pos).unwrap();
+    let keeps = moves.iter().find(|m| m.value.wdl() == 1).unwrap().mv;
+    // A rook move the bare king can take: the win thrown away.
+    let throws = moves.iter().find(|m| m.value.wdl() == 0).expect("a move that draws").mv;
+    let dir = scratch_dir("egtb", "annotate");
+    let pgn = dir.join("games.pgn");
+    let game = |mv: chariot::board::Move| format!("[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n1. {mv} *\n\n");
+    std::fs::write(&pgn, format!("{}{}", game(keeps), game(throws))).unwrap();
+    let tables_dir = small_set().0.to_str().unwrap();
+    let args = ["annotate", pgn.to_str().unwrap(), "--depth", "2", "--no-book", "--egtb", tables_dir];
+    let (ok, out, err) = chariot(&[&args[..], &["--json"]].concat());
+    assert!(ok, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v["ply"] == 1)
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let (kept, thrown) = (&lines[0], &lines[1]);
+    assert!(kept["tablebase"]["before"].as_str().unwrap().starts_with("win, mate in"), "{kept}");
+    assert!(kept["tablebase"]["after"].as_str().unwrap().starts_with("win, mate in"), "{kept}");
+    assert!(kept["mark"].is_null(), "{kept}");
+    assert_eq!(thrown["tablebase"]["after"], "draw", "{thrown}");
+    assert_eq!(thrown["mark"], "??", "{thrown}");
+    assert_eq!(thrown["expected_loss"], 0.5, "{thrown}");
+    // The annotated PGN says so in the comment.
+    let (ok, out, err) = chariot(&args);
+    assert!(ok, "{err}");
+    assert!(out.contains("tablebase: win, mate in") && out.contains("→ draw"), "{out}");
+    // Without tables there is no verdict.
+    let (ok, out, _) = chariot(&["annotate", pgn.to_str().unwrap(), "--depth", "2", "--no-book", "--json"]);
+    assert!(
+        ok && out.lines().filter(|l| l.contains("\"ply\":1")).all(|l| l.contains("\"tablebase\":null")),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -50,6 +50,11 @@ pub struct ServeArgs {
     /// Each engine thread's hash table in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
+    /// Endgame tablebases (`chariot egtb generate`) for the analyses and curves: an analysis of a
+    /// position they hold says their verdict ("tablebase: draw"). The engine's own moves in
+    /// games do not use them (its levels were measured without).
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<PathBuf>,
 }
 
 /// Runs `chariot serve`: binds, prints the address to open on `out`, serves for ever.
@@ -68,6 +73,13 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         host_names: args.host_names.clone(),
         engines: args.engines as usize,
         hash_mb: args.hash as usize,
+        tablebases: crate::search::TablebaseHandle(match &args.egtb {
+            Some(dir) => Some(std::sync::Arc::new(
+                crate::egtb::Tablebases::load_dir(dir)
+                    .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?,
+            )),
+            None => None,
+        }),
     };
     let server = Server::bind(&config).context("cannot start the server")?;
     let addr = server.local_addr().context("cannot read the server's address")?;

@@ -10,8 +10,11 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 
 use super::curve::{curve_point, CurvePoint};
 use crate::board::{Move, Position};
+use crate::egtb::{Tablebases, Value as TableValue};
 use crate::search::score_scale::{ScoreScale, ShownScore};
-use crate::search::{Engine, HashError, Info, IterationInfo, Limits, ScoreBound, SearchControl, Skill};
+use crate::search::{
+    Engine, HashError, Info, IterationInfo, Limits, ScoreBound, SearchControl, Skill, TablebaseHandle,
+};
 use crate::winrate::WdlPerMille;
 
 /// Nodes an analysis request may spend (a few tenths of a second).
@@ -110,6 +113,8 @@ pub enum Outcome {
         request: u64,
         /// The lines.
         lines: Vec<AnalysisLine>,
+        /// The tablebases' verdict of the position, for the side to move, when they hold it.
+        tablebase: Option<TableValue>,
     },
     /// A piece of a curve, in ply order.
     Curve {
@@ -145,6 +150,17 @@ impl EnginePool {
         hash_mb: usize,
         answers: Sender<EngineAnswer>,
     ) -> Result<EnginePool, HashError> {
+        EnginePool::with_tablebases(workers, hash_mb, None, answers)
+    }
+
+    /// As `new`, the analyses and curves using `tables` (`--egtb`). The engine's own moves do
+    /// not: its levels were measured without them.
+    pub fn with_tablebases(
+        workers: usize,
+        hash_mb: usize,
+        tables: Option<Arc<Tablebases>>,
+        answers: Sender<EngineAnswer>,
+    ) -> Result<EnginePool, HashError> {
         let (moves, move_queue) = unbounded::<EngineJob>();
         let (requests, request_queue) = unbounded::<EngineJob>();
         let mut engines = Vec::new();
@@ -157,10 +173,11 @@ impl EnginePool {
         for (i, engine) in engines.into_iter().enumerate() {
             let queues = (move_queue.clone(), request_queue.clone());
             let answers = answers.clone();
+            let tables = tables.clone();
             // Without a worker the engine games wait; the server itself goes on.
             let _ = thread::Builder::new()
                 .name(format!("serve-engine-{i}"))
-                .spawn(move || work(engine, queues, answers));
+                .spawn(move || work(engine, tables, queues, answers));
         }
         Ok(EnginePool { moves, requests })
     }
@@ -185,6 +202,7 @@ fn next_job(moves: &Receiver<EngineJob>, requests: &Receiver<EngineJob>) -> Opti
 
 fn work(
     mut engine: Engine,
+    tables: Option<Arc<Tablebases>>,
     (moves, requests): (Receiver<EngineJob>, Receiver<EngineJob>),
     answers: Sender<EngineAnswer>,
 ) {
@@ -202,17 +220,25 @@ fn work(
                 }
                 // One worker serves games at every level: each job brings its own.
                 engine.options.skill = skill;
+                engine.options.tablebases = TablebaseHandle(None);
                 job.control.start(false);
                 let result = engine.search(&position, &limits, &job.control, &mut |_| {});
                 Outcome::Move { generation, best: result.best }
             }
             Task::Analysis { request, position, lines } => {
                 engine.options.skill = Skill::FULL;
+                engine.options.tablebases = TablebaseHandle(tables.clone());
                 job.control.start(false);
-                Outcome::Analysis { request, lines: analyse(&mut engine, &position, lines, &job.control) }
+                let tablebase = tables.as_deref().and_then(|t| t.probe(&position));
+                Outcome::Analysis {
+                    request,
+                    lines: analyse(&mut engine, &position, lines, &job.control),
+                    tablebase,
+                }
             }
             Task::Curve { request, first_ply, positions } => {
                 engine.options.skill = Skill::FULL;
+                engine.options.tablebases = TablebaseHandle(tables.clone());
                 let mut points = Vec::with_capacity(positions.len());
                 for (i, position) in positions.iter().enumerate() {
                     if job.control.stop_requested() {
@@ -476,7 +502,9 @@ mod tests {
             task: Task::Analysis { request: 9, position, lines: 2 },
         });
         let answer = answered.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
-        let Outcome::Analysis { request: 9, lines } = answer.outcome else { panic!("{answer:?}") };
+        let Outcome::Analysis { request: 9, lines, tablebase: None } = answer.outcome else {
+            panic!("{answer:?}")
+        };
         assert_eq!(lines.len(), 2);
         assert!(["e7e8", "e7d7"].contains(&lines[0].pv[0].to_string().as_str()), "{lines:?}");
         assert_eq!(lines[0].score, ShownScore::Mate(1));

@@ -29,6 +29,7 @@ use super::review::{read_review, ReviewError};
 use super::room::{Follower, Room, RoomState};
 use super::store::{pgn_text, unix_now, Store, StoreError};
 use crate::board::{Color, FenError, Move, Position};
+use crate::egtb::Tablebases;
 use crate::eval::nnue::{embedded, Network};
 use crate::search::HashError;
 
@@ -195,8 +196,19 @@ impl Lobby {
         engine_workers: usize,
         hash_mb: usize,
     ) -> Result<(Arc<Lobby>, Vec<StoreError>), HashError> {
+        Lobby::with_tablebases(limits, store, engine_workers, hash_mb, None)
+    }
+
+    /// As `new`, the analyses and curves using `tables` (`--egtb`) and saying their verdict.
+    pub fn with_tablebases(
+        limits: LobbyLimits,
+        store: Option<Store>,
+        engine_workers: usize,
+        hash_mb: usize,
+        tables: Option<Arc<Tablebases>>,
+    ) -> Result<(Arc<Lobby>, Vec<StoreError>), HashError> {
         let (answers, answered) = unbounded::<EngineAnswer>();
-        let engines = EnginePool::new(engine_workers, hash_mb, answers)?;
+        let engines = EnginePool::with_tablebases(engine_workers, hash_mb, tables, answers)?;
         let (games, errors) = store.as_ref().map(Store::load).unwrap_or_default();
         let now = Instant::now();
         let rooms = games
@@ -588,7 +600,9 @@ impl Lobby {
         match answer.outcome {
             Outcome::Started { generation } => self.engine_started(&answer.game, generation),
             Outcome::Move { generation, best } => self.engine_moved(&answer.game, generation, best),
-            Outcome::Analysis { request, lines } => self.requests.analysis_answered(request, lines),
+            Outcome::Analysis { request, lines, tablebase } => {
+                self.requests.analysis_answered(request, lines, tablebase)
+            }
             Outcome::Curve { request, points } => {
                 self.requests.curve_answered(&self.engines, request, points)
             }

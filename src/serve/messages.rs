@@ -14,6 +14,7 @@ use super::evaluation::Evaluation;
 use super::explore::{Exploration, ExploreError, MAX_LINE_MOVES};
 use super::strength::Strength;
 use crate::board::{Color, Position};
+use crate::egtb::Value as TableValue;
 use crate::eval::relations::json::relations_json;
 use crate::notation::{format_line, format_move, MoveNotation};
 use crate::quote::quoted;
@@ -478,6 +479,8 @@ pub enum ServerMessage {
         position: Position,
         /// Its lines, best first.
         lines: Vec<AnalysisLine>,
+        /// The tablebases' verdict for the side to move (`--egtb`), when they hold the position.
+        tablebase: Option<TableValue>,
     },
     /// 局面评估: `{type: "evaluation", game, ply, fen, turn, cp, wdl, pieces, relations}`, each
     /// piece `{square, piece, share}`; `relations` has every piece's
@@ -555,7 +558,8 @@ impl ServerMessage {
                 "spectators": spectators,
                 "online": {"red": online[0], "black": online[1]},
             }),
-            ServerMessage::Analysis { game, ply, position, lines } => json!({
+            ServerMessage::Analysis { game, ply, position, lines, tablebase } => json!({
+                "tablebase": tablebase.map(table_json),
                 "type": "analysis",
                 "game": game,
                 "ply": ply,
@@ -655,6 +659,20 @@ fn curve_point(point: &CurvePoint) -> Value {
     let (cp, mate) = cp_and_mate(point.red_score);
     let expected = (point.red_expected * 1000.0).round() / 1000.0;
     json!({"ply": point.ply, "expected": expected, "cp": cp, "mate": mate})
+}
+
+/// A tablebase verdict for the page: `result` (`win`, `draw`, `loss`, the side to move's),
+/// `plies` (the mate's distance; null for a draw or a result by the perpetual-check rule),
+/// `rule` (won or lost by that rule) and the English `text`.
+fn table_json(value: TableValue) -> Value {
+    let (result, plies, rule) = match value {
+        TableValue::Draw => ("draw", None, false),
+        TableValue::Win(d) => ("win", Some(d), false),
+        TableValue::Loss(d) => ("loss", Some(d), false),
+        TableValue::RuleWin(_) => ("win", None, true),
+        TableValue::RuleLoss(_) => ("loss", None, true),
+    };
+    json!({"result": result, "plies": plies, "rule": rule, "text": value.to_string()})
 }
 
 #[cfg(test)]

@@ -60,6 +60,8 @@ pub struct ServeConfig {
     pub engines: usize,
     /// Each engine thread's hash table, in megabytes.
     pub hash_mb: usize,
+    /// Endgame tablebases for the analyses and curves (`--egtb`).
+    pub tablebases: crate::search::TablebaseHandle,
 }
 
 /// Why the server could not start.
@@ -110,8 +112,14 @@ impl Server {
         };
         let listener =
             TcpListener::bind(config.bind).map_err(|error| ServeError::Bind { addr: config.bind, error })?;
-        let (lobby, load_errors) = Lobby::new(config.limits.clone(), store, config.engines, config.hash_mb)
-            .map_err(ServeError::Hash)?;
+        let (lobby, load_errors) = Lobby::with_tablebases(
+            config.limits.clone(),
+            store,
+            config.engines,
+            config.hash_mb,
+            config.tablebases.0.clone(),
+        )
+        .map_err(ServeError::Hash)?;
         let loaded = lobby.game_count();
         let limits = http::HttpLimits {
             max_connections: config.max_connections,

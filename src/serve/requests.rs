@@ -16,6 +16,7 @@ use super::engine_player::{AnalysisLine, EngineJob, EnginePool, Task};
 use super::messages::ServerMessage;
 use super::outbox::Outbox;
 use crate::board::{Move, Position};
+use crate::egtb::Value as TableValue;
 use crate::search::SearchControl;
 
 /// Requests queued or running at once, over all connections.
@@ -196,10 +197,10 @@ impl Requests {
     }
 
     /// Sends a finished analysis to its asker.
-    pub fn analysis_answered(&self, request: u64, lines: Vec<AnalysisLine>) {
+    pub fn analysis_answered(&self, request: u64, lines: Vec<AnalysisLine>, tablebase: Option<TableValue>) {
         let Some(p) = self.lock().remove(&request) else { return };
         if let Detail::Analysis { ply, position } = p.detail {
-            p.asker.outbox.send(&ServerMessage::Analysis { game: p.game, ply, position, lines });
+            p.asker.outbox.send(&ServerMessage::Analysis { game: p.game, ply, position, lines, tablebase });
         }
     }
 

@@ -1,10 +1,11 @@
 //! Judging the moves of a game: each position searched freely and restricted to the move played,
 //! both scores turned into the mover's expected score (win + ½ draw) by the evaluation's win-rate
 //! model, and the move marked by the expected score it loses. Moves the opening book holds are
-//! never marked.
+//! never marked. In an ending the tablebases hold, their verdict replaces the model's chances.
 
 use crate::board::{Color, Move, Position};
 use crate::book::BookSet;
+use crate::egtb::{Tablebases, Value as TableValue};
 use crate::notation::PgnGame;
 use crate::rules::game_result;
 use crate::search::score_scale::ScoreScale;
@@ -62,6 +63,49 @@ pub struct MoveReport {
     pub expected_loss: f64,
     /// `?!`, `?` or `??`, or `None` for a good enough move or a book move.
     pub mark: Option<&'static str>,
+    /// The tables' verdict when the position is in an ending they hold (then the chances are
+    /// the table's, certain, and not the search's).
+    pub tablebase: Option<TableVerdict>,
+}
+
+/// What the tables say of a move: the mover's result before it and after it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TableVerdict {
+    /// The position's value for the mover.
+    pub before: TableValue,
+    /// The mover's value after the move (the position it leads to, seen from the mover's side).
+    pub after: TableValue,
+}
+
+impl TableVerdict {
+    /// The verdicts of `pos` and of `mv` played in it, when the tables hold both.
+    pub fn of(tables: &Tablebases, pos: &Position, mv: Move) -> Option<TableVerdict> {
+        let before = tables.probe(pos)?;
+        let mut next = pos.clone();
+        next.make_move(mv);
+        // A mated position is in the table too (`Loss(0)`): a mating move is `Win(1)`.
+        let after = tables.probe(&next)?.before();
+        Some(TableVerdict { before, after })
+    }
+
+    /// Certain chances of a table value, for the side it belongs to.
+    pub fn chances(value: TableValue) -> WdlPerMille {
+        match value.wdl() {
+            1 => WdlPerMille { win: 1000, draw: 0, loss: 0 },
+            0 => WdlPerMille { win: 0, draw: 1000, loss: 0 },
+            _ => WdlPerMille { win: 0, draw: 0, loss: 1000 },
+        }
+    }
+}
+
+impl std::fmt::Display for TableVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.before.wdl() == self.after.wdl() {
+            write!(f, "tablebase: {}, kept", self.after)
+        } else {
+            write!(f, "tablebase: {} → {}", self.before, self.after)
+        }
+    }
 }
 
 impl MoveReport {
@@ -108,12 +152,16 @@ fn search(engine: &mut Engine, pos: &Position, limits: &Limits, only: Option<Mov
 /// limits as the free search that finds the best move: comparing with a search of the next
 /// position instead would mix depths of different parity and mark noise as inaccuracies.
 /// Book moves are searched too, so that the game's curve has a point at every ply.
+///
+/// With `tables`, a move played where they hold the position is judged by them: its chances
+/// before and after are certain, and a move that turns a win into a draw loses half a point.
 pub fn analyse_game(
     engine: &mut Engine,
     game: &PgnGame,
     limits: &Limits,
     model: &WinRateModel,
     books: Option<&BookSet>,
+    tables: Option<&Tablebases>,
     tick: &mut dyn FnMut(),
 ) -> Vec<MoveReport> {
     let mut pos = game.start.clone();
@@ -131,8 +179,11 @@ pub fn analyse_game(
             (0, None, 0)
         };
         let material = material(&pos);
-        let best_chances = chances(model, best_score, material);
-        let played_chances = chances(model, score, material);
+        let tablebase = tables.filter(|_| judged).and_then(|t| TableVerdict::of(t, &pos, m.mv));
+        let (best_chances, played_chances) = match tablebase {
+            Some(v) => (TableVerdict::chances(v.before), TableVerdict::chances(v.after)),
+            None => (chances(model, best_score, material), chances(model, score, material)),
+        };
         let expected_loss = (best_chances.expected_score() - played_chances.expected_score()).max(0.0);
         let book = books.is_some_and(|b| in_book(b, &pos, m.mv));
         reports.push(MoveReport {
@@ -149,6 +200,7 @@ pub fn analyse_game(
             chances: played_chances,
             expected_loss,
             mark: if book || !judged { None } else { mark_for(expected_loss) },
+            tablebase,
         });
         pos.make_move(m.mv);
         tick();

@@ -1,5 +1,5 @@
 //! `chariot annotate GAME.pgn [--movetime MS | --depth D] [-o OUT.pgn] [--json] [--svg FILE]
-//! [--book FILES | --no-book] [--evalfile NET | --classic]`: searches every position of a game,
+//! [--book FILES | --no-book] [--egtb DIR] [--evalfile NET | --classic]`: searches every position of a game,
 //! comments each move with the score and Red's expected score, the engine's best alternative,
 //! marks inaccuracies (?!), mistakes (?) and blunders (??) by the expected score (win + ½ draw)
 //! they lose, leaves the opening book's moves unmarked, sums up each side's play and can draw the
@@ -11,6 +11,7 @@ pub mod report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -19,10 +20,11 @@ use serde_json::json;
 use super::common::{bar_style, check_writable, progress_bar, write_file};
 use crate::board::Color;
 use crate::book::BookSet;
+use crate::egtb::Tablebases;
 use crate::files;
 use crate::input_file;
 use crate::notation::{pgn, write_pgn, MoveNotation, PgnGames};
-use crate::search::{Engine, Limits};
+use crate::search::{Engine, Limits, TablebaseHandle};
 use crate::winrate::WinRateModel;
 
 pub use judge::{analyse_game, mark_for, MoveReport, BLUNDER, INACCURACY, MISTAKE, THRESHOLDS};
@@ -65,6 +67,11 @@ pub struct AnnotateArgs {
     /// Hash table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// Endgame tablebases (`chariot egtb generate`): the search uses them, and a move played in
+    /// an ending they hold is judged by them, its comment saying the table's verdict before and
+    /// after it ("tablebase: win, mate in 13 plies → draw").
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<PathBuf>,
     /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
     pub eval: super::eval_source::EvalSource,
@@ -161,6 +168,11 @@ impl<'a> Annotator<'a> {
         };
         let mut engine = Engine::try_new(args.hash as usize)?;
         engine.options.eval = args.eval.choice()?;
+        if let Some(dir) = &args.egtb {
+            let tables = Tablebases::load_dir(dir)
+                .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?;
+            engine.options.tablebases = TablebaseHandle(Some(Arc::new(tables)));
+        }
         let model = engine.options.eval.win_rate();
         Ok(Annotator { args, text, books, engine, model, limits })
     }
@@ -181,8 +193,16 @@ impl<'a> Annotator<'a> {
             // `count_games` read every game once already.
             let game = game.with_context(|| self.args.game.display().to_string())?;
             self.engine.clear_hash();
-            let reports =
-                analyse_game(&mut self.engine, &game, &self.limits, &self.model, self.books.as_ref(), tick);
+            let tables = self.engine.options.tablebases.0.clone();
+            let reports = analyse_game(
+                &mut self.engine,
+                &game,
+                &self.limits,
+                &self.model,
+                self.books.as_ref(),
+                tables.as_deref(),
+                tick,
+            );
             if let Some(pgn) = sinks.pgn.as_mut() {
                 let mut marked = annotated(&game, &reports, &self.model, self.args.notation);
                 marked.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Annotator"));

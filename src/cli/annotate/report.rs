@@ -93,6 +93,9 @@ pub fn comment(r: &MoveReport, pos: &Position, model: &WinRateModel, notation: M
         note.push_str(&format!(", best {} {}", format_move(pos, best, notation), best_shown.text()));
     }
     note.push_str(&material_note(pos, r.played));
+    if let Some(verdict) = r.tablebase {
+        note.push_str(&format!(", {verdict}"));
+    }
     if r.mark.is_some() {
         note.push_str(&format!(", loses {}", percent(r.expected_loss)));
     }
@@ -154,6 +157,11 @@ pub fn report_json(game_index: usize, r: &MoveReport, model: &WinRateModel) -> V
     obj.insert("material".into(), json!(r.material));
     obj.insert("expected_loss".into(), json!(rounded(r.expected_loss)));
     obj.insert("mark".into(), json!(r.mark));
+    // The tables' verdict, the mover's view (`null` outside the endings they hold).
+    obj.insert(
+        "tablebase".into(),
+        json!(r.tablebase.map(|v| json!({"before": v.before.to_string(), "after": v.after.to_string()}))),
+    );
     Value::Object(obj)
 }
 
@@ -304,6 +312,7 @@ mod tests {
             chances: c,
             expected_loss: 0.0,
             mark,
+            tablebase: None,
         }
     }
 

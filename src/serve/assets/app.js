@@ -266,6 +266,15 @@
     $("analysis-title").textContent = t("analysis for", { after: shownText(), side: sideName(message.turn) });
     const list = $("analysis");
     list.replaceChildren();
+    // The tablebases' verdict (a server given --egtb), as such, above the search's lines.
+    const table = message.tablebase;
+    if (table) {
+      const li = document.createElement("li");
+      li.className = "tablebase";
+      li.textContent = table.rule ? t("tablebase " + table.result + " rule")
+        : t("tablebase " + table.result, { n: table.plies });
+      list.appendChild(li);
+    }
     for (const line of message.lines) {
       const li = document.createElement("li");
       const score = document.createElement("span");

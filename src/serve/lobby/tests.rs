@@ -743,3 +743,30 @@ fn watchers_coming_and_going_send_the_others_a_small_followers_message_not_a_sta
         (1, Some("followers"), Some(0))
     );
 }
+
+#[test]
+fn an_analysis_says_the_tablebases_verdict_where_they_hold_the_position() {
+    let dir = std::env::temp_dir().join(format!("chariot-lobby-egtb-{}", std::process::id()));
+    let wanted: Vec<crate::egtb::Signature> = vec!["KRK".parse().unwrap()];
+    let tables = crate::egtb::build::build(&wanted, &dir, u64::MAX, |_, _| {}).unwrap();
+    let lobby = Lobby::with_tablebases(LobbyLimits::default(), None, 1, 1, Some(Arc::new(tables))).unwrap().0;
+    let mut viewer = Client::new(&lobby);
+    let ask_at = |viewer: &mut Client, fen: &str| -> Value {
+        let pgn = format!("[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n*\n");
+        let replies = viewer.send(&lobby, &serde_json::json!({"type": "load_pgn", "pgn": pgn}).to_string());
+        let id = replies[0]["game"].as_str().unwrap().to_string();
+        assert!(viewer.send(&lobby, &format!(r#"{{"type":"analyse","game":"{id}","ply":0}}"#)).is_empty());
+        serde_json::from_str(&viewer.inbox.recv_timeout(Duration::from_secs(60)).unwrap()).unwrap()
+    };
+    // King and rook against the bare king: a win for Red, to move, with its mate distance.
+    let answer = ask_at(&mut viewer, "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
+    assert_eq!(answer["type"], "analysis");
+    let table = &answer["tablebase"];
+    assert_eq!((table["result"].as_str(), table["rule"].as_bool()), (Some("win"), Some(false)), "{answer}");
+    assert!(table["plies"].as_u64().unwrap() % 2 == 1, "{answer}");
+    assert!(table["text"].as_str().unwrap().starts_with("win, mate in"), "{answer}");
+    // The start position: no table holds it, and the analysis says nothing of one.
+    let answer = ask_at(&mut viewer, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    assert!(answer["tablebase"].is_null(), "{answer}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

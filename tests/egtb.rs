@@ -323,3 +323,55 @@ fn annotate_judges_a_tables_ending_by_the_tables() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn endings_picks_where_each_game_enters_the_tables() {
+    let dir = scratch_dir("egtb", "endings");
+    // Game 1 begins in KRKN (held); game 2 at the start (never held); game 3 with two rooks
+    // against a bare king (KRRK, not in the set), one given away to the king: KRK from then on.
+    let games = "[FEN \"4k4/9/9/9/9/4n4/9/9/R8/3K5 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. a1a2 *\n\n\
+                 1. h2e2 h9g7 *\n\n\
+                 [FEN \"4k4/9/9/9/9/9/9/9/R4R3/3K5 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. f1f9 e9f9 2. a1a2 *\n\n";
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, games).unwrap();
+    let out_file = dir.join("endings.txt");
+    let tables_dir = small_set().0.to_str().unwrap();
+    let (ok, out, err) = chariot(&[
+        "egtb",
+        "endings",
+        "--dir",
+        tables_dir,
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("2 positions from 3 games"), "{out}");
+    let fens: Vec<String> = std::fs::read_to_string(&out_file).unwrap().lines().map(String::from).collect();
+    assert_eq!(fens[0], "4k4/9/9/9/9/4n4/9/9/R8/3K5 w - - 0 1");
+    // After f1f9 e9f9: the king took the rook, Red to move with one rook.
+    assert!(fens[1].starts_with("5k3/9/9/9/9/9/9/9/R8/3K5 w"), "{fens:?}");
+    // With --attackers 2: the first position with at most two attackers, held or not.
+    let (ok, _, err) = chariot(&[
+        "egtb",
+        "endings",
+        "--dir",
+        tables_dir,
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "-o",
+        out_file.to_str().unwrap(),
+        "--attackers",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    let fens: Vec<String> = std::fs::read_to_string(&out_file).unwrap().lines().map(String::from).collect();
+    assert_eq!(fens.len(), 2, "{fens:?}");
+    assert!(fens[1].starts_with("4k4/9/9/9/9/9/9/9/R4R3/3K5 w"), "{fens:?}");
+    // No games: refused, and the file is left as it was.
+    let (ok, _, err) = chariot(&["egtb", "endings", "--dir", tables_dir, "-o", out_file.to_str().unwrap()]);
+    assert!(!ok && err.contains("--data FILE or --pgn FILE"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap().lines().count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,4 +1,4 @@
-//! `chariot egtb {generate | probe | verify}`: endgame tablebases (see `docs/egtb.md`).
+//! `chariot egtb {generate | probe | verify | endings}`: endgame tablebases (see `docs/egtb.md`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,8 +7,14 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
 use super::common::starting_position;
+use crate::board::{Color, PieceKind, Position};
+use crate::datagen::reader::read_all;
 use crate::egtb::build::{self, Step};
 use crate::egtb::{verify, Signature, Tablebases, Value};
+use crate::files;
+use crate::input_file;
+use crate::notation::{pgn, PgnGames};
+use crate::rules::game_result;
 
 /// Arguments of `chariot egtb`.
 #[derive(Args, Debug, Clone)]
@@ -28,6 +34,35 @@ pub enum EgtbAction {
     Probe(ProbeArgs),
     /// Check every table in DIR: its checksum, and every position's value against its children's.
     Verify(VerifyArgs),
+    /// Starting positions for matches in endings: from each game of the data files and PGNs,
+    /// the first position the tables in DIR hold (or, with `--attackers N`, the first with at
+    /// most N rooks, horses, cannons and pawns) that still has one of them.
+    Endings(EndingsArgs),
+}
+
+/// Arguments of `chariot egtb endings`.
+#[derive(Args, Debug, Clone)]
+pub struct EndingsArgs {
+    /// The folder of tables: a position is picked only where they hold its material.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Games to read, as `datagen` wrote them (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub data: Vec<PathBuf>,
+    /// Games to read, as PGN (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Vec<PathBuf>,
+    /// Write the FENs here, one a line (an openings file for `chariot match`).
+    #[arg(short = 'o', long = "output", value_name = "OUT.txt")]
+    pub output: PathBuf,
+    /// At most this many positions.
+    #[arg(long, default_value_t = usize::MAX)]
+    pub limit: usize,
+    /// Pick the first position with at most N rooks, horses, cannons and pawns in all (any
+    /// advisors and elephants), whether or not the tables hold it yet: the games then reach the
+    /// tables by captures. Without it, only positions the tables hold are picked.
+    #[arg(long, value_name = "N")]
+    pub attackers: Option<usize>,
 }
 
 /// Arguments of `chariot egtb generate`.
@@ -76,7 +111,91 @@ pub fn run(args: &EgtbArgs, out: &mut impl Write) -> Result<()> {
         EgtbAction::Generate(a) => generate(a, out),
         EgtbAction::Probe(a) => probe(a, out),
         EgtbAction::Verify(a) => verify_dir(a, out),
+        EgtbAction::Endings(a) => endings(a, out),
     }
+}
+
+/// Rooks, horses, cannons and pawns on the board.
+fn attackers(pos: &Position) -> usize {
+    let kinds = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon, PieceKind::Pawn];
+    Color::BOTH.iter().flat_map(|&c| kinds.iter().map(move |&k| pos.pieces(c, k).count())).sum()
+}
+
+/// The first of `positions` (a game's, in order) that `tables` hold, not over by the rules and
+/// with an attacker left: the point where the game entered the tables' endings.
+/// With `max_attackers`, the first with at most that many attackers instead, held or not.
+fn entry_into_tables(
+    tables: &Tablebases,
+    max_attackers: Option<usize>,
+    positions: impl IntoIterator<Item = Position>,
+) -> Option<Position> {
+    positions.into_iter().find(|pos| {
+        let n = attackers(pos);
+        let wanted = match max_attackers {
+            Some(max) => n <= max,
+            None => tables.probe(pos).is_some(),
+        };
+        n > 0 && wanted && game_result(pos).is_none()
+    })
+}
+
+fn endings(args: &EndingsArgs, out: &mut impl Write) -> Result<()> {
+    if args.data.is_empty() && args.pgn.is_empty() {
+        bail!("give games to read: --data FILE or --pgn FILE");
+    }
+    let tables = load(&args.dir)?;
+    if tables.is_empty() {
+        bail!("no tables in '{}'", args.dir.display());
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut fens = Vec::new();
+    let mut games = 0usize;
+    let mut keep = |pos: Option<Position>, fens: &mut Vec<String>| {
+        if let Some(pos) = pos {
+            let fen = pos.to_fen();
+            if seen.insert(fen.clone()) {
+                fens.push(fen);
+            }
+        }
+    };
+    for path in &args.data {
+        let records = read_all(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut by_game: std::collections::BTreeMap<u32, Vec<&crate::datagen::format::Record>> =
+            std::collections::BTreeMap::new();
+        for r in &records {
+            by_game.entry(r.game()).or_default().push(r);
+        }
+        for (_, mut game) in by_game {
+            game.sort_by_key(|r| r.ply());
+            games += 1;
+            let positions = game.into_iter().filter_map(|r| r.to_position().ok());
+            keep(entry_into_tables(&tables, args.attackers, positions), &mut fens);
+        }
+    }
+    for path in &args.pgn {
+        let text = input_file::read_text(path, pgn::FILE_LIMIT)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for game in PgnGames::new(&text) {
+            let game = game.with_context(|| path.display().to_string())?;
+            games += 1;
+            let mut pos = game.start.clone();
+            let mut positions = vec![pos.clone()];
+            for m in &game.moves {
+                pos.make_move(m.mv);
+                positions.push(pos.clone());
+            }
+            keep(entry_into_tables(&tables, args.attackers, positions), &mut fens);
+        }
+    }
+    fens.truncate(args.limit);
+    let mut text = String::new();
+    for fen in &fens {
+        text.push_str(fen);
+        text.push('\n');
+    }
+    files::replace_with(&args.output, |file| -> Result<()> { Ok(file.write_all(text.as_bytes())?) })?;
+    writeln!(out, "{} positions from {games} games written to {}", fens.len(), args.output.display())?;
+    Ok(())
 }
 
 fn generate(args: &GenerateArgs, out: &mut impl Write) -> Result<()> {

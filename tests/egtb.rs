@@ -375,3 +375,20 @@ fn endings_picks_where_each_game_enters_the_tables() {
     assert_eq!(std::fs::read_to_string(&out_file).unwrap().lines().count(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_searches_with_tables_and_refuses_a_missing_folder() {
+    let tables_dir = small_set().0.to_str().unwrap();
+    // The bench's first 18 positions are middlegames: no table holds a position of their trees,
+    // and their node counts must not change. The endgames after them may reach the tables.
+    let middlegames = |out: &str| out.lines().take(18).map(String::from).collect::<Vec<_>>();
+    let (ok, plain, err) = chariot(&["bench", "--depth", "3"]);
+    assert!(ok, "{err}");
+    let (ok, with, err) = chariot(&["bench", "--depth", "3", "--egtb", tables_dir]);
+    assert!(ok, "{err}");
+    assert_eq!(middlegames(&plain), middlegames(&with));
+    let total = |out: &str| out.lines().find(|l| l.starts_with("Nodes searched")).unwrap().to_string();
+    assert_ne!(total(&plain), total(&with), "the endgames searched the same without the tables");
+    let (ok, _, err) = chariot(&["bench", "--depth", "3", "--egtb", "/nonexistent/tables"]);
+    assert!(!ok && err.contains("cannot load the tablebases in /nonexistent/tables"), "{err}");
+}

@@ -1,15 +1,19 @@
 //! `chariot bench [--depth D] [--threads N] [--hash MB] [--algorithm pvs|mtdf] [--without F,…]
-//! [--tune NAME=VALUE,…] [--evalfile NET | --classic]`: searches the fixed bench positions and
+//! [--tune NAME=VALUE,…] [--egtb DIR] [--evalfile NET | --classic]`: searches the fixed bench positions and
 //! prints the node count, the search's signature, and the speed. `--without` switches search
 //! features off, to measure what each one saves; `--tune` changes search parameters; `--evalfile`
-//! searches with another net than the built-in one, `--classic` with the classic evaluation.
+//! searches with another net than the built-in one, `--classic` with the classic evaluation;
+//! `--egtb` loads tablebases, to time what probing costs where no table holds the position.
 
 use std::io::Write;
 
-use anyhow::{Error, Result};
+use anyhow::{Context, Error, Result};
 use clap::Args;
 
-use crate::search::{bench, Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, UnknownName};
+use crate::egtb::Tablebases;
+use crate::search::{
+    bench, Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, TablebaseHandle, UnknownName,
+};
 
 /// Arguments of `chariot bench`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -37,6 +41,10 @@ pub struct BenchArgs {
     /// The evaluation: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
     pub eval: super::eval_source::EvalSource,
+    /// Endgame tablebases to search with, to measure what they cost where they hold no
+    /// position (the bench's middlegames): the node count must not change.
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 fn parse_params(text: &str) -> Result<SearchParams, ParamError> {
@@ -61,6 +69,13 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<()> {
         features,
         params: args.tune,
         eval: args.eval.choice()?,
+        tablebases: match &args.egtb {
+            Some(dir) => TablebaseHandle(Some(std::sync::Arc::new(
+                Tablebases::load_dir(dir)
+                    .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?,
+            ))),
+            None => TablebaseHandle(None),
+        },
         ..EngineOptions::default()
     };
     let report = bench::run_with(args.depth, args.hash as usize, &options)?;

@@ -54,7 +54,9 @@ wait_for() { # URL WHAT
 }
 
 port=$(free_port)
-"$bin" serve --bind "127.0.0.1:$port" --data "$tmp/data" >"$tmp/serve.log" 2>&1 &
+# The king-and-rook ending's table, for the editor's analysis to show its verdict.
+"$bin" egtb generate KRK --dir "$tmp/tables" >"$tmp/egtb.log" 2>&1
+"$bin" serve --bind "127.0.0.1:$port" --data "$tmp/data" --egtb "$tmp/tables" >"$tmp/serve.log" 2>&1 &
 server_pid=$!
 wait_for "http://127.0.0.1:$port/health" "chariot serve"
 

@@ -13,6 +13,23 @@ use crate::eval::nnue::architecture::{Activation, Architecture, ArchitectureErro
 use crate::eval::nnue::layers::Dense;
 use crate::eval::nnue::network::{Network, RangeError};
 
+/// The tensors of a net or of its gradients (both laid out as `FloatNetwork`: feature weights
+/// and biases, each hidden layer's weights and biases, output weights and biases), borrowed with
+/// `&` or `&mut`: the one place that says the order the optimiser and the checkpoint rely on.
+macro_rules! tensor_list {
+    ($s:expr, $($borrow:tt)+) => {{
+        let mut out = vec![$($borrow)+ $s.feature_weights, $($borrow)+ $s.feature_bias];
+        for layer in $($borrow)+ $s.hidden {
+            out.push($($borrow)+ layer.weights);
+            out.push($($borrow)+ layer.bias);
+        }
+        out.push($($borrow)+ $s.output_weights);
+        out.push($($borrow)+ $s.output_bias);
+        out
+    }};
+}
+pub(crate) use tensor_list;
+
 /// The hidden layer's activation in floating point: `clamp(x, 0, 1)`, squared for SCReLU.
 #[inline(always)]
 pub fn activate(activation: Activation, x: f32) -> f32 {
@@ -88,26 +105,12 @@ impl FloatNetwork {
     /// checkpoint's): feature weights and biases, each hidden layer's weights and biases, output
     /// weights and biases.
     pub fn tensors(&self) -> Vec<&Vec<f32>> {
-        let mut out = vec![&self.feature_weights, &self.feature_bias];
-        for layer in &self.hidden {
-            out.push(&layer.weights);
-            out.push(&layer.bias);
-        }
-        out.push(&self.output_weights);
-        out.push(&self.output_bias);
-        out
+        tensor_list!(self, &)
     }
 
     /// The tensors to change, in the order of `tensors`.
     pub fn tensors_mut(&mut self) -> Vec<&mut Vec<f32>> {
-        let mut out = vec![&mut self.feature_weights, &mut self.feature_bias];
-        for layer in &mut self.hidden {
-            out.push(&mut layer.weights);
-            out.push(&mut layer.bias);
-        }
-        out.push(&mut self.output_weights);
-        out.push(&mut self.output_bias);
-        out
+        tensor_list!(self, &mut)
     }
 
     /// A network of `arch` with random weights from `seed` (the same seed gives the same net):

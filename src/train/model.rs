@@ -9,7 +9,7 @@
 
 use crate::eval::nnue::architecture::{Activation, Architecture, QH};
 
-use super::float::{activate, FloatLayer, FloatNetwork};
+use super::float::{activate, tensor_list, FloatLayer, FloatNetwork};
 use super::loss::Blend;
 use super::samples::{Sample, Samples};
 
@@ -46,27 +46,13 @@ impl Gradients {
 
     /// The tensors, in `tensors_mut`'s order.
     pub fn tensors(&self) -> Vec<&Vec<f32>> {
-        let mut out = vec![&self.feature_weights, &self.feature_bias];
-        for layer in &self.hidden {
-            out.push(&layer.weights);
-            out.push(&layer.bias);
-        }
-        out.push(&self.output_weights);
-        out.push(&self.output_bias);
-        out
+        tensor_list!(self, &)
     }
 
     /// The tensors, in `FloatNetwork`'s order: feature weights and biases, each hidden layer's
     /// weights and biases, output weights and biases (four without hidden layers).
     pub fn tensors_mut(&mut self) -> Vec<&mut Vec<f32>> {
-        let mut out = vec![&mut self.feature_weights, &mut self.feature_bias];
-        for layer in &mut self.hidden {
-            out.push(&mut layer.weights);
-            out.push(&mut layer.bias);
-        }
-        out.push(&mut self.output_weights);
-        out.push(&mut self.output_bias);
-        out
+        tensor_list!(self, &mut)
     }
 }
 

@@ -392,3 +392,19 @@ fn bench_searches_with_tables_and_refuses_a_missing_folder() {
     let (ok, _, err) = chariot(&["bench", "--depth", "3", "--egtb", "/nonexistent/tables"]);
     assert!(!ok && err.contains("cannot load the tablebases in /nonexistent/tables"), "{err}");
 }
+
+#[test]
+fn a_mapped_table_reads_as_the_table_read_into_memory() {
+    let dir = &small_set().0;
+    let mut checked = 0;
+    for (sig, path) in Tablebases::files_in(dir).unwrap() {
+        let mapped = Table::load(&path, sig).unwrap();
+        assert!(mapped.is_mapped(), "{sig}");
+        let read = Table::decode(&std::fs::read(&path).unwrap(), Some(sig)).unwrap();
+        assert!(!read.is_mapped());
+        assert!(mapped.codes() == read.codes(), "{sig}: the mapping differs from the file");
+        assert_eq!(mapped.encode(), std::fs::read(&path).unwrap(), "{sig}");
+        checked += 1;
+    }
+    assert!(checked >= 7, "only {checked} tables");
+}

@@ -15,9 +15,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::binary::{self, fail, FieldReader, FieldWriter, FileError, FileErrorKind, FormatError};
-use crate::input_file::Limit;
+use crate::input_file::{InputError, Limit};
 
 use super::index::Layout;
+use super::mapped::Mapping;
 use super::signature::Signature;
 use super::value::{Value, NO_POSITION};
 
@@ -30,10 +31,32 @@ pub const EXTENSION: &str = "egtb";
 /// What messages call a table file.
 pub const NOUN: &str = "tablebase file";
 
-/// One signature's values in memory.
+/// One signature's values: in a buffer of their own, or in the mapped file (`mapped.rs`).
 pub struct Table {
     layout: Layout,
-    values: Vec<u8>,
+    values: Storage,
+}
+
+/// Where a table's value codes are.
+enum Storage {
+    /// In memory of its own (a table generated, or decoded from bytes).
+    Owned(Vec<u8>),
+    /// In a read-only mapping of its file, from byte `offset` on.
+    Mapped {
+        /// The whole file.
+        mapping: Mapping,
+        /// Where the values start (the header's length).
+        offset: usize,
+    },
+}
+
+impl Storage {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Storage::Owned(values) => values,
+            Storage::Mapped { mapping, offset } => &mapping.bytes()[*offset..],
+        }
+    }
 }
 
 /// The checksum of a table's contents.
@@ -51,7 +74,7 @@ impl Table {
     pub fn new(signature: Signature, values: Vec<u8>) -> Table {
         let layout = Layout::new(signature);
         debug_assert_eq!(values.len() as u64, layout.size());
-        Table { layout, values }
+        Table { layout, values: Storage::Owned(values) }
     }
 
     /// The layout (signature and numbering).
@@ -66,12 +89,17 @@ impl Table {
 
     /// The value codes by index.
     pub fn codes(&self) -> &[u8] {
-        &self.values
+        self.values.bytes()
+    }
+
+    /// Whether the codes are read from a mapping of the file (`load`), not a buffer.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.values, Storage::Mapped { .. })
     }
 
     /// The value of the position numbered `index`, `None` when that number is no position.
     pub fn value(&self, index: u64) -> Option<Value> {
-        self.values.get(index as usize).and_then(|&c| Value::from_code(c))
+        self.codes().get(index as usize).and_then(|&c| Value::from_code(c))
     }
 
     /// The file name of `signature`'s table in `dir`.
@@ -83,19 +111,26 @@ impl Table {
     pub fn encode(&self) -> Vec<u8> {
         let sig = self.signature();
         let text = sig.to_string();
-        let mut w = FieldWriter::with_capacity(header_len(&sig) + self.values.len());
+        let values = self.codes();
+        let mut w = FieldWriter::with_capacity(header_len(&sig) + values.len());
         w.bytes(MAGIC);
         w.u32(VERSION);
         w.u8(text.len() as u8);
         w.bytes(text.as_bytes());
-        w.u64(self.values.len() as u64);
-        w.u64(checksum(&sig, &self.values));
-        w.bytes(&self.values);
+        w.u64(values.len() as u64);
+        w.u64(checksum(&sig, values));
+        w.bytes(values);
         w.0
     }
 
     /// Reads a table file's bytes; `expected`, when given, is the signature its name promised.
     pub fn decode(bytes: &[u8], expected: Option<Signature>) -> Result<Table, FormatError> {
+        let (layout, offset) = Table::check(bytes, expected)?;
+        Ok(Table { layout, values: Storage::Owned(bytes[offset..].to_vec()) })
+    }
+
+    /// Checks a table file's bytes (`decode`'s refusals): its layout, and where its values start.
+    fn check(bytes: &[u8], expected: Option<Signature>) -> Result<(Layout, usize), FormatError> {
         let mut r = FieldReader::new(bytes);
         if r.take(8, "magic")? != MAGIC {
             return fail(0, "not a Chariot tablebase file (no CHARIOTT magic)");
@@ -143,13 +178,34 @@ impl Table {
         if let Some(bad) = values.iter().position(|&c| c != NO_POSITION && Value::from_code(c).is_none()) {
             return fail(r.at - values.len() + bad, "a value code that means nothing");
         }
-        Ok(Table { layout, values: values.to_vec() })
+        Ok((layout, r.at - values.len()))
     }
 
-    /// Loads `signature`'s table from `path`.
+    /// Loads `signature`'s table from `path`, mapped (`mapped.rs`): checked whole as `decode`
+    /// checks bytes (checksum and every code), but never copied.
     pub fn load(path: &Path, signature: Signature) -> Result<Table, FileError> {
         let max_len = (header_len(&signature) as u64).saturating_add(Layout::new(signature).size());
-        binary::load(Limit { what: NOUN, max_len }, path, |bytes| Table::decode(bytes, Some(signature)))
+        let read_error = |e: InputError| FileError::new(NOUN, path, FileErrorKind::Read(e));
+        let meta = std::fs::metadata(path).map_err(|e| read_error(InputError::Io(e)))?;
+        if !meta.is_file() {
+            return Err(read_error(InputError::NotRegular { kind: "not a regular file" }));
+        }
+        if meta.len() > max_len {
+            return Err(read_error(InputError::TooLarge {
+                len: meta.len(),
+                limit: Limit { what: NOUN, max_len },
+            }));
+        }
+        if meta.len() == 0 {
+            // Nothing to map: refused as the bytes of an empty file are.
+            return binary::load(Limit { what: NOUN, max_len }, path, |bytes| {
+                Table::decode(bytes, Some(signature))
+            });
+        }
+        let mapping = Mapping::open(path).map_err(|e| read_error(InputError::Io(e)))?;
+        let (layout, offset) = Table::check(mapping.bytes(), Some(signature))
+            .map_err(|e| FileError::new(NOUN, path, FileErrorKind::Refused(e)))?;
+        Ok(Table { layout, values: Storage::Mapped { mapping, offset } })
     }
 
     /// Writes the table to `path`, whole or not at all.

@@ -2,7 +2,8 @@
 //! xiangqi's rules, written to files, read back and asked (see `docs/egtb.md`).
 //!
 //! `signature` names the material, `index` numbers its positions, `value` says what a table
-//! stores for one, `unmoves` takes moves back, `generate` solves one table, `format` is the file,
+//! stores for one, `unmoves` takes moves back, `generate` solves one table, `format` is the file (`mapped`: read through a
+//! read-only mapping, not copied),
 //! `build` makes a folder of tables (children first, resuming), `probe` answers positions and
 //! `verify` checks a table against itself.
 
@@ -10,6 +11,7 @@ pub mod build;
 pub mod format;
 pub mod generate;
 pub mod index;
+pub mod mapped;
 pub mod probe;
 pub mod signature;
 pub mod unmoves;

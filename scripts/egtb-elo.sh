@@ -43,29 +43,16 @@ if ! ls "$tables"/*.egtb > /dev/null 2>&1; then
     exit 2
 fi
 pgn=$out/match.pgn
+ROOT=$root
+# shellcheck source=scripts/gate-lib.sh
+. "$root/scripts/gate-lib.sh"
 # A folder without its PGN (a new machine) takes the games back from the archive's parts.
-if [ ! -s "$pgn" ] && ls "$root"/docs/gates/egtb-"$name"-match-*.pgn.xz > /dev/null 2>&1; then
-    for part in "$root"/docs/gates/egtb-"$name"-match-*.pgn.xz; do
-        xz -dc "$part"
-    done > "$pgn.tmp"
-    mv "$pgn.tmp" "$pgn"
-    echo "resumed from $(grep -c '^\[Event ' "$pgn") archived games" >&2
-fi
+gate_restore "$pgn" "egtb-$name-match"
 resume=()
 if [ -s "$pgn" ]; then
     resume=(--resume)
 fi
-
-archive() {
-    GATES="$root/docs/gates" "$root/scripts/gate-archive.sh" "$out" "egtb-$name" > /dev/null || true
-}
-(
-    while sleep 600; do
-        archive
-    done
-) &
-archiver=$!
-trap 'kill $archiver 2> /dev/null || true' EXIT
+gate_archive_every "$out" "egtb-$name"
 
 status=0
 "$out/chariot" match \
@@ -73,6 +60,5 @@ status=0
     --engine "name=plain,cmd=$out/chariot,option.usebook=false,option.threads=1" \
     --games "$games" --tc "$tc" --concurrency 1 --openings "$openings" \
     --pgn "$pgn" "${resume[@]}" | tee "$out/report.txt" || status=$?
-archive
 python3 "$root/scripts/pgn-score.py" "$pgn" tables || status=$?
 exit $status

@@ -16,7 +16,7 @@
 # Environment: BIN (the build to gate; default this checkout's release build, copied into the
 # folder on the first run, so that a rebuild cannot change the engines mid-gate), TC, GAMES (the
 # cap), SPRT, CONCURRENCY (default 2). Exit status: 0 when the SPRT accepts H1, 1 when it accepts
-# H0 or reaches the cap undecided, 2 on a usage error.
+# H0 or reaches the cap undecided, 2 on a usage error, 3 when the match itself failed.
 set -euo pipefail
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
     sed -n '2,19p' "$0" >&2
@@ -35,33 +35,20 @@ if [ ! -x "$out/chariot" ]; then
     cp "$bin" "$out/chariot.tmp" && mv "$out/chariot.tmp" "$out/chariot"
 fi
 pgn=$out/base.pgn
-if [ ! -s "$pgn" ] && ls "$root"/docs/gates/"$name"-base-*.pgn.xz > /dev/null 2>&1; then
-    for part in "$root"/docs/gates/"$name"-base-*.pgn.xz; do
-        xz -dc "$part"
-    done > "$pgn.tmp"
-    mv "$pgn.tmp" "$pgn"
-    echo "resumed from $(grep -c '^\[Event ' "$pgn") archived games" >&2
-fi
-
-archive() {
-    GATES="$root/docs/gates" "$root/scripts/gate-archive.sh" "$out" "$name" > /dev/null || true
-}
-(
-    while sleep 600; do
-        archive
-    done
-) &
-archiver=$!
-trap 'kill $archiver 2> /dev/null || true' EXIT
+ROOT=$root
+# shellcheck source=scripts/gate-lib.sh
+. "$root/scripts/gate-lib.sh"
+gate_restore "$pgn" "$name-base"
+gate_archive_every "$out" "$name"
 
 status=0
 NEW_OPTS="option.tune=$tune" TC=${TC:-5+0.05} GAMES=${GAMES:-2000} \
     SPRT=${SPRT:-elo0=0,elo1=20,alpha=0.05,beta=0.05} CONCURRENCY=${CONCURRENCY:-2} \
     PGN=$pgn CHARIOT=$out/chariot \
     "$root/scripts/sprt.sh" "$out/chariot" "$out/chariot" | tee "$out/report.txt" || status=$?
-archive
 if [ $status -ne 0 ]; then
-    exit 2
+    echo "error: the match failed (exit status $status)" >&2
+    exit 3
 fi
 if grep -q 'H1 accepted' "$out/report.txt"; then
     exit 0

@@ -336,37 +336,30 @@ fn endings_picks_where_each_game_enters_the_tables() {
     std::fs::write(&pgn, games).unwrap();
     let out_file = dir.join("endings.txt");
     let tables_dir = small_set().0.to_str().unwrap();
-    let (ok, out, err) = chariot(&[
-        "egtb",
-        "endings",
-        "--dir",
-        tables_dir,
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "-o",
-        out_file.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let endings = |extra: &[&str]| {
+        let base = [
+            "egtb",
+            "endings",
+            "--dir",
+            tables_dir,
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "-o",
+            out_file.to_str().unwrap(),
+        ];
+        let (ok, out, err) = chariot(&[&base[..], extra].concat());
+        assert!(ok, "{err}");
+        let fens: Vec<String> =
+            std::fs::read_to_string(&out_file).unwrap().lines().map(String::from).collect();
+        (out, fens)
+    };
+    let (out, fens) = endings(&[]);
     assert!(out.starts_with("2 positions from 3 games"), "{out}");
-    let fens: Vec<String> = std::fs::read_to_string(&out_file).unwrap().lines().map(String::from).collect();
     assert_eq!(fens[0], "4k4/9/9/9/9/4n4/9/9/R8/3K5 w - - 0 1");
     // After f1f9 e9f9: the king took the rook, Red to move with one rook.
     assert!(fens[1].starts_with("5k3/9/9/9/9/9/9/9/R8/3K5 w"), "{fens:?}");
     // With --attackers 2: the first position with at most two attackers, held or not.
-    let (ok, _, err) = chariot(&[
-        "egtb",
-        "endings",
-        "--dir",
-        tables_dir,
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "-o",
-        out_file.to_str().unwrap(),
-        "--attackers",
-        "2",
-    ]);
-    assert!(ok, "{err}");
-    let fens: Vec<String> = std::fs::read_to_string(&out_file).unwrap().lines().map(String::from).collect();
+    let (_, fens) = endings(&["--attackers", "2"]);
     assert_eq!(fens.len(), 2, "{fens:?}");
     assert!(fens[1].starts_with("4k4/9/9/9/9/9/9/9/R4R3/3K5 w"), "{fens:?}");
     // No games: refused, and the file is left as it was.

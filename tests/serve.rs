@@ -114,6 +114,19 @@ fn join(created: &Value) -> String {
     )
 }
 
+/// A friend game with both seats taken: (red, black, game id, Red's token, Black's token).
+fn friend_game(server: &Server) -> (Client, Client, String, String, String) {
+    let mut red = server.client();
+    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
+    let created = red.until("joined", |_| true);
+    let id = created["game"].as_str().unwrap().to_string();
+    let red_token = created["token"].as_str().unwrap().to_string();
+    let mut black = server.client();
+    black.send(&join(&created));
+    let black_token = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+    (red, black, id, red_token, black_token)
+}
+
 fn act(kind: &str, game: &str, token: &str) -> String {
     format!(r#"{{"type":"{kind}","game":"{game}","token":"{token}"}}"#)
 }
@@ -190,14 +203,7 @@ fn a_restarted_server_gives_the_players_their_game_back() {
     let dir = common::scratch_dir("serve", "restart");
     let (id, rt, bt) = {
         let server = Server::start(&dir);
-        let mut red = server.client();
-        red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
-        let joined = red.until("joined", |_| true);
-        let (id, rt) =
-            (joined["game"].as_str().unwrap().to_string(), joined["token"].as_str().unwrap().to_string());
-        let mut black = server.client();
-        black.send(&join(&joined));
-        let bt = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+        let (mut red, mut black, id, rt, bt) = friend_game(&server);
         red.send(&mv(&id, &rt, "h2e2"));
         black.plies(1);
         (id, rt, bt)
@@ -366,14 +372,7 @@ fn an_engine_game_at_a_level_and_its_evaluation() {
 fn nobody_gets_engine_help_in_a_live_game_and_everyone_after_its_end() {
     let dir = common::scratch_dir("serve", "fairplay");
     let server = Server::start(&dir);
-    let mut red = server.client();
-    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
-    let joined = red.until("joined", |_| true);
-    let id = joined["game"].as_str().unwrap().to_string();
-    let rt = joined["token"].as_str().unwrap().to_string();
-    let mut black = server.client();
-    black.send(&join(&joined));
-    let bt = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+    let (mut red, mut black, id, rt, bt) = friend_game(&server);
     let mut watcher = server.client();
     watcher.send(&format!(r#"{{"type":"watch","game":"{id}"}}"#));
     watcher.until("joined", |_| true);
@@ -508,14 +507,7 @@ fn watchers_that_do_not_read_are_dropped_not_buffered_for() {
     let (pgn, plies) = long_pgn(1000);
     let line: Vec<String> = pgn.split_whitespace().filter(|m| *m != "*").map(String::from).collect();
     assert_eq!(line.len(), plies);
-    let mut red = server.client();
-    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
-    let created = red.until("joined", |_| true);
-    let game = created["game"].as_str().unwrap().to_string();
-    let red_token = created["token"].as_str().unwrap().to_string();
-    let mut black = server.client();
-    black.send(&join(&created));
-    let black_token = black.until("joined", |_| true)["token"].as_str().unwrap().to_string();
+    let (mut red, mut black, game, red_token, black_token) = friend_game(&server);
     // 30 watchers of the game that never read again (32 may watch a game).
     let mut sleepers: Vec<Client> = (0..30).map(|_| server.client()).collect();
     for s in &mut sleepers {
@@ -600,14 +592,7 @@ fn rebinding_framing_and_broken_frames_are_refused_and_files_are_private() {
     assert_eq!(u16::from(frame.code), 1002);
     assert!(!frame.reason.is_empty());
     // Saved files hold the players' tokens: this user's alone.
-    let mut red = server.client();
-    red.send(r#"{"type":"create","opponent":"friend","side":"red"}"#);
-    let created = red.until("joined", |_| true);
-    let id = created["game"].as_str().unwrap().to_string();
-    let rt = created["token"].as_str().unwrap().to_string();
-    let mut black = server.client();
-    black.send(&join(&created));
-    black.until("joined", |_| true);
+    let (mut red, _black, id, rt, _) = friend_game(&server);
     red.send(&mv(&id, &rt, "h2e2"));
     red.plies(1);
     use std::os::unix::fs::PermissionsExt;

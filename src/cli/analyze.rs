@@ -8,14 +8,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Value};
 
-use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text};
+use super::common::{put_shown_score, setup_position, shown_score_text, tablebases, view_text, wdl_text};
 use crate::board::{Move, Position};
-use crate::egtb::Tablebases;
 use crate::notation::{format_line, MoveNotation};
 use crate::protocol::input::{read_line, MAX_LINE_BYTES};
 use crate::quote::quoted;
 use crate::search::score_scale::ScoreScale;
-use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl, TablebaseHandle};
+use crate::search::{Engine, Info, IterationInfo, Limits, ScoreBound, SearchControl};
 
 /// Depth searched when no limit is given.
 pub const DEFAULT_DEPTH: i32 = 10;
@@ -201,9 +200,7 @@ pub fn run(
     let mut engine = Engine::try_new(args.hash as usize)?;
     engine.options.threads = args.threads as usize;
     engine.options.eval = args.eval.choice()?;
-    if let Some(dir) = &args.egtb {
-        engine.options.tablebases = TablebaseHandle(Some(std::sync::Arc::new(Tablebases::load_dir(dir)?)));
-    }
+    engine.options.tablebases = tablebases(args.egtb.as_deref())?;
     let limits = args.limits();
     if args.fen.as_deref() != Some("-") {
         let pos = setup_position(args.fen.as_deref(), &args.moves)?;

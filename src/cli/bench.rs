@@ -7,13 +7,11 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Error, Result};
+use anyhow::{Error, Result};
 use clap::Args;
 
-use crate::egtb::Tablebases;
-use crate::search::{
-    bench, Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, TablebaseHandle, UnknownName,
-};
+use super::common::tablebases;
+use crate::search::{bench, Algorithm, EngineOptions, ParamError, SearchFeatures, SearchParams, UnknownName};
 
 /// Arguments of `chariot bench`.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
@@ -69,13 +67,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<()> {
         features,
         params: args.tune,
         eval: args.eval.choice()?,
-        tablebases: match &args.egtb {
-            Some(dir) => TablebaseHandle(Some(std::sync::Arc::new(
-                Tablebases::load_dir(dir)
-                    .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?,
-            ))),
-            None => TablebaseHandle(None),
-        },
+        tablebases: tablebases(args.egtb.as_deref())?,
         ..EngineOptions::default()
     };
     let report = bench::run_with(args.depth, args.hash as usize, &options)?;

@@ -4,16 +4,19 @@
 use std::ffi::OsStr;
 use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 use crate::board::{Color, Position};
+use crate::egtb::Tablebases;
 use crate::files;
 use crate::input_file;
 use crate::notation::{parse_move, pgn, read_pgn, PgnGame};
 use crate::search::score_scale::{ScoreScale, ShownScore};
+use crate::search::TablebaseHandle;
 use crate::winrate::WdlPerMille;
 
 /// The position `fen` describes, or the standard start without one.
@@ -128,6 +131,15 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
 pub fn check_writable(path: &Path) -> Result<()> {
     files::check_writable(path)
         .map_err(|e| anyhow::anyhow!("cannot write in {}: {e}", files::directory_of(path).display()))
+}
+
+/// The tablebases of an `--egtb DIR` argument (every table in DIR, mapped and checked), or none
+/// without it.
+pub fn tablebases(dir: Option<&Path>) -> Result<TablebaseHandle> {
+    let Some(dir) = dir else { return Ok(TablebaseHandle(None)) };
+    let tables = Tablebases::load_dir(dir)
+        .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?;
+    Ok(TablebaseHandle(Some(Arc::new(tables))))
 }
 
 #[cfg(test)]

@@ -150,9 +150,8 @@ fn endings(args: &EndingsArgs, out: &mut impl Write) -> Result<()> {
     let mut seen = std::collections::HashSet::new();
     let mut fens = Vec::new();
     let mut games = 0usize;
-    let mut keep = |pos: Option<Position>, fens: &mut Vec<String>| {
-        if let Some(pos) = pos {
-            let fen = pos.to_fen();
+    let mut keep = |entry: Option<Position>| {
+        if let Some(fen) = entry.map(|pos| pos.to_fen()) {
             if seen.insert(fen.clone()) {
                 fens.push(fen);
             }
@@ -169,7 +168,7 @@ fn endings(args: &EndingsArgs, out: &mut impl Write) -> Result<()> {
             game.sort_by_key(|r| r.ply());
             games += 1;
             let positions = game.into_iter().filter_map(|r| r.to_position().ok());
-            keep(entry_into_tables(&tables, args.attackers, positions), &mut fens);
+            keep(entry_into_tables(&tables, args.attackers, positions));
         }
     }
     for path in &args.pgn {
@@ -178,13 +177,16 @@ fn endings(args: &EndingsArgs, out: &mut impl Write) -> Result<()> {
         for game in PgnGames::new(&text) {
             let game = game.with_context(|| path.display().to_string())?;
             games += 1;
-            let mut pos = game.start.clone();
-            let mut positions = vec![pos.clone()];
-            for m in &game.moves {
+            // The positions one by one, as the search for the entry asks for them.
+            let after_each = game.moves.iter().scan(game.start.clone(), |pos, m| {
                 pos.make_move(m.mv);
-                positions.push(pos.clone());
-            }
-            keep(entry_into_tables(&tables, args.attackers, positions), &mut fens);
+                Some(pos.clone())
+            });
+            keep(entry_into_tables(
+                &tables,
+                args.attackers,
+                std::iter::once(game.start.clone()).chain(after_each),
+            ));
         }
     }
     fens.truncate(args.limit);

@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{put_shown_score, setup_position, shown_score_text, view_text, wdl_text};
+use super::common::{put_shown_score, setup_position, shown_score_text, tablebases, view_text, wdl_text};
 use crate::board::Position;
 use crate::eval::nnue::Network;
 use crate::eval::relations::json::relations_json;
@@ -83,10 +83,7 @@ pub fn run(args: &EvalArgs, out: &mut impl Write) -> Result<()> {
         EvalChoice::Classic => None,
     };
     let pos = setup_position(args.fen.as_deref(), &args.moves)?;
-    let verdict = match &args.egtb {
-        Some(dir) => crate::egtb::Tablebases::load_dir(dir)?.probe(&pos),
-        None => None,
-    };
+    let verdict = tablebases(args.egtb.as_deref())?.0.and_then(|t| t.probe(&pos));
     if args.json {
         let mut obj = serde_json::Map::new();
         obj.insert("fen".into(), serde_json::json!(pos.to_fen()));

@@ -73,13 +73,7 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<()> {
         host_names: args.host_names.clone(),
         engines: args.engines as usize,
         hash_mb: args.hash as usize,
-        tablebases: crate::search::TablebaseHandle(match &args.egtb {
-            Some(dir) => Some(std::sync::Arc::new(
-                crate::egtb::Tablebases::load_dir(dir)
-                    .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?,
-            )),
-            None => None,
-        }),
+        tablebases: super::common::tablebases(args.egtb.as_deref())?,
     };
     let server = Server::bind(&config).context("cannot start the server")?;
     let addr = server.local_addr().context("cannot read the server's address")?;

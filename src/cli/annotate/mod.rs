@@ -11,20 +11,18 @@ pub mod report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use super::common::{bar_style, check_writable, progress_bar, write_file};
+use super::common::{bar_style, check_writable, progress_bar, tablebases, write_file};
 use crate::board::Color;
 use crate::book::BookSet;
-use crate::egtb::Tablebases;
 use crate::files;
 use crate::input_file;
 use crate::notation::{pgn, write_pgn, MoveNotation, PgnGames};
-use crate::search::{Engine, Limits, TablebaseHandle};
+use crate::search::{Engine, Limits};
 use crate::winrate::WinRateModel;
 
 pub use judge::{analyse_game, mark_for, MoveReport, BLUNDER, INACCURACY, MISTAKE, THRESHOLDS};
@@ -168,11 +166,7 @@ impl<'a> Annotator<'a> {
         };
         let mut engine = Engine::try_new(args.hash as usize)?;
         engine.options.eval = args.eval.choice()?;
-        if let Some(dir) = &args.egtb {
-            let tables = Tablebases::load_dir(dir)
-                .with_context(|| format!("cannot load the tablebases in {}", dir.display()))?;
-            engine.options.tablebases = TablebaseHandle(Some(Arc::new(tables)));
-        }
+        engine.options.tablebases = tablebases(args.egtb.as_deref())?;
         let model = engine.options.eval.win_rate();
         Ok(Annotator { args, text, books, engine, model, limits })
     }

@@ -112,6 +112,15 @@ search_params! {
     razor_base: 60 in 0..=5000,
     /// See `razor_depth`.
     razor_margin: 60 in 0..=5000,
+    /// ProbCut at non-PV nodes from this depth on: a capture whose reduced search (four plies
+    /// shallower) beats beta by `probcut_margin` cuts the node (a candidate; 0 switches it off).
+    probcut_depth: 0 in 0..=64,
+    /// See `probcut_depth`.
+    probcut_margin: 200 in 0..=5000,
+    /// ProbCut's small form in check: a non-PV node in check cuts when the table's capture
+    /// holds a lower bound `probcut_check_margin` above beta from nearly this depth (a
+    /// candidate; 0 switches it off).
+    probcut_check_margin: 0 in 0..=5000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -327,6 +327,39 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 7a. ProbCut: a good capture whose reduced search beats beta by a margin very
+        // likely beats beta at full depth too. The small form in check trusts the table alone:
+        // its capture already held a lower bound well above beta from nearly this depth.
+        if !pv_node && !singular_search && beta.abs() < MATE_BOUND {
+            if !in_check && params.probcut_depth > 0 && depth >= params.probcut_depth.max(5) {
+                let probcut_beta = beta + params.probcut_margin;
+                let table_says_no = hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta);
+                if !table_says_no {
+                    if let Some(score) =
+                        self.probcut(probcut_beta, depth, ply, &legality, (static_eval, raw_eval))
+                    {
+                        return score;
+                    }
+                    if self.stopped {
+                        return 0;
+                    }
+                }
+            }
+            if in_check && params.probcut_check_margin > 0 {
+                let probcut_beta = beta + params.probcut_check_margin;
+                let table_cuts = hit.is_some_and(|h| {
+                    h.bound == Bound::Lower
+                        && h.depth >= depth - 4
+                        && h.score >= probcut_beta
+                        && h.score.abs() < MATE_BOUND
+                        && self.pos.piece_at(h.mv.to()).is_piece()
+                });
+                if table_cuts {
+                    return probcut_beta;
+                }
+            }
+        }
+
         // Step 7b. Singular extension: when every move but the table's fails well below the
         // table's score, that move is the only good one and is searched a ply deeper; when
         // another move also beats beta, the node cuts (several moves refute it); when the
@@ -496,6 +529,51 @@ impl<'a> Worker<'a> {
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, ply as i32, best_move, best_score, stored_eval, depth, bound);
         best_score
+    }
+
+    /// ProbCut's captures at a node of `depth`: the first capture that wins at least
+    /// `probcut_beta - static_eval` by exchange, holds `probcut_beta` in quiescence, and then
+    /// in a search four plies shallower gives its score (stored in the table as a lower bound,
+    /// with the node's uncorrected evaluation `raw_eval`).
+    fn probcut(
+        &mut self,
+        probcut_beta: i32,
+        depth: i32,
+        ply: usize,
+        legality: &movegen::LegalityFilter,
+        (static_eval, raw_eval): (i32, i32),
+    ) -> Option<i32> {
+        let mut list = MoveList::new();
+        movegen::pseudo_captures(&self.pos, &mut list);
+        for (mv, _) in ScoredMoves::captures(&self.pos, list) {
+            if see(&mut self.pos, mv) < probcut_beta - static_eval || !legality.is_legal(&mut self.pos, mv) {
+                continue;
+            }
+            self.stack[ply].cont_row = piece_square(&self.pos, mv);
+            self.eval.make_move(&mut self.pos, mv);
+            let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                score =
+                    -self.search(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, NodeKind::NonPv, true);
+            }
+            self.eval.unmake_move(&mut self.pos);
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                self.shared.tt.store(
+                    self.pos.key(),
+                    ply as i32,
+                    mv,
+                    score,
+                    raw_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Rooks, horses and cannons of `side`, rooks counting two (for null-move safety).

@@ -150,7 +150,13 @@ fn assert_finds_the_mates(setting: &str) {
 #[test]
 fn singular_extensions_keep_the_mates_and_determinism() {
     // `se_depth=1` tries a singular search wherever the table holds a move: the harshest setting.
-    for setting in ["se_depth=1", "se_depth=4,se_margin=0", "se_depth=1,se_negative=1"] {
+    for setting in [
+        "se_depth=1",
+        "se_depth=4,se_margin=0",
+        "se_depth=1,se_negative=1",
+        "se_depth=1,se_negative=2",
+        "se_depth=1,se_double_margin=1,se_double_limit=64",
+    ] {
         assert_finds_the_mates(setting);
     }
     let fen = bench::BENCH_FENS[6];
@@ -163,6 +169,12 @@ fn singular_extensions_keep_the_mates_and_determinism() {
         with("se_depth=4"),
         with("se_depth=4"),
         "one thread stays deterministic with singular extensions"
+    );
+    // Double extensions are a candidate, off by default: switched on, they change the search.
+    assert_ne!(
+        with("se_depth=4,se_double_margin=20"),
+        with("se_depth=4"),
+        "double extensions change nothing"
     );
 }
 

@@ -90,9 +90,15 @@ search_params! {
     /// Singular extensions: how far below the table's score the other moves must all fail, in
     /// centipawns per ply of depth.
     se_margin: 2 in 0..=200,
-    /// Singular extensions: 1 searches the table's move a ply shallower when it is not singular
-    /// but its stored score beats beta; 0 leaves it.
-    se_negative: 0 in 0..=1,
+    /// Singular extensions: the table's move is searched this many plies shallower when it is
+    /// not singular but its stored score beats beta; 0 leaves it.
+    se_negative: 0 in 0..=2,
+    /// Singular extensions: at non-PV nodes, a table's move whose alternatives all fail this
+    /// far below the singular bound is searched two plies deeper, not one (a candidate; 0
+    /// switches double extensions off).
+    se_double_margin: 0 in 0..=1000,
+    /// Singular extensions: at most this many double extensions on one line from the root.
+    se_double_limit: 10 in 0..=64,
     /// Internal iterative reduction: a node with no move from the table is searched a ply
     /// shallower from this depth on (a candidate; 0 switches it off).
     iir_depth: 0 in 0..=64,

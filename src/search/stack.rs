@@ -23,11 +23,19 @@ pub(crate) struct Frame {
     pub killers: [Move; 2],
     /// The move a singular-extension search at this ply leaves out (`Move::NONE` otherwise).
     pub excluded: Move,
+    /// Double singular extensions on the line from the root to this ply (they are bounded so
+    /// that the search cannot grow without end).
+    pub double_extensions: u8,
 }
 
 impl Frame {
-    const EMPTY: Frame =
-        Frame { static_eval: 0, cont_row: NO_CONTINUATION, killers: [Move::NONE; 2], excluded: Move::NONE };
+    const EMPTY: Frame = Frame {
+        static_eval: 0,
+        cont_row: NO_CONTINUATION,
+        killers: [Move::NONE; 2],
+        excluded: Move::NONE,
+        double_extensions: 0,
+    };
 
     /// Remembers `mv`, a quiet move that caused a cutoff, as the first killer.
     #[inline]

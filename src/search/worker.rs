@@ -306,6 +306,7 @@ impl<'a> Worker<'a> {
                     + depth / params.null_depth_div
                     + ((static_eval - beta) / params.null_eval_div).min(params.null_eval_plies);
                 self.stack[ply].cont_row = NO_CONTINUATION;
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.eval.make_null_move(&mut self.pos);
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
                 self.eval.unmake_null_move(&mut self.pos);
@@ -386,11 +387,15 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             if v < singular_beta {
-                hash_move_extension = 1;
+                let double = params.se_double_margin > 0
+                    && !pv_node
+                    && v < singular_beta - params.se_double_margin
+                    && i32::from(self.stack[ply].double_extensions) < params.se_double_limit;
+                hash_move_extension = 1 + double as i32;
             } else if !pv_node && singular_beta >= beta {
                 return singular_beta;
             } else if params.se_negative > 0 && h.score >= beta {
-                hash_move_extension = -1;
+                hash_move_extension = -params.se_negative;
             }
         }
 
@@ -455,7 +460,10 @@ impl<'a> Worker<'a> {
             // window, reduced when quiet and late, and searched again when they beat alpha.
             self.stack[ply].cont_row = piece_square(&self.pos, mv);
             self.eval.make_move(&mut self.pos, mv);
-            let new_depth = depth - 1 + if mv == hash_move { hash_move_extension } else { 0 };
+            let extension = if mv == hash_move { hash_move_extension } else { 0 };
+            let new_depth = depth - 1 + extension;
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + (extension == 2) as u8;
             let score = if legal == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
             } else {
@@ -545,6 +553,7 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let mut list = MoveList::new();
         movegen::pseudo_captures(&self.pos, &mut list);
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         for (mv, _) in ScoredMoves::captures(&self.pos, list) {
             if see(&mut self.pos, mv) < probcut_beta - static_eval || !legality.is_legal(&mut self.pos, mv) {
                 continue;

@@ -180,7 +180,8 @@ fn singular_extensions_keep_the_mates_and_determinism() {
 
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
-    // Internal iterative reduction, static-exchange pruning, razoring and ProbCut are candidates, off by default:
+    // Internal iterative reduction, static-exchange pruning, razoring, ProbCut and history
+    // pruning are candidates, off by default:
     // at their harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -188,15 +189,21 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0",
         "razor_depth=8,razor_base=0,razor_margin=0",
         "probcut_depth=5,probcut_margin=0,probcut_check_margin=1",
+        "hist_prune_depth=8,hist_prune_margin=0",
     ] {
         assert_finds_the_mates(setting);
     }
     let fen = bench::BENCH_FENS[6];
     let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;
     let default = nodes("");
-    for setting in
-        ["iir_depth=4", "see_prune_depth=4", "razor_depth=4", "probcut_depth=5", "probcut_check_margin=300"]
-    {
+    for setting in [
+        "iir_depth=4",
+        "see_prune_depth=4",
+        "razor_depth=4",
+        "probcut_depth=5",
+        "probcut_check_margin=300",
+        "hist_prune_depth=4",
+    ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
 }

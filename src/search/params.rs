@@ -127,6 +127,12 @@ search_params! {
     /// holds a lower bound `probcut_check_margin` above beta from nearly this depth (a
     /// candidate; 0 switches it off).
     probcut_check_margin: 0 in 0..=5000,
+    /// History pruning at non-PV nodes up to this depth: a late quiet move whose history (its
+    /// ordering score: a cut-off at depth d earns 16 d² points) is below minus
+    /// `hist_prune_margin` points a ply is skipped (a candidate; 0 switches it off).
+    hist_prune_depth: 0 in 0..=32,
+    /// See `hist_prune_depth`.
+    hist_prune_margin: 300 in 0..=1000000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -439,6 +439,11 @@ impl<'a> Worker<'a> {
                 if features.futility && depth <= params.futility_depth && futility_base <= alpha {
                     continue;
                 }
+                // History pruning: a quiet move that has failed here again and again (its
+                // history, the order score below the refutations, is deep below zero).
+                if depth <= params.hist_prune_depth && order_score < -params.hist_prune_margin * depth {
+                    continue;
+                }
             }
 
             // Step 10b. Static-exchange pruning: near the leaves, a move that loses material on

@@ -4,7 +4,7 @@
 //! runs one file's tests.
 //!
 //! Three files keep binaries of their own (Cargo.toml), because their tests assert wall-clock
-//! latencies and ran beside fewer busy neighbours that way: `protocol.rs` (`quit`, `stop`,
+//! latencies and ran beside fewer busy neighbours that way: `protocol/` (`quit`, `stop`,
 //! `isready` within 100 ms), `search.rs` (the clock) and `stop_latency.rs` (alone).
 
 mod common;

@@ -1,6 +1,6 @@
 //! The skill levels through the library: a low level plays other moves than full strength, a
 //! fixed seed repeats them, and a middle level never gives a rook away where most moves would.
-//! (The options and `Skill Level 20` against no option: tests/protocol.rs; `play --level`:
+//! (The options and `Skill Level 20` against no option: tests/protocol/options.rs; `play --level`:
 //! tests/play.rs; the tables themselves: `search::skill`'s unit tests.)
 
 use chariot::board::{movegen, Move, Position};

@@ -180,16 +180,17 @@ fn singular_extensions_keep_the_mates_and_determinism() {
 
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
-    // Internal iterative reduction, static-exchange pruning, razoring, ProbCut and history
-    // pruning are candidates, off by default:
-    // at their harshest they must still find forced mates, and each must change the search of a
-    // middlegame position (so a screen of them measures something).
+    // Internal iterative reduction, static-exchange pruning, razoring, ProbCut, history
+    // pruning and cut-node reductions are candidates, off by default: at their harshest they
+    // must still find forced mates, and each must change the search of a middlegame position
+    // (so a screen of them measures something).
     for setting in [
         "iir_depth=2",
         "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0",
         "razor_depth=8,razor_base=0,razor_margin=0",
         "probcut_depth=5,probcut_margin=0,probcut_check_margin=1",
         "hist_prune_depth=8,hist_prune_margin=0",
+        "lmr_cut=4",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -203,6 +204,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "probcut_depth=5",
         "probcut_check_margin=300",
         "hist_prune_depth=4",
+        "lmr_cut=2",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

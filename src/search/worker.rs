@@ -29,11 +29,42 @@ const PLY_LIMIT: usize = MAX_PLY - 4;
 /// that its range stays in small whole numbers.
 const HISTORY_PER_LMR_STEP: i32 = 1000;
 
-/// Search a node as a principal-variation node (full window) or not.
-#[derive(Copy, Clone, PartialEq, Eq)]
+/// A node's expected kind: a principal-variation node (full window), or a null-window node
+/// expected to fail high (`Cut`: one good move refutes it) or low (`All`: every move is tried).
+/// The expectation alternates down the tree, as in Stockfish's `cutNode`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum NodeKind {
     Pv,
-    NonPv,
+    Cut,
+    All,
+}
+
+impl NodeKind {
+    /// The kind of a null-window child that is not searched first: the opposite expectation
+    /// (a PV node's later moves are expected to fail high below it).
+    fn opposite(self) -> NodeKind {
+        match self {
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+            NodeKind::Cut => NodeKind::All,
+        }
+    }
+
+    /// The kind of a singular-extension search of this node (one move left out): a null
+    /// window that keeps a non-PV node's expectation.
+    fn singular(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::All,
+            kind => kind,
+        }
+    }
+
+    /// The kind of the child searched first: a PV node's stays on the PV.
+    fn first_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            kind => kind.opposite(),
+        }
+    }
 }
 
 /// Per-thread search state.
@@ -135,7 +166,7 @@ impl<'a> Worker<'a> {
     pub fn search_root(&mut self, moves: &mut [RootMove], mut alpha: i32, beta: i32, depth: i32) -> i32 {
         self.pv.clear(0);
         self.root_depth = depth;
-        let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::NonPv };
+        let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::Cut };
         let mut best = -INFINITE;
         for rm in moves.iter_mut() {
             rm.score = -INFINITE;
@@ -149,9 +180,9 @@ impl<'a> Worker<'a> {
             self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
             let score = if i == 0 {
-                -self.search(-beta, -alpha, new_depth, 1, kind, true)
+                -self.search(-beta, -alpha, new_depth, 1, kind.first_child(), true)
             } else {
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth, 1, NodeKind::NonPv, true);
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth, 1, NodeKind::Cut, true);
                 if s > alpha && s < beta && !self.stopped {
                     s = -self.search(-beta, -alpha, new_depth, 1, NodeKind::Pv, true);
                 }
@@ -308,7 +339,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply].cont_row = NO_CONTINUATION;
                 self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.eval.make_null_move(&mut self.pos);
-                let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, NodeKind::NonPv, false);
+                let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, kind.opposite(), false);
                 self.eval.unmake_null_move(&mut self.pos);
                 if self.stopped {
                     return 0;
@@ -320,7 +351,7 @@ impl<'a> Worker<'a> {
                     }
                     // Zugzwang is real in xiangqi endgames, and deep cuts cost the most when
                     // wrong: verify with a reduced normal search.
-                    let v = self.search(beta - 1, beta, depth - r, ply, NodeKind::NonPv, false);
+                    let v = self.search(beta - 1, beta, depth - r, ply, NodeKind::All, false);
                     if v >= beta {
                         return score;
                     }
@@ -381,7 +412,7 @@ impl<'a> Worker<'a> {
             let singular_beta = h.score - params.se_margin * depth;
             self.stack[ply].excluded = h.mv;
             let v =
-                self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, NodeKind::NonPv, false);
+                self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, kind.singular(), false);
             self.stack[ply].excluded = Move::NONE;
             if self.stopped {
                 return 0;
@@ -470,7 +501,7 @@ impl<'a> Worker<'a> {
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + (extension == 2) as u8;
             let score = if legal == 1 {
-                -self.search(-beta, -alpha, new_depth, ply + 1, kind, true)
+                -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child(), true)
             } else {
                 let mut r = 0;
                 if may_reduce && quiet {
@@ -483,11 +514,16 @@ impl<'a> Worker<'a> {
                         // A quiet move's order score is its history: reduce good ones less.
                         r -= order_score / (params.lmr_history * HISTORY_PER_LMR_STEP);
                     }
+                    // At an expected cut node one good move should refute it: if the first
+                    // moves did not, a late one rarely will, so late moves go shallower still.
+                    r += params.lmr_cut * (kind == NodeKind::Cut) as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, NodeKind::NonPv, true);
+                // A reduced search expects to fail low (its child, to fail high).
+                let child = if r > 0 { NodeKind::Cut } else { kind.opposite() };
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, child, true);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, NodeKind::NonPv, true);
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, kind.opposite(), true);
                 }
                 if s > alpha && s < beta && pv_node && !self.stopped {
                     s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv, true);
@@ -568,7 +604,7 @@ impl<'a> Worker<'a> {
             let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 score =
-                    -self.search(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, NodeKind::NonPv, true);
+                    -self.search(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, NodeKind::All, true);
             }
             self.eval.unmake_move(&mut self.pos);
             if self.stopped {

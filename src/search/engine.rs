@@ -147,7 +147,8 @@ impl Engine {
         control: &SearchControl,
         reporter: Reporter<'_>,
     ) -> Searched {
-        let time = TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params);
+        let time =
+            TimeManager::new(limits, self.options.move_overhead_ms, &self.options.params, pos.game_ply());
         reporter(&Info::TimeBudget(time.budget()));
         let mut root = pos.clone();
         let mut moves = root_moves(&mut root, limits);

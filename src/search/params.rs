@@ -150,6 +150,12 @@ search_params! {
     time_hard: 300 in 1..=2000,
     /// Time use: percent of the increment added to a move's share.
     time_increment: 75 in 0..=200,
+    /// Time use: a move's share grows by this percent of itself for every ten plies the game
+    /// has gone (up to `time_ply_max`), since long games are played on what is left; a
+    /// candidate, 0 keeps the share flat.
+    time_ply_growth: 0 in 0..=100,
+    /// See `time_ply_growth`: the most the share grows to, percent.
+    time_ply_max: 250 in 100..=1000,
     /// Time use: no budget exceeds this percent of the usable clock (`time_cap_last` on the
     /// last move before the time control).
     time_cap: 50 in 1..=100,

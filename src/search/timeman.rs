@@ -30,12 +30,18 @@ impl TimeBudget {
     /// The budget for `limits`, or `None` when the clock does not limit the search.
     /// `overhead_ms` is what the GUI and the pipe cost per move (the `Move Overhead` option).
     pub fn new(limits: &Limits, overhead_ms: u64) -> Option<TimeBudget> {
-        TimeBudget::with_params(limits, overhead_ms, &SearchParams::DEFAULT)
+        TimeBudget::with_params(limits, overhead_ms, &SearchParams::DEFAULT, 0)
     }
 
     /// `new` with the time-use parameters of `params` (`time_moves`, `time_soft`, `time_hard`,
-    /// `time_increment`, `time_cap`, `time_cap_last`).
-    pub fn with_params(limits: &Limits, overhead_ms: u64, params: &SearchParams) -> Option<TimeBudget> {
+    /// `time_increment`, `time_cap`, `time_cap_last`, `time_ply_growth`, `time_ply_max`), for a
+    /// move after `game_ply` plies of the game.
+    pub fn with_params(
+        limits: &Limits,
+        overhead_ms: u64,
+        params: &SearchParams,
+        game_ply: usize,
+    ) -> Option<TimeBudget> {
         if limits.infinite {
             return None;
         }
@@ -50,7 +56,10 @@ impl TimeBudget {
         // Moves assumed left in the game when the control says nothing, and at most.
         let horizon = params.time_moves as u64;
         let moves_to_go = limits.moves_to_go.map(|m| m.max(1) as u64).unwrap_or(horizon).min(horizon);
-        let share = usable / moves_to_go + percent(limits.increment, params.time_increment);
+        let growth =
+            (100 + params.time_ply_growth as u64 * game_ply as u64 / 10).min(params.time_ply_max as u64);
+        let share =
+            percent(usable / moves_to_go + percent(limits.increment, params.time_increment), growth as i32);
         let cap = percent(usable, if moves_to_go == 1 { params.time_cap_last } else { params.time_cap });
         let soft = percent(share, params.time_soft).min(cap).max(1);
         let hard = percent(share, params.time_hard).min(cap).max(soft);
@@ -133,10 +142,10 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// The time manager of a search within `limits`, `overhead_ms` per move going to the GUI
-    /// and the pipes, with the time-use parameters of `params`.
-    pub fn new(limits: &Limits, overhead_ms: u64, params: &SearchParams) -> TimeManager {
+    /// and the pipes, with the time-use parameters of `params`, after `game_ply` plies.
+    pub fn new(limits: &Limits, overhead_ms: u64, params: &SearchParams, game_ply: usize) -> TimeManager {
         TimeManager {
-            budget: TimeBudget::with_params(limits, overhead_ms, params),
+            budget: TimeBudget::with_params(limits, overhead_ms, params, game_ply),
             fixed_time: limits.movetime.is_some(),
             infinite: limits.infinite,
             single_reply_at_once: limits.is_timed() && !limits.ponder,
@@ -253,7 +262,7 @@ mod tests {
         let limits = clock(60_000, 0, None);
         let landed = TimeBudget::new(&limits, 30).unwrap();
         let generous = SearchParams::with_list("time_soft=120,time_hard=600").unwrap();
-        let more = TimeBudget::with_params(&limits, 30, &generous).unwrap();
+        let more = TimeBudget::with_params(&limits, 30, &generous, 0).unwrap();
         assert_eq!(more.soft_ms, landed.soft_ms * 2);
         assert!(more.hard_ms > landed.hard_ms);
         let reckless = SearchParams::with_list(
@@ -261,9 +270,24 @@ mod tests {
         )
         .unwrap();
         for (left, inc) in [(100, 0), (5_000, 0), (60_000, 0), (5_000, 1_000)] {
-            let b = TimeBudget::with_params(&clock(left, inc, None), 30, &reckless).unwrap();
+            let b = TimeBudget::with_params(&clock(left, inc, None), 30, &reckless, 0).unwrap();
             assert!(b.hard_ms + 30 <= left, "{left}: {b:?}");
         }
+    }
+
+    #[test]
+    fn a_share_that_grows_with_the_game_doubles_by_ply_100_and_stops_at_its_maximum() {
+        let limits = clock(60_000, 600, None);
+        let growing = SearchParams::with_list("time_ply_growth=10,time_ply_max=250").unwrap();
+        let at = |ply| TimeBudget::with_params(&limits, 30, &growing, ply).unwrap();
+        // The landed values at the first ply; 2,324 ms a move as in the test below.
+        assert_eq!(at(0), TimeBudget::new(&limits, 30).unwrap());
+        assert_eq!(at(100).soft_ms, 2_324 * 2 * 60 / 100);
+        assert_eq!(at(150).soft_ms, 2_324 * 5 / 2 * 60 / 100);
+        assert_eq!(at(400), at(150), "the growth stops at time_ply_max");
+        // However far the game has gone, no budget passes the cap of what is left.
+        let late = TimeBudget::with_params(&clock(1_000, 0, None), 30, &growing, 500).unwrap();
+        assert!(late.hard_ms <= (1_000 - 30) / 2, "{late:?}");
     }
 
     #[test]
@@ -291,7 +315,7 @@ mod tests {
     }
 
     fn manager(limits: &Limits) -> TimeManager {
-        TimeManager::new(limits, 30, &SearchParams::DEFAULT)
+        TimeManager::new(limits, 30, &SearchParams::DEFAULT, 0)
     }
 
     /// The first elapsed time at which `manager` would not start another iteration after

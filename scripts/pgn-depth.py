@@ -21,7 +21,7 @@ from collections import defaultdict
 PHASES = ((1, 20, "plies 1-20"), (21, 60, "plies 21-60"), (61, 10_000, "plies 61+"))
 # `{+0.35/21 0.131s}`, or `{0.000s}` for a move played without a search (a table's move).
 COMMENT = re.compile(r"\{\s*(?:[-+]?M?[-+]?\d+(?:\.\d+)?/(\d+)\s+)?(\d+(?:\.\d+)?)s\s*\}")
-MOVE = re.compile(r"^(\d+)\.(\.\.)?$")
+MOVE_NUMBER = re.compile(r"^\d+\.+$")
 
 
 def parse(path):
@@ -41,7 +41,7 @@ def parse(path):
                 if moves and moves[-1] is None and found:
                     depth = int(found.group(1)) if found.group(1) else None
                     moves[-1] = (len(moves), depth, float(found.group(2)))
-            elif MOVE.match(token) or re.match(r"^\d+\.+$", token):
+            elif MOVE_NUMBER.match(token):
                 continue
             elif token in ("1-0", "0-1", "1/2-1/2", "*"):
                 break
@@ -63,7 +63,8 @@ def main(paths):
     for path in paths:
         for tags, moves in parse(path):
             sides = (tags.get("Red", "?"), tags.get("Black", "?"))
-            first = 0 if " w " in f" {tags.get('FEN', 'w')} " or "FEN" not in tags else 1
+            fen = tags.get("FEN", "").split()
+            first = 1 if len(fen) > 1 and fen[1] == "b" else 0
             spent = defaultdict(float)
             count = defaultdict(int)
             for index, move in enumerate(moves):

@@ -239,6 +239,9 @@ impl<'a> Worker<'a> {
             return self.eval.evaluate(&self.pos);
         }
 
+        // Every child (null move, ProbCut, each move) carries this line's double extensions.
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+
         // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
         let features = self.shared.features;
         if features.mate_distance_pruning {
@@ -337,7 +340,6 @@ impl<'a> Worker<'a> {
                     + depth / params.null_depth_div
                     + ((static_eval - beta) / params.null_eval_div).min(params.null_eval_plies);
                 self.stack[ply].cont_row = NO_CONTINUATION;
-                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.eval.make_null_move(&mut self.pos);
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, kind.opposite(), false);
                 self.eval.unmake_null_move(&mut self.pos);
@@ -594,7 +596,6 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let mut list = MoveList::new();
         movegen::pseudo_captures(&self.pos, &mut list);
-        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         for (mv, _) in ScoredMoves::captures(&self.pos, list) {
             if see(&mut self.pos, mv) < probcut_beta - static_eval || !legality.is_legal(&mut self.pos, mv) {
                 continue;

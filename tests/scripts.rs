@@ -1,6 +1,7 @@
 //! The shell scripts that keep a strength gate's evidence: `scripts/gate-archive.sh` splits a
 //! gate's PGN into compressed parts for `docs/gates/`, and the joined parts must give back every
-//! whole game, byte for byte, leaving out a game the match is still writing.
+//! whole game, byte for byte, leaving out a game the match is still writing;
+//! `scripts/pair-speed.sh` measures each engine's speed alone and two at a time.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -92,4 +93,47 @@ fn archiving_a_folder_that_is_not_there_or_holds_no_game_fails() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds no PGN"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn pair_speed(args: &[&str], b: &str) -> Output {
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pair-speed.sh"))
+        .args(args)
+        .env("BIN", env!("CARGO_BIN_EXE_chariot"))
+        .env("A", "--classic")
+        .env("B", b)
+        .env("DEPTH", "2")
+        .output()
+        .expect("bash runs the script")
+}
+
+#[test]
+fn pair_speed_prints_each_engines_medians_and_their_ratios_to_alone() {
+    let out = pair_speed(&["1"], "");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("engine A: --classic; engine B: built-in net"), "{said}");
+    for engine in ["A", "B"] {
+        let row = said.lines().find(|l| l.starts_with(&format!("| {engine} |"))).expect("a row per engine");
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 4, "{row}");
+        let alone: f64 = cells[1].parse().expect("a speed alone");
+        assert!(alone > 0.0, "{row}");
+        for cell in &cells[2..] {
+            // "123456 (0.812)": the median beside the other engine and its ratio to alone.
+            let (speed, ratio) = cell.split_once(" (").expect("speed and ratio");
+            let speed: f64 = speed.parse().unwrap();
+            let ratio: f64 = ratio.trim_end_matches(')').parse().unwrap();
+            assert!((ratio - speed / alone).abs() < 0.001, "{row}");
+        }
+    }
+}
+
+#[test]
+fn pair_speed_refuses_a_bad_count_and_names_a_net_it_cannot_read() {
+    let out = pair_speed(&["0"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = pair_speed(&["1"], "--evalfile /no/such/net.nnue");
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("engine B") && said.contains("/no/such/net.nnue"), "{said}");
 }

@@ -1,7 +1,8 @@
 //! The shell scripts that keep a strength gate's evidence: `scripts/gate-archive.sh` splits a
 //! gate's PGN into compressed parts for `docs/gates/`, and the joined parts must give back every
 //! whole game, byte for byte, leaving out a game the match is still writing;
-//! `scripts/pair-speed.sh` measures each engine's speed alone and two at a time.
+//! `scripts/pair-speed.sh` measures each engine's speed alone and two at a time, and
+//! `scripts/egtb-reach.py` counts the games of a tables match that reached a table.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -136,4 +137,62 @@ fn pair_speed_refuses_a_bad_count_and_names_a_net_it_cannot_read() {
     assert_eq!(out.status.code(), Some(1));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("engine B") && said.contains("/no/such/net.nnue"), "{said}");
+}
+
+/// A game of a tables match as `chariot match` writes it: `red` names Red's engine.
+fn table_game(red: &str, fen: Option<&str>, moves: &str, result: &str) -> String {
+    let black = if red == "tables" { "plain" } else { "tables" };
+    let fen = fen.map(|f| format!("[FEN \"{f}\"]\n")).unwrap_or_default();
+    format!(
+        "[Event \"chariot match\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n{fen}\n\
+         {moves} {result}\n\n"
+    )
+}
+
+fn egtb_reach(pgn: &Path, tables: &Path) -> Output {
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/egtb-reach.py"))
+        .arg(pgn)
+        .arg(tables)
+        .output()
+        .expect("python runs the script")
+}
+
+#[test]
+fn egtb_reach_counts_the_games_that_reach_a_tables_material_and_their_score() {
+    let dir = scratch("reach");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::write(tables.join("KRKAA.egtb"), b"").unwrap();
+    let pgn = [
+        // At the start: king and rook against king and two advisors; the tables (Red) win.
+        table_game("tables", Some("3aka3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"), "1. a0a8 {+M3/5 0.01s}", "1-0"),
+        // From the opening: never there.
+        table_game("tables", None, "1. h2e2 {+0.3/9 0.1s} 1... h9g7 {-0.3/9 0.1s}", "1/2-1/2"),
+        // The colour mirror (Black's rook, Red's advisors), the tables playing Black and winning.
+        table_game("plain", Some("3k5/9/9/9/r8/9/9/9/9/3AKA3 w - - 0 1"), "1. e0e1", "0-1"),
+        // After Red's rook takes the cannon; drawn.
+        table_game(
+            "plain",
+            Some("3aka3/9/9/9/c8/9/9/9/9/R2K5 w - - 0 1"),
+            "1. a0a5 {+9.0/9 0.1s}",
+            "1/2-1/2",
+        ),
+    ]
+    .concat();
+    std::fs::write(dir.join("match.pgn"), pgn).unwrap();
+    let out = egtb_reach(&dir.join("match.pgn"), &tables);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        said.trim(),
+        "4 games; 3 reached a table's material; there the side with tables won 2, drew 1, lost 0"
+    );
+
+    // A move from an empty square is an error that names the game, not a count.
+    let bad = table_game("tables", None, "1. a5a6", "1-0");
+    std::fs::write(dir.join("bad.pgn"), bad).unwrap();
+    let out = egtb_reach(&dir.join("bad.pgn"), &tables);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game 1: no piece on a5"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

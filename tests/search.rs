@@ -181,7 +181,7 @@ fn singular_extensions_keep_the_mates_and_determinism() {
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // Internal iterative reduction, static-exchange pruning, razoring, ProbCut, history
-    // pruning and cut-node reductions are candidates, off by default: at their harshest they
+    // pruning and cut-node reductions (on by default at 1) are candidates: at their harshest they
     // must still find forced mates, and each must change the search of a middlegame position
     // (so a screen of them measures something).
     for setting in [
@@ -203,11 +203,20 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "razor_depth=4",
         "probcut_depth=5",
         "probcut_check_margin=300",
-        "hist_prune_depth=4",
+        "hist_prune_depth=8",
         "lmr_cut=2",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
+}
+
+#[test]
+fn the_default_search_reduces_more_at_expected_cut_nodes() {
+    // Cut-node reductions passed their gate and are on by default (`lmr_cut=1`): switching
+    // them off changes the search of a middlegame position.
+    let fen = bench::BENCH_FENS[6];
+    let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;
+    assert_ne!(nodes(""), nodes("lmr_cut=0"));
 }
 
 #[test]

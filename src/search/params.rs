@@ -78,9 +78,9 @@ search_params! {
     lmr_divisor: 220 in 50..=2000,
     /// Late move reductions: one ply less per this many thousand points of history (0: off).
     lmr_history: 0 in 0..=100000,
-    /// Late move reductions: this many plies more at an expected cut node (a candidate; 0
-    /// leaves cut nodes as the others).
-    lmr_cut: 0 in 0..=4,
+    /// Late move reductions: this many plies more at an expected cut node (0 leaves cut nodes
+    /// as the others; 1 passed its gate, docs/strength.md).
+    lmr_cut: 1 in 0..=4,
     /// Correction history (`correction.rs`): the most weight, out of 256, one search result has
     /// in its entry (a result of depth d weighs d + 1 up to this); 0 switches correction off.
     corr_weight: 0 in 0..=256,

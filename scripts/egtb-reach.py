@@ -9,7 +9,9 @@ from its FEN tag (or the start position) by its ICCS moves, and the first positi
 material has a table in TABLES (either colour: a table serves its colour mirror) is the game's
 reach. Prints the games, how many reached a table, and what the side with tables scored in
 those. A position the search probes inside its tree counts only once the game gets there, so
-this is the least the tables could have touched. Exit status 2 on a usage or input error.
+this is the least the tables could have touched. (`chariot egtb endings --dir TABLES --pgn PGN`
+picks the same positions, without the games' results; this adds the score there.) Exit status 2
+on a usage or input error.
 """
 import os
 import re

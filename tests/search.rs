@@ -178,6 +178,11 @@ fn singular_extensions_keep_the_mates_and_determinism() {
     );
 }
 
+/// The nodes of a search of a bench middlegame to `depth` with the `tune` values `setting`.
+fn middlegame_nodes(setting: &str, depth: i32) -> u64 {
+    search_with(&mut tuned(setting), bench::BENCH_FENS[6], Limits::depth(depth)).nodes
+}
+
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // Internal iterative reduction, static-exchange pruning, razoring, ProbCut, history
@@ -194,8 +199,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     ] {
         assert_finds_the_mates(setting);
     }
-    let fen = bench::BENCH_FENS[6];
-    let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;
+    let nodes = |setting: &str| middlegame_nodes(setting, 9);
     let default = nodes("");
     for setting in [
         "iir_depth=4",
@@ -214,8 +218,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
 fn the_default_search_reduces_more_at_expected_cut_nodes() {
     // Cut-node reductions passed their gate and are on by default (`lmr_cut=1`): switching
     // them off changes the search of a middlegame position.
-    let fen = bench::BENCH_FENS[6];
-    let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(9)).nodes;
+    let nodes = |setting: &str| middlegame_nodes(setting, 9);
     assert_ne!(nodes(""), nodes("lmr_cut=0"));
 }
 
@@ -223,8 +226,7 @@ fn the_default_search_reduces_more_at_expected_cut_nodes() {
 fn the_default_search_extends_singular_moves() {
     // Singular extensions passed their SPRT and are on by default: switching them off changes
     // the search of a middlegame position that reaches their depth.
-    let fen = bench::BENCH_FENS[6];
-    let nodes = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(10)).nodes;
+    let nodes = |setting: &str| middlegame_nodes(setting, 10);
     assert_ne!(nodes(""), nodes("se_depth=0"));
 }
 

@@ -186,7 +186,9 @@ fn middlegame_nodes(setting: &str, depth: i32) -> u64 {
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // Internal iterative reduction, static-exchange pruning, razoring, ProbCut, history
-    // pruning and cut-node reductions (on by default at 1) are candidates: at their harshest they
+    // pruning, cut-node reductions (on by default at 1), reductions of checks, of losing
+    // captures and after a capture from the table, deeper or shallower searches after a reduced
+    // one beats alpha, and futility at the reduced depth are candidates: at their harshest they
     // must still find forced mates, and each must change the search of a middlegame position
     // (so a screen of them measures something).
     for setting in [
@@ -196,6 +198,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "probcut_depth=5,probcut_margin=0,probcut_check_margin=1",
         "hist_prune_depth=8,hist_prune_margin=0",
         "lmr_cut=4",
+        "lmr_checks=1,lmr_captures=1,lmr_tt_capture=4,lmr_deeper=1,futility_lmr=1",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -209,6 +212,11 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "probcut_check_margin=300",
         "hist_prune_depth=8",
         "lmr_cut=2",
+        "lmr_checks=1",
+        "lmr_captures=1",
+        "lmr_tt_capture=1",
+        "lmr_deeper=60",
+        "futility_lmr=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

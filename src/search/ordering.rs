@@ -24,6 +24,9 @@ const COUNTER: i32 = REFUTATION;
 const BAD_CAPTURE: i32 = -5 * HISTORY_MAX;
 /// A capture's MVV-LVA term stays within ±this (the king's SEE value times 16 is 80,000).
 const CAPTURE_SPREAD: i32 = HISTORY_MAX;
+/// The highest order score of a capture that loses material by exchange: every move scoring at
+/// most this is one, and no other move scores this low.
+pub const LOSING_CAPTURE_MAX: i32 = BAD_CAPTURE + CAPTURE_SPREAD;
 const _: () = assert!(SEE_VALUE_MAX * 16 < CAPTURE_SPREAD);
 const _: () = assert!(
     BAD_CAPTURE + CAPTURE_SPREAD < -3 * HISTORY_MAX

@@ -6,7 +6,7 @@ use crate::eval::{EvalChoice, Evaluator};
 
 use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::history::{piece_square, OrderingTables, NO_CONTINUATION};
-use super::ordering::{ScoredMoves, MAX_PLY, REFUTATION};
+use super::ordering::{ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
 use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
@@ -445,6 +445,7 @@ impl<'a> Worker<'a> {
         let mut legal = 0;
         let mut quiets_tried = MoveList::new();
         let futility_base = static_eval + params.futility_base + params.futility_margin * depth;
+        let tt_capture = hash_move != Move::NONE && self.pos.piece_at(hash_move.to()).is_piece();
 
         // Step 9. The move loop.
         for (mv, order_score) in moves {
@@ -459,7 +460,14 @@ impl<'a> Worker<'a> {
                 && depth >= params.lmr_depth
                 && legal > params.lmr_moves + pv_node as i32;
             // Whether a quiet move checks only matters where it could be pruned or reduced.
-            let quiet = !capture && (may_prune || may_reduce) && !self.pos.gives_check(mv);
+            let checks = !capture && (may_prune || may_reduce) && self.pos.gives_check(mv);
+            let quiet = !capture && (may_prune || may_reduce) && !checks;
+            let reducible = may_reduce
+                && if capture {
+                    params.lmr_captures > 0 && order_score <= LOSING_CAPTURE_MAX
+                } else {
+                    !checks || params.lmr_checks > 0
+                };
 
             // Step 10. Late move pruning and futility pruning of quiet moves near the leaves.
             if may_prune && quiet {
@@ -469,8 +477,19 @@ impl<'a> Worker<'a> {
                 {
                     continue;
                 }
-                if features.futility && depth <= params.futility_depth && futility_base <= alpha {
-                    continue;
+                if features.futility {
+                    if params.futility_lmr > 0 {
+                        // Judged at the depth its reduced search would have.
+                        let lmr_depth = (depth - 1 - self.shared.reduction(depth, legal)).max(0);
+                        if lmr_depth <= params.futility_depth
+                            && static_eval + params.futility_base + params.futility_margin * lmr_depth
+                                <= alpha
+                        {
+                            continue;
+                        }
+                    } else if depth <= params.futility_depth && futility_base <= alpha {
+                        continue;
+                    }
                 }
                 // History pruning: a quiet move that has failed here again and again (its
                 // history, the order score below the refutations, is deep below zero).
@@ -506,13 +525,15 @@ impl<'a> Worker<'a> {
                 -self.search(-beta, -alpha, new_depth, ply + 1, kind.first_child(), true)
             } else {
                 let mut r = 0;
-                if may_reduce && quiet {
+                if reducible {
                     r = self.shared.reduction(depth, legal);
                     r -= pv_node as i32;
                     r += !improving as i32;
-                    if order_score >= REFUTATION {
+                    r += params.lmr_tt_capture * tt_capture as i32;
+                    // (A losing capture's order score says nothing of its history.)
+                    if !capture && order_score >= REFUTATION {
                         r -= 1;
-                    } else if params.lmr_history > 0 {
+                    } else if !capture && params.lmr_history > 0 {
                         // A quiet move's order score is its history: reduce good ones less.
                         r -= order_score / (params.lmr_history * HISTORY_PER_LMR_STEP);
                     }
@@ -525,7 +546,16 @@ impl<'a> Worker<'a> {
                 let child = if r > 0 { NodeKind::Cut } else { kind.opposite() };
                 let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, child, true);
                 if s > alpha && r > 0 && !self.stopped {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, kind.opposite(), true);
+                    // How far the reduced search beat alpha says how deep the full one goes.
+                    let full_depth = if params.lmr_deeper > 0 {
+                        new_depth + (s > alpha + params.lmr_deeper) as i32
+                            - (s < best_score + new_depth) as i32
+                    } else {
+                        new_depth
+                    };
+                    if full_depth > new_depth - r {
+                        s = -self.search(-alpha - 1, -alpha, full_depth, ply + 1, kind.opposite(), true);
+                    }
                 }
                 if s > alpha && s < beta && pv_node && !self.stopped {
                     s = -self.search(-beta, -alpha, new_depth, ply + 1, NodeKind::Pv, true);

@@ -186,11 +186,11 @@ fn middlegame_nodes(setting: &str, depth: i32) -> u64 {
 #[test]
 fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // Internal iterative reduction, static-exchange pruning, razoring, ProbCut, history
-    // pruning, cut-node reductions (on by default at 1), reductions of checks, of losing
-    // captures and after a capture from the table, deeper or shallower searches after a reduced
-    // one beats alpha, and futility at the reduced depth are candidates: at their harshest they
-    // must still find forced mates, and each must change the search of a middlegame position
-    // (so a screen of them measures something).
+    // pruning, cut-node reductions, reductions of checks and futility at the reduced depth (these
+    // three on by default), reductions of losing captures and after a capture from the table,
+    // and deeper or shallower searches after a reduced one beats alpha are candidates: at their
+    // harshest they must still find forced mates, and each must change the search of a
+    // middlegame position (so a screen of them measures something).
     for setting in [
         "iir_depth=2",
         "see_prune_depth=8,see_capture_margin=0,see_quiet_margin=0",
@@ -202,7 +202,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     ] {
         assert_finds_the_mates(setting);
     }
-    let nodes = |setting: &str| middlegame_nodes(setting, 9);
+    let nodes = |setting: &str| middlegame_nodes(setting, 10);
     let default = nodes("");
     for setting in [
         "iir_depth=4",
@@ -212,11 +212,9 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "probcut_check_margin=300",
         "hist_prune_depth=8",
         "lmr_cut=2",
-        "lmr_checks=1",
         "lmr_captures=1",
         "lmr_tt_capture=1",
         "lmr_deeper=60",
-        "futility_lmr=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
@@ -228,6 +226,16 @@ fn the_default_search_reduces_more_at_expected_cut_nodes() {
     // them off changes the search of a middlegame position.
     let nodes = |setting: &str| middlegame_nodes(setting, 9);
     assert_ne!(nodes(""), nodes("lmr_cut=0"));
+}
+
+#[test]
+fn the_default_search_reduces_checks_and_judges_futility_at_the_reduced_depth() {
+    // Both passed their gate together and are on by default: switching either off changes the
+    // search of a middlegame position.
+    let nodes = |setting: &str| middlegame_nodes(setting, 9);
+    let default = nodes("");
+    assert_ne!(default, nodes("lmr_checks=0"), "quiet checks are reduced");
+    assert_ne!(default, nodes("futility_lmr=0"), "futility looks at the reduced depth");
 }
 
 #[test]

@@ -82,8 +82,9 @@ search_params! {
     /// as the others; 1 passed its gate, docs/strength.md).
     lmr_cut: 1 in 0..=4,
     /// Late move reductions: quiet moves that give check are reduced as the other quiet moves
-    /// (a candidate: 1; 0 searches every check at full depth, as before).
-    lmr_checks: 0 in 0..=1,
+    /// (1, with `futility_lmr`, passed its gate, docs/strength.md; 0 searches every check at full
+    /// depth, as before).
+    lmr_checks: 1 in 0..=1,
     /// Late move reductions: late captures that lose material by exchange are reduced as quiet
     /// moves are (a candidate: 1; 0 never reduces a capture).
     lmr_captures: 0 in 0..=1,
@@ -95,8 +96,9 @@ search_params! {
     /// the best one so far by the new depth (a candidate; 0 switches it off).
     lmr_deeper: 0 in 0..=2000,
     /// Futility pruning judges a late quiet move by the depth its reduced search would have
-    /// (the late-move reduction taken off) rather than the node's (a candidate: 1).
-    futility_lmr: 0 in 0..=1,
+    /// (the late-move reduction taken off) rather than the node's (1, with `lmr_checks`, passed
+    /// its gate; 0 judges by the node's depth, as before).
+    futility_lmr: 1 in 0..=1,
     /// Correction history (`correction.rs`): the most weight, out of 256, one search result has
     /// in its entry (a result of depth d weighs d + 1 up to this); 0 switches correction off.
     corr_weight: 0 in 0..=256,

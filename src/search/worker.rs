@@ -444,7 +444,6 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut legal = 0;
         let mut quiets_tried = MoveList::new();
-        let futility_base = static_eval + params.futility_base + params.futility_margin * depth;
         let tt_capture = hash_move != Move::NONE && self.pos.piece_at(hash_move.to()).is_piece();
 
         // Step 9. The move loop.
@@ -477,19 +476,18 @@ impl<'a> Worker<'a> {
                 {
                     continue;
                 }
-                if features.futility {
-                    if params.futility_lmr > 0 {
-                        // Judged at the depth its reduced search would have.
-                        let lmr_depth = (depth - 1 - self.shared.reduction(depth, legal)).max(0);
-                        if lmr_depth <= params.futility_depth
-                            && static_eval + params.futility_base + params.futility_margin * lmr_depth
-                                <= alpha
-                        {
-                            continue;
-                        }
-                    } else if depth <= params.futility_depth && futility_base <= alpha {
-                        continue;
-                    }
+                // Futility: judged at the depth the move's reduced search would have
+                // (`futility_lmr`), or at the node's.
+                let futility_depth = if params.futility_lmr > 0 {
+                    (depth - 1 - self.shared.reduction(depth, legal)).max(0)
+                } else {
+                    depth
+                };
+                if features.futility
+                    && futility_depth <= params.futility_depth
+                    && static_eval + params.futility_base + params.futility_margin * futility_depth <= alpha
+                {
+                    continue;
                 }
                 // History pruning: a quiet move that has failed here again and again (its
                 // history, the order score below the refutations, is deep below zero).

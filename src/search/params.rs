@@ -169,9 +169,10 @@ search_params! {
     /// Time use: percent of the increment added to a move's share.
     time_increment: 75 in 0..=200,
     /// Time use: a move's share grows by this percent of itself for every ten plies the game
-    /// has gone (up to `time_ply_max`), since long games are played on what is left; a
-    /// candidate, 0 keeps the share flat.
-    time_ply_growth: 0 in 0..=100,
+    /// has gone (up to `time_ply_max`), since long games are played on what is left (5 passed
+    /// its gate, docs/strength.md: a move at ply 100 gets 1.5 times the first's share; 0 keeps
+    /// the share flat).
+    time_ply_growth: 5 in 0..=100,
     /// See `time_ply_growth`: the most the share grows to, percent.
     time_ply_max: 250 in 100..=1000,
     /// Time use: no budget exceeds this percent of the usable clock (`time_cap_last` on the

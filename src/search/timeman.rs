@@ -301,6 +301,12 @@ mod tests {
         // Otherwise at most half.
         let b = TimeBudget::new(&clock(1_030, 0, Some(2)), 30).unwrap();
         assert_eq!(b, TimeBudget { soft_ms: 300, hard_ms: 500 });
+        // The share grows by 5% every ten plies: half as much again at ply 100.
+        let at_100 = TimeBudget::with_params(&clock(60_000, 600, None), 30, &SearchParams::DEFAULT, 100);
+        assert_eq!(
+            at_100.unwrap(),
+            TimeBudget { soft_ms: 2_324 * 3 / 2 * 60 / 100, hard_ms: 2_324 * 3 / 2 * 3 }
+        );
     }
 
     const A: Move = Move::from_bits(0x1234);

@@ -221,19 +221,13 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
 }
 
 #[test]
-fn the_default_search_reduces_more_at_expected_cut_nodes() {
-    // Cut-node reductions passed their gate and are on by default (`lmr_cut=1`): switching
-    // them off changes the search of a middlegame position.
-    let nodes = |setting: &str| middlegame_nodes(setting, 9);
-    assert_ne!(nodes(""), nodes("lmr_cut=0"));
-}
-
-#[test]
-fn the_default_search_reduces_checks_and_judges_futility_at_the_reduced_depth() {
-    // Both passed their gate together and are on by default: switching either off changes the
-    // search of a middlegame position.
+fn the_landed_reductions_are_on_by_default() {
+    // Cut-node reductions, reductions of quiet checks and futility at the reduced depth passed
+    // their gates and are on by default: switching any off changes the search of a middlegame
+    // position.
     let nodes = |setting: &str| middlegame_nodes(setting, 9);
     let default = nodes("");
+    assert_ne!(default, nodes("lmr_cut=0"), "late moves at cut nodes are reduced more");
     assert_ne!(default, nodes("lmr_checks=0"), "quiet checks are reduced");
     assert_ne!(default, nodes("futility_lmr=0"), "futility looks at the reduced depth");
 }

@@ -459,8 +459,9 @@ impl<'a> Worker<'a> {
                 && depth >= params.lmr_depth
                 && legal > params.lmr_moves + pv_node as i32;
             // Whether a quiet move checks only matters where it could be pruned or reduced.
-            let checks = !capture && (may_prune || may_reduce) && self.pos.gives_check(mv);
-            let quiet = !capture && (may_prune || may_reduce) && !checks;
+            let prunable_or_reducible = !capture && (may_prune || may_reduce);
+            let checks = prunable_or_reducible && self.pos.gives_check(mv);
+            let quiet = prunable_or_reducible && !checks;
             let reducible = may_reduce
                 && if capture {
                     params.lmr_captures > 0 && order_score <= LOSING_CAPTURE_MAX

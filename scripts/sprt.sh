@@ -60,6 +60,10 @@ books_off() {
     esac
 }
 
+# Said before the games, since "new" and "old" are all the report and the PGN call them: the
+# first argument is OLD.
+echo "sprt.sh: new = $new${NEW_OPTS:+ ($NEW_OPTS)}; old = $old${OLD_OPTS:+ ($OLD_OPTS)}" >&2
+
 exec "$CHARIOT" match \
     --engine "name=new,cmd=$new,$(books_off "${NEW_OPTS:-}")" \
     --engine "name=old,cmd=$old,$(books_off "${OLD_OPTS:-}")" \

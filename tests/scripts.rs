@@ -2,7 +2,8 @@
 //! gate's PGN into compressed parts for `docs/gates/`, and the joined parts must give back every
 //! whole game, byte for byte, leaving out a game the match is still writing;
 //! `scripts/pair-speed.sh` measures each engine's speed alone and two at a time, and
-//! `scripts/egtb-reach.py` counts the games of a tables match that reached a table.
+//! `scripts/egtb-reach.py` counts the games of a tables match that reached a table; and
+//! `scripts/sprt.sh` says which of its two builds is the one it calls `new`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -94,6 +95,30 @@ fn archiving_a_folder_that_is_not_there_or_holds_no_game_fails() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds no PGN"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The second argument of `scripts/sprt.sh` is the engine it calls `new` (a swap once turned
+/// a gain into a loss in the record): the script says so, and hands `chariot match` that order.
+#[test]
+fn sprt_names_its_second_argument_new_and_says_so() {
+    // `echo` in the runner's place prints the match's arguments instead of playing it.
+    let chariot = env!("CARGO_BIN_EXE_chariot");
+    let out = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/sprt.sh"))
+        .args(["/bin/true", chariot])
+        .env("CHARIOT", "/bin/echo")
+        .env("NEW_OPTS", "option.tune=lmr_cut=2")
+        .env("PGN", scratch("sprt-names").join("none.pgn"))
+        .output()
+        .expect("bash runs the script");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&format!("new = {chariot} (option.tune=lmr_cut=2); old = /bin/true")), "{said}");
+    let args = String::from_utf8_lossy(&out.stdout);
+    let new_at = args.find(&format!("name=new,cmd={chariot},")).expect("the new engine");
+    let old_at = args.find("name=old,cmd=/bin/true,").expect("the old engine");
+    assert!(new_at < old_at, "{args}");
+    assert!(args.contains("option.tune=lmr_cut=2"), "{args}");
+    let _ = std::fs::remove_dir_all(scratch("sprt-names"));
 }
 
 fn pair_speed(args: &[&str], b: &str) -> Output {

@@ -4,12 +4,14 @@
 //! | table | indexed by | entry | bound |
 //! |---|---|---|---|
 //! | quiet history (`OrderingTables::history`) | the moving piece's type, its destination | i32 | ±`HISTORY_MAX`, by gravity (`update_history`) |
+//! | capture history (`OrderingTables::capture`) | the moving piece and destination (`piece_square`), the captured piece's kind | i32 | ±`HISTORY_MAX`, by gravity |
 //! | counter moves (`OrderingTables::counter`) | the last move's piece type and destination | the reply that refuted it | |
 //! | continuation history (`ContinuationHistory`) | the piece and destination of the move one or two plies before (`ContRow`), and the reply's (`piece_square`) | i32 | ±`HISTORY_MAX`, by gravity |
 //! | correction history (`correction::CorrectionHistory`) | side to move, pawn or piece key | centipawns × `CORRECTION_GRAIN` | ±`CORRECTION_LIMIT_CP` centipawns |
 //!
-//! Move ordering (`ordering`) ranks quiet moves by the first three and places its classes of
-//! moves around `HISTORY_MAX`; the correction history keeps its own learning rule beside the
+//! Move ordering (`ordering`) ranks quiet moves by the quiet, counter and continuation tables,
+//! captures within their class by the capture history (when `capture_history_div` is on), and
+//! places its classes of moves around `HISTORY_MAX`; the correction history keeps its own learning rule beside the
 //! evaluation it corrects. The killers live in the search's per-ply `Stack`.
 //!
 //! The continuation history fades lazily. Between searches every entry fades to a quarter, so
@@ -46,6 +48,8 @@ pub fn piece_square(pos: &Position, mv: Move) -> ContRow {
 pub struct OrderingTables {
     /// Quiet-move success by (piece type index, destination).
     pub history: Box<[[i32; 256]; 14]>,
+    /// Capture success by the capture's `piece_square` and the captured piece's kind.
+    pub capture: Box<[[i32; 7]; PIECE_SQUARES]>,
     /// The reply that refuted a move, by (piece type index, destination) of that move.
     pub counter: Box<[[Move; 256]; 14]>,
     /// Quiet-move success after a given earlier move: by the row of the move one or two plies
@@ -57,6 +61,7 @@ impl Default for OrderingTables {
     fn default() -> Self {
         OrderingTables {
             history: Box::new([[0; 256]; 14]),
+            capture: Box::new([[0; 7]; PIECE_SQUARES]),
             counter: Box::new([[Move::NONE; 256]; 14]),
             cont: ContinuationHistory::default(),
         }
@@ -93,6 +98,30 @@ impl OrderingTables {
         }
     }
 
+    /// After a beta cutoff: rewards the capture that caused it (`cut_by`, `None` when a quiet
+    /// move did) and punishes the captures tried before it, all in `pos`, the node's position.
+    pub fn reward_capture(&mut self, pos: &Position, cut_by: Option<Move>, tried: &[Move], depth: i32) {
+        let bonus = (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED;
+        if let Some(mv) = cut_by {
+            update_history(self.capture_entry(pos, mv), bonus);
+        }
+        for &other in tried {
+            if Some(other) != cut_by {
+                update_history(self.capture_entry(pos, other), -bonus);
+            }
+        }
+    }
+
+    fn capture_entry(&mut self, pos: &Position, mv: Move) -> &mut i32 {
+        &mut self.capture[piece_square(pos, mv)][pos.piece_at(mv.to()).kind().index()]
+    }
+
+    /// The capture history of `mv`, a capture in `pos`.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        self.capture[piece_square(pos, mv)][pos.piece_at(mv.to()).kind().index()]
+    }
+
     fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: [ContRow; 2]) {
         update_history(&mut self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()], bonus);
         let at = piece_square(pos, mv);
@@ -116,6 +145,11 @@ impl OrderingTables {
     /// Scales history down between searches so old lessons fade.
     pub fn age(&mut self) {
         for row in self.history.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 4;
+            }
+        }
+        for row in self.capture.iter_mut() {
             for h in row.iter_mut() {
                 *h /= 4;
             }
@@ -322,5 +356,25 @@ mod tests {
         );
         // The row for "no earlier move" is never written.
         assert!(tables.cont.row_is_zero(NO_CONTINUATION));
+    }
+
+    #[test]
+    fn capture_history_rewards_the_capture_that_cut_and_punishes_those_before_it() {
+        // Red's cannon can take the horse on b9 or h9.
+        let pos = Position::startpos();
+        let mut tables = OrderingTables::default();
+        let take_left = Move::parse_iccs("b2b9").unwrap();
+        let take_right = Move::parse_iccs("h2h9").unwrap();
+        tables.reward_capture(&pos, Some(take_right), &[take_left, take_right], 5);
+        assert!(tables.capture_score(&pos, take_right) > 0);
+        assert!(tables.capture_score(&pos, take_left) < 0);
+        // A quiet move's cutoff punishes every capture tried.
+        let before = tables.capture_score(&pos, take_right);
+        tables.reward_capture(&pos, None, &[take_right], 5);
+        assert!(tables.capture_score(&pos, take_right) < before);
+        // Fading between searches takes every entry towards zero.
+        let left = tables.capture_score(&pos, take_left);
+        tables.age();
+        assert_eq!(tables.capture_score(&pos, take_left), left / 4);
     }
 }

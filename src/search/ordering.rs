@@ -27,7 +27,10 @@ const CAPTURE_SPREAD: i32 = HISTORY_MAX;
 /// The highest order score of a capture that loses material by exchange: every move scoring at
 /// most this is one, and no other move scores this low.
 pub const LOSING_CAPTURE_MAX: i32 = BAD_CAPTURE + CAPTURE_SPREAD;
-const _: () = assert!(SEE_VALUE_MAX * 16 < CAPTURE_SPREAD);
+/// The least divisor of a capture's history in its order score (`capture_history_div`): with
+/// it the capture terms still keep within `CAPTURE_SPREAD`.
+const CAPTURE_HISTORY_DIV_MIN: i32 = 2;
+const _: () = assert!(SEE_VALUE_MAX * 16 + HISTORY_MAX / CAPTURE_HISTORY_DIV_MIN < CAPTURE_SPREAD);
 const _: () = assert!(
     BAD_CAPTURE + CAPTURE_SPREAD < -3 * HISTORY_MAX
         && 3 * HISTORY_MAX < REFUTATION
@@ -66,7 +69,8 @@ pub struct ScoredMoves {
 
 impl ScoredMoves {
     /// Scores `moves` for a node with these `killers`; `conts` are the rows of the moves one
-    /// and two plies before.
+    /// and two plies before; captures add their history divided by `capture_history_div`
+    /// (0: none).
     pub fn new(
         pos: &mut Position,
         moves: MoveList,
@@ -74,6 +78,7 @@ impl ScoredMoves {
         tables: &mut OrderingTables,
         killers: [Move; 2],
         conts: [ContRow; 2],
+        capture_history_div: i32,
     ) -> Self {
         tables.cont.prepare(conts);
         let mut keys = [0; crate::board::moves::MAX_MOVES];
@@ -85,7 +90,10 @@ impl ScoredMoves {
             let score = if mv == hash_move {
                 HASH_MOVE
             } else if pos.piece_at(mv.to()).is_piece() {
-                let order = mvv_lva(pos, mv);
+                let mut order = mvv_lva(pos, mv);
+                if capture_history_div > 0 {
+                    order += tables.capture_score(pos, mv) / capture_history_div.max(CAPTURE_HISTORY_DIV_MIN);
+                }
                 if see_non_negative(pos, mv) {
                     GOOD_CAPTURE + order
                 } else {
@@ -216,6 +224,7 @@ mod tests {
             &mut OrderingTables::default(),
             [Move::NONE; 2],
             [NO_CONTINUATION; 2],
+            0,
         )
         .map(|(m, _)| m)
         .collect();
@@ -274,7 +283,7 @@ mod tests {
         tables.reward_quiet(&pos, counter, &[], 1, conts);
         let moves = movegen::legal_moves(&mut pos);
         let scored: Vec<(Move, i32)> =
-            ScoredMoves::new(&mut pos, moves, Move::NONE, &mut tables, [killer, second_killer], conts)
+            ScoredMoves::new(&mut pos, moves, Move::NONE, &mut tables, [killer, second_killer], conts, 0)
                 .collect();
         let rank = |mv: Move| scored.iter().position(|&(m, _)| m == mv).unwrap();
         let score = |mv: Move| scored[rank(mv)].1;
@@ -284,5 +293,27 @@ mod tests {
         assert!(rank(favourite) < rank(plain));
         assert!(score(counter) >= REFUTATION && score(second_killer) >= REFUTATION);
         assert!(score(favourite) < REFUTATION && score(favourite) > 2 * HISTORY_MAX - HISTORY_MAX / 8);
+    }
+
+    #[test]
+    fn capture_history_reorders_captures_of_one_class_when_switched_on() {
+        // Red's two cannons can each take a horse (losing by exchange, both): the same class
+        // and MVV-LVA, so without
+        // capture history the list's order decides; with it, the capture that cut before leads.
+        let mut pos = Position::startpos();
+        let mut tables = OrderingTables::default();
+        let captures = |pos: &mut Position, tables: &mut OrderingTables, div: i32| -> Vec<Move> {
+            let moves = movegen::legal_moves(pos);
+            ScoredMoves::new(pos, moves, Move::NONE, tables, [Move::NONE; 2], [NO_CONTINUATION; 2], div)
+                .map(|(m, _)| m)
+                .filter(|m| pos.piece_at(m.to()).is_piece())
+                .collect()
+        };
+        let plain = captures(&mut pos, &mut tables, 0);
+        assert_eq!(plain.len(), 2, "{plain:?}");
+        let (first, second) = (plain[0], plain[1]);
+        tables.reward_capture(&pos, Some(second), &[first, second], 8);
+        assert_eq!(captures(&mut pos, &mut tables, 0), plain, "off: the history is not read");
+        assert_eq!(captures(&mut pos, &mut tables, 256), vec![second, first]);
     }
 }

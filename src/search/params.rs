@@ -154,6 +154,11 @@ search_params! {
     hist_prune_depth: 0 in 0..=32,
     /// See `hist_prune_depth`.
     hist_prune_margin: 300 in 0..=1000000,
+    /// Capture history (a candidate; 0 switches it off): captures are ordered within their
+    /// class (winning or losing by exchange) by MVV-LVA plus their history divided by this. A
+    /// rook as victim weighs 3,200 in MVV-LVA and a history reaches ±1,048,576, so 256 lets
+    /// history move a capture by up to about a rook; values below 2 count as 2.
+    capture_history_div: 0 in 0..=1000000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

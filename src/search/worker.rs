@@ -437,13 +437,23 @@ impl<'a> Worker<'a> {
         movegen::pseudo_moves(&self.pos, &mut list);
         let conts = self.stack.conts(ply);
         let killers = self.stack[ply].killers;
-        let moves = ScoredMoves::new(&mut self.pos, list, hash_move, &mut self.tables, killers, conts);
+        let capture_history = params.capture_history_div;
+        let moves = ScoredMoves::new(
+            &mut self.pos,
+            list,
+            hash_move,
+            &mut self.tables,
+            killers,
+            conts,
+            capture_history,
+        );
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut legal = 0;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
         let tt_capture = hash_move != Move::NONE && self.pos.piece_at(hash_move.to()).is_piece();
 
         // Step 9. The move loop.
@@ -567,10 +577,13 @@ impl<'a> Worker<'a> {
             }
             if !capture {
                 quiets_tried.push(mv);
+            } else if capture_history > 0 {
+                captures_tried.push(mv);
             }
 
             // Step 12. A new best move; a quiet one that cuts off becomes a killer and gains
-            // history over the quiet moves tried before it.
+            // history over the quiet moves tried before it; a capture that cuts off gains
+            // capture history over the captures before it (which any cutoff punishes).
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -584,6 +597,10 @@ impl<'a> Worker<'a> {
                             self.stack[ply].add_killer(mv);
                             let tried = &quiets_tried.as_slice()[..quiets_tried.len() - 1];
                             self.tables.reward_quiet(&self.pos, mv, tried, depth, conts);
+                        }
+                        if capture_history > 0 {
+                            let cut_by = capture.then_some(mv);
+                            self.tables.reward_capture(&self.pos, cut_by, captures_tried.as_slice(), depth);
                         }
                         break;
                     }
@@ -703,7 +720,16 @@ impl<'a> Worker<'a> {
         }
         let moves = if in_check {
             let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 2]);
-            ScoredMoves::new(&mut self.pos, list, Move::NONE, &mut self.tables, killers, no_conts)
+            let capture_history = self.shared.params.capture_history_div;
+            ScoredMoves::new(
+                &mut self.pos,
+                list,
+                Move::NONE,
+                &mut self.tables,
+                killers,
+                no_conts,
+                capture_history,
+            )
         } else {
             ScoredMoves::captures(&self.pos, list)
         };

@@ -5,7 +5,7 @@
 use super::info::{Info, IterationInfo, ScoreBound};
 use super::options::Algorithm;
 use super::ordering::MAX_PLY;
-use super::root::RootMove;
+use super::root::{effort_percent, RootMove};
 use super::score::{is_mate, INFINITE, MATE};
 use super::shared::CHATTY_AFTER_MS;
 use super::timeman::{ClockReading, Iteration};
@@ -147,7 +147,9 @@ impl Worker<'_> {
                 }
             }
             if let Some(time) = &mut self.time {
-                let iteration = Iteration { depth, best: outcome.lines[0].pv[0], score: prev_score };
+                let best = outcome.lines[0].pv[0];
+                let best_effort = effort_percent(&moves, best);
+                let iteration = Iteration { depth, best, score: prev_score, best_effort };
                 if !time.start_next_iteration(iteration, ClockReading::of(self.shared.control)) {
                     break;
                 }

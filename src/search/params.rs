@@ -205,6 +205,12 @@ search_params! {
     time_next_iteration: 250 in 100..=1000,
     /// Time use: on a clock, a mate is not searched more than this many plies past its distance.
     time_mate_plies: 4 in 0..=64,
+    /// Time use: when the best move has taken at least this percent of the root's nodes over
+    /// the whole search (it alone needed looking at), no iteration starts past `time_effort_soft`
+    /// percent of the soft budget (a candidate, as Stockfish's node effort; 0 switches it off).
+    time_effort: 0 in 0..=100,
+    /// See `time_effort`.
+    time_effort_soft: 70 in 1..=100,
 }
 
 /// Why a `name=value` list was refused; `Display` names the pair at fault.

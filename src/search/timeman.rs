@@ -76,6 +76,8 @@ pub struct Iteration {
     pub best: Move,
     /// The best move's score.
     pub score: i32,
+    /// The percent of the root's nodes, over the whole search so far, spent on the best move.
+    pub best_effort: u32,
 }
 
 /// The clock as the search sees it when it asks the time manager.
@@ -105,6 +107,8 @@ struct Scaling {
     max: f64,
     next_iteration: f64,
     mate_plies: i32,
+    effort: u32,
+    effort_soft: f64,
 }
 
 impl Scaling {
@@ -118,6 +122,8 @@ impl Scaling {
             max: factor(params.time_scale_max),
             next_iteration: factor(params.time_next_iteration),
             mate_plies: params.time_mate_plies,
+            effort: params.time_effort as u32,
+            effort_soft: factor(params.time_effort_soft),
         }
     }
 }
@@ -190,6 +196,10 @@ impl TimeManager {
         let elapsed = clock.elapsed_ms as f64;
         // Past the soft budget, or so near the hard one that the next iteration would be cut off.
         if elapsed >= soft || elapsed * s.next_iteration >= budget.hard_ms as f64 {
+            return false;
+        }
+        // A best move that took nearly all the effort has no rival worth the rest of the budget.
+        if s.effort > 0 && iteration.best_effort >= s.effort && elapsed >= soft * s.effort_soft {
             return false;
         }
         // A mate seen well past its distance will not change.
@@ -329,7 +339,11 @@ mod tests {
     fn first_stop(manager: &TimeManager, depth: i32, best: Move, score: i32) -> u64 {
         (0..1_000_000)
             .step_by(10)
-            .find(|&ms| !manager.clone().start_next_iteration(Iteration { depth, best, score }, at(ms)))
+            .find(|&ms| {
+                !manager
+                    .clone()
+                    .start_next_iteration(Iteration { depth, best, score, best_effort: 0 }, at(ms))
+            })
             .unwrap()
     }
 
@@ -339,8 +353,11 @@ mod tests {
         let (mut stable, mut unstable) = (manager(&limits), manager(&limits));
         for depth in 1..=6 {
             let changing = if depth % 2 == 0 { A } else { B };
-            assert!(stable.start_next_iteration(Iteration { depth, best: A, score: 10 }, at(0)));
-            assert!(unstable.start_next_iteration(Iteration { depth, best: changing, score: 10 }, at(0)));
+            assert!(
+                stable.start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0))
+            );
+            assert!(unstable
+                .start_next_iteration(Iteration { depth, best: changing, score: 10, best_effort: 0 }, at(0)));
         }
         let budget = stable.budget().unwrap();
         // Stable: the soft budget itself.
@@ -357,9 +374,32 @@ mod tests {
         assert_eq!(first_stop(&stable, 7, A, 10 - 30), first_stop(&stable, 7, A, 10));
         // A best move that holds again brings the budget back down, never below the soft budget.
         for depth in 7..=30 {
-            unstable.start_next_iteration(Iteration { depth, best: A, score: 10 }, at(0));
+            unstable.start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0));
         }
         assert_eq!(first_stop(&unstable, 31, A, 10), first_stop(&stable, 7, A, 10));
+    }
+
+    #[test]
+    fn a_best_move_that_took_nearly_all_the_effort_stops_early_when_switched_on() {
+        let limits = clock(60_000, 0, None);
+        let effort = SearchParams::with_list("time_effort=90,time_effort_soft=50").unwrap();
+        let with_effort = TimeManager::new(&limits, 30, &effort, 0);
+        let soft = with_effort.budget().unwrap().soft_ms;
+        let stop = |manager: &TimeManager, best_effort| {
+            (0..1_000_000)
+                .step_by(10)
+                .find(|&ms| {
+                    let it = Iteration { depth: 8, best: A, score: 10, best_effort };
+                    !manager.clone().start_next_iteration(it, at(ms))
+                })
+                .unwrap()
+        };
+        // At or past the threshold: at half the soft budget.
+        assert_eq!(stop(&with_effort, 90), (soft / 2).div_ceil(10) * 10);
+        assert_eq!(stop(&with_effort, 100), stop(&with_effort, 90));
+        // Below it, or with the candidate off: the soft budget itself.
+        assert_eq!(stop(&with_effort, 89), soft.div_ceil(10) * 10);
+        assert_eq!(stop(&manager(&limits), 100), soft.div_ceil(10) * 10);
     }
 
     #[test]
@@ -372,8 +412,10 @@ mod tests {
             for depth in 1..=40 {
                 let best = if depth % 2 == 0 { A } else { B };
                 let score = 100 - 50 * depth;
-                assert!(!time.clone().start_next_iteration(Iteration { depth, best, score }, at(hard)));
-                time.start_next_iteration(Iteration { depth, best, score }, at(0));
+                assert!(!time
+                    .clone()
+                    .start_next_iteration(Iteration { depth, best, score, best_effort: 0 }, at(hard)));
+                time.start_next_iteration(Iteration { depth, best, score, best_effort: 0 }, at(0));
             }
         }
     }
@@ -385,7 +427,7 @@ mod tests {
         // No iteration is skipped to save time: the hard limit alone ends the search.
         for ms in [0, 500, 969, 2_000] {
             let mut t = time.clone();
-            assert!(t.start_next_iteration(Iteration { depth: 5, best: A, score: 0 }, at(ms)));
+            assert!(t.start_next_iteration(Iteration { depth: 5, best: A, score: 0, best_effort: 0 }, at(ms)));
         }
         assert!(!time.must_abort(at(969)));
         assert!(time.must_abort(at(970)));
@@ -398,7 +440,8 @@ mod tests {
         assert_eq!(infinite.budget(), None);
         for ms in [0, 10_000, 10_000_000] {
             assert!(!infinite.must_abort(at(ms)));
-            assert!(infinite.start_next_iteration(Iteration { depth: 3, best: A, score: 0 }, at(ms)));
+            assert!(infinite
+                .start_next_iteration(Iteration { depth: 3, best: A, score: 0, best_effort: 0 }, at(ms)));
             assert!(infinite.holds_answer(false));
         }
         let plain_infinite = Limits { infinite: true, ..Limits::depth(100) };
@@ -412,9 +455,10 @@ mod tests {
         for depth in 1..=20 {
             let best = if depth % 2 == 0 { A } else { B };
             assert!(!ponder.must_abort(pondering_at(hard * 100)));
-            assert!(
-                ponder.start_next_iteration(Iteration { depth, best, score: 0 }, pondering_at(hard * 100))
-            );
+            assert!(ponder.start_next_iteration(
+                Iteration { depth, best, score: 0, best_effort: 0 },
+                pondering_at(hard * 100)
+            ));
             assert!(ponder.holds_answer(true));
         }
         // After ponderhit the clock runs: the budget counts from then, unstretched by the
@@ -424,16 +468,21 @@ mod tests {
         assert!(ponder.must_abort(at(hard)));
         let soft = ponder.budget().unwrap().soft_ms;
         let mut held = ponder.clone();
-        assert!(!held.start_next_iteration(Iteration { depth: 21, best: A, score: 0 }, at(soft)));
+        assert!(
+            !held.start_next_iteration(Iteration { depth: 21, best: A, score: 0, best_effort: 0 }, at(soft))
+        );
         // A best move that changes after ponderhit stretches it as usual.
-        assert!(ponder.start_next_iteration(Iteration { depth: 21, best: B, score: 0 }, at(soft)));
+        assert!(
+            ponder.start_next_iteration(Iteration { depth: 21, best: B, score: 0, best_effort: 0 }, at(soft))
+        );
     }
 
     #[test]
     fn without_a_clock_only_stop_ends_the_search() {
         let mut time = manager(&Limits::depth(8));
         assert!(!time.must_abort(at(u64::MAX)));
-        assert!(time.start_next_iteration(Iteration { depth: 1, best: A, score: 0 }, at(u64::MAX)));
+        assert!(time
+            .start_next_iteration(Iteration { depth: 1, best: A, score: 0, best_effort: 0 }, at(u64::MAX)));
         assert!(!time.answers_at_once(1) && !time.holds_answer(false));
     }
 
@@ -451,13 +500,20 @@ mod tests {
         let mut time = manager(&limits);
         for depth in 1..=9 {
             assert!(
-                time.start_next_iteration(Iteration { depth, best: A, score: mate_in_3 }, at(0)),
+                time.start_next_iteration(
+                    Iteration { depth, best: A, score: mate_in_3, best_effort: 0 },
+                    at(0)
+                ),
                 "{depth}"
             );
         }
-        assert!(!time.start_next_iteration(Iteration { depth: 10, best: A, score: mate_in_3 }, at(0)));
+        assert!(!time
+            .start_next_iteration(Iteration { depth: 10, best: A, score: mate_in_3, best_effort: 0 }, at(0)));
         let mut time = manager(&limits);
         let mated_in_3 = -(MATE - 5);
-        assert!(!time.start_next_iteration(Iteration { depth: 10, best: A, score: mated_in_3 }, at(0)));
+        assert!(!time.start_next_iteration(
+            Iteration { depth: 10, best: A, score: mated_in_3, best_effort: 0 },
+            at(0)
+        ));
     }
 }

@@ -177,6 +177,7 @@ impl<'a> Worker<'a> {
                 self.shared.report_currmove(mv, i + 1, depth);
             }
             self.stack[0].cont_row = piece_square(&self.pos, mv);
+            let nodes_before = self.nodes;
             self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -189,6 +190,7 @@ impl<'a> Worker<'a> {
                 s
             };
             self.eval.unmake_move(&mut self.pos);
+            root_move.effort += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

@@ -188,8 +188,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // Internal iterative reduction, static-exchange pruning, razoring, ProbCut, history
     // pruning, cut-node reductions, reductions of checks and futility at the reduced depth (these
     // three on by default), reductions of losing captures and after a capture from the table,
-    // deeper or shallower searches after a reduced one beats alpha, and capture history are
-    // candidates: at their
+    // deeper or shallower searches after a reduced one beats alpha, more reduction under
+    // children that keep failing high, and capture history are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -201,6 +201,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_cut=4",
         "lmr_checks=1,lmr_captures=1,lmr_tt_capture=4,lmr_deeper=1,futility_lmr=1",
         "capture_history_div=2",
+        "lmr_cutoffs=1",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -218,6 +219,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_tt_capture=1",
         "lmr_deeper=60",
         "capture_history_div=256",
+        "lmr_cutoffs=3",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

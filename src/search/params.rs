@@ -81,6 +81,10 @@ search_params! {
     /// Late move reductions: this many plies more at an expected cut node (0 leaves cut nodes
     /// as the others; 1 passed its gate, docs/strength.md).
     lmr_cut: 1 in 0..=4,
+    /// Late move reductions: one ply more when the nodes one ply below have cut off more than
+    /// this many times since this node's parent began (its earlier moves were refuted, so it
+    /// likely fails low; a candidate, 0 switches it off).
+    lmr_cutoffs: 0 in 0..=255,
     /// Late move reductions: quiet moves that give check are reduced as the other quiet moves
     /// (1, with `futility_lmr`, passed its gate, docs/strength.md; 0 searches every check at full
     /// depth, as before).

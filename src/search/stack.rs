@@ -26,6 +26,10 @@ pub(crate) struct Frame {
     /// Double singular extensions on the line from the root to this ply (they are bounded so
     /// that the search cannot grow without end).
     pub double_extensions: u8,
+    /// Beta cutoffs in the move loops of the nodes at this ply since the node two plies up
+    /// began (its grandchildren's count, as Stockfish's `cutoffCnt`): many say that the node
+    /// one ply up sees its moves refuted one after another.
+    pub cutoffs: u8,
 }
 
 impl Frame {
@@ -35,6 +39,7 @@ impl Frame {
         killers: [Move::NONE; 2],
         excluded: Move::NONE,
         double_extensions: 0,
+        cutoffs: 0,
     };
 
     /// Remembers `mv`, a quiet move that caused a cutoff, as the first killer.

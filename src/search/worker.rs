@@ -166,6 +166,7 @@ impl<'a> Worker<'a> {
     pub fn search_root(&mut self, moves: &mut [RootMove], mut alpha: i32, beta: i32, depth: i32) -> i32 {
         self.pv.clear(0);
         self.root_depth = depth;
+        self.stack[2].cutoffs = 0;
         let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::Cut };
         let mut best = -INFINITE;
         for rm in moves.iter_mut() {
@@ -243,6 +244,8 @@ impl<'a> Worker<'a> {
 
         // Every child (null move, ProbCut, each move) carries this line's double extensions.
         self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+        // The grandchildren's cutoffs are counted afresh under this node.
+        self.stack[ply + 2].cutoffs = 0;
 
         // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
         let features = self.shared.features;
@@ -551,6 +554,10 @@ impl<'a> Worker<'a> {
                     // At an expected cut node one good move should refute it: if the first
                     // moves did not, a late one rarely will, so late moves go shallower still.
                     r += params.lmr_cut * (kind == NodeKind::Cut) as i32;
+                    // Children that failed high again and again: this node likely fails low.
+                    r += (params.lmr_cutoffs > 0
+                        && i32::from(self.stack[ply + 1].cutoffs) > params.lmr_cutoffs)
+                        as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
                 // A reduced search expects to fail low (its child, to fail high).
@@ -595,6 +602,7 @@ impl<'a> Worker<'a> {
                     }
                     alpha = score;
                     if score >= beta {
+                        self.stack[ply].cutoffs = self.stack[ply].cutoffs.saturating_add(1);
                         if !capture {
                             self.stack[ply].add_killer(mv);
                             let tried = &quiets_tried.as_slice()[..quiets_tried.len() - 1];

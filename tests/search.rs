@@ -189,7 +189,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // pruning, cut-node reductions, reductions of checks and futility at the reduced depth (these
     // three on by default), reductions of losing captures and after a capture from the table,
     // deeper or shallower searches after a reduced one beats alpha, more reduction under
-    // children that keep failing high, and capture history are candidates: at their
+    // children that keep failing high, less at nodes once on a principal variation, and capture
+    // history are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -202,6 +203,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_checks=1,lmr_captures=1,lmr_tt_capture=4,lmr_deeper=1,futility_lmr=1",
         "capture_history_div=2",
         "lmr_cutoffs=1",
+        "lmr_tt_pv=4",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -220,6 +222,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_deeper=60",
         "capture_history_div=256",
         "lmr_cutoffs=3",
+        "lmr_tt_pv=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -128,7 +128,16 @@ impl Worker<'_> {
             prev_score = lines[0].score;
             // The root's result goes into the table too, so that `probe` and the next search see it.
             let eval = self.eval.evaluate(&self.pos);
-            self.shared.tt.store(self.pos.key(), 0, lines[0].pv[0], prev_score, eval, depth, Bound::Exact);
+            self.shared.tt.store(
+                self.pos.key(),
+                0,
+                lines[0].pv[0],
+                prev_score,
+                eval,
+                depth,
+                Bound::Exact,
+                true,
+            );
             outcome.lines = lines;
             outcome.depth = depth;
 

@@ -48,6 +48,8 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound type of `score`.
     pub bound: Bound,
+    /// Whether the position was on a principal variation when stored (Stockfish's `ttPv`).
+    pub pv: bool,
 }
 
 impl TtHit {
@@ -78,14 +80,19 @@ struct Bucket {
 }
 const _: () = assert!(std::mem::size_of::<Bucket>() == 32 && 64 % std::mem::align_of::<Bucket>() == 0);
 
-// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + age 6
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+/// Searches are told apart by an age of this many bits (it wraps).
+const AGE_MASK: u8 = 31;
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + pv 1 + age 5
+#[allow(clippy::too_many_arguments)]
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     mv.bits() as u64
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
         | ((depth.clamp(0, 255) as u64) << 48)
         | ((bound as u64) << 56)
-        | (((age & 63) as u64) << 58)
+        | ((pv as u64) << 58)
+        | (((age & AGE_MASK) as u64) << 59)
 }
 
 fn unpack_depth(data: u64) -> i32 {
@@ -93,7 +100,7 @@ fn unpack_depth(data: u64) -> i32 {
 }
 
 fn unpack_age(data: u64) -> u8 {
-    ((data >> 58) & 63) as u8
+    ((data >> 59) as u8) & AGE_MASK
 }
 
 /// The shared hash table.
@@ -213,7 +220,7 @@ impl TranspositionTable {
     }
 
     fn current_age(&self) -> u8 {
-        self.age.load(Ordering::Relaxed) & 63
+        self.age.load(Ordering::Relaxed) & AGE_MASK
     }
 
     #[inline]
@@ -256,16 +263,28 @@ impl TranspositionTable {
                     eval: (data >> 32) as u16 as i16 as i32,
                     depth: unpack_depth(data),
                     bound,
+                    pv: (data >> 58) & 1 == 1,
                 });
             }
         }
         None
     }
 
-    /// Stores a result. Keeps an existing move when the new result has none.
+    /// Stores a result, `pv` if the position is or was on a principal variation. Keeps an
+    /// existing move when the new result has none.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, ply: i32, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        ply: i32,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let bucket = self.bucket(key);
         let age = self.current_age();
         let [deep, recent] = &bucket.entries;
@@ -297,7 +316,7 @@ impl TranspositionTable {
             recent.data.store(deep_data, Ordering::Relaxed);
             recent.check.store(deep_key ^ deep_data, Ordering::Relaxed);
         }
-        let data = pack(mv, to_tt(score, ply), eval, depth, bound, age);
+        let data = pack(mv, to_tt(score, ply), eval, depth, bound, pv, age);
         target.data.store(data, Ordering::Relaxed);
         target.check.store(key ^ data, Ordering::Relaxed);
     }
@@ -330,13 +349,15 @@ mod tests {
         let mv = Move::parse_iccs("h2e2").unwrap();
         for (i, bound) in [Bound::Lower, Bound::Upper, Bound::Exact].into_iter().enumerate() {
             let key = 0x1234_5678_9ABC_DEF0 ^ i as u64;
-            tt.store(key, 3, mv, -250, 17, 9, bound);
-            let hit = tt.probe(key, 3).expect("stored");
-            assert_eq!(hit, TtHit { mv, score: -250, eval: 17, depth: 9, bound });
+            for pv in [false, true] {
+                tt.store(key, 3, mv, -250, 17, 9, bound, pv);
+                let hit = tt.probe(key, 3).expect("stored");
+                assert_eq!(hit, TtHit { mv, score: -250, eval: 17, depth: 9, bound, pv });
+            }
         }
         assert_eq!(tt.probe(0xDEAD, 0), None);
         // A lower bound settles a node only at or above beta; an upper bound at or below alpha.
-        let hit = |bound| TtHit { mv, score: 50, eval: 0, depth: 1, bound };
+        let hit = |bound| TtHit { mv, score: 50, eval: 0, depth: 1, bound, pv: false };
         assert!(hit(Bound::Lower).cuts(0, 50) && !hit(Bound::Lower).cuts(0, 51));
         assert!(hit(Bound::Upper).cuts(50, 60) && !hit(Bound::Upper).cuts(49, 60));
         assert!(hit(Bound::Exact).cuts(-100, 100));
@@ -354,7 +375,7 @@ mod tests {
         let mv = Move::parse_iccs("h2e2").unwrap();
         let keys: Vec<u64> = (0..1_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
         for (i, &key) in keys.iter().enumerate().step_by(2) {
-            tt.store(key, 0, mv, i as i32, 0, 5, Bound::Exact);
+            tt.store(key, 0, mv, i as i32, 0, 5, Bound::Exact, false);
         }
         let before: Vec<Option<TtHit>> = keys.iter().map(|&k| tt.probe(k, 0)).collect();
         // The extremes of the key range too: the prefetch's address is a bucket's, whatever the key.
@@ -372,10 +393,10 @@ mod tests {
     fn mate_scores_are_stored_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Found at ply 5: mate in 7 plies from the root = mate in 2 from this node.
-        tt.store(42, 5, Move::NONE, MATE - 7, 0, 4, Bound::Exact);
+        tt.store(42, 5, Move::NONE, MATE - 7, 0, 4, Bound::Exact, false);
         // Probed at ply 1 (same node reached sooner): mate is 3 plies from the root now.
         assert_eq!(tt.probe(42, 1).unwrap().score, MATE - 3);
-        tt.store(43, 2, Move::NONE, -(MATE - 6), 0, 4, Bound::Exact);
+        tt.store(43, 2, Move::NONE, -(MATE - 6), 0, 4, Bound::Exact, true);
         assert_eq!(tt.probe(43, 4).unwrap().score, -(MATE - 8));
     }
 
@@ -403,7 +424,8 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for k in 0..200_000u64 {
-            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, Move::NONE, 0, 0, 1, Bound::Exact);
+            // Half of them on a principal variation: the flag is not read as age.
+            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, Move::NONE, 0, 0, 1, Bound::Exact, k % 2 == 0);
         }
         assert!(tt.hashfull() > 500);
         tt.new_search();

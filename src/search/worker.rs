@@ -276,6 +276,8 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply as i32);
         let hash_move = hit.map(|h| h.mv).unwrap_or(Move::NONE);
+        // On a principal variation now, or when the table's entry was stored.
+        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             if !pv_node && !singular_search && h.depth >= depth && h.cuts(alpha, beta) {
                 return h.score;
@@ -554,6 +556,8 @@ impl<'a> Worker<'a> {
                     // At an expected cut node one good move should refute it: if the first
                     // moves did not, a late one rarely will, so late moves go shallower still.
                     r += params.lmr_cut * (kind == NodeKind::Cut) as i32;
+                    // A node that was on a principal variation may be again: reduce less.
+                    r -= params.lmr_tt_pv * (tt_pv && !pv_node) as i32;
                     // Children that failed high again and again: this node likely fails low.
                     r += (params.lmr_cutoffs > 0
                         && i32::from(self.stack[ply + 1].cutoffs) > params.lmr_cutoffs)
@@ -634,7 +638,7 @@ impl<'a> Worker<'a> {
             }
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
-        self.shared.tt.store(key, ply as i32, best_move, best_score, stored_eval, depth, bound);
+        self.shared.tt.store(key, ply as i32, best_move, best_score, stored_eval, depth, bound, tt_pv);
         best_score
     }
 
@@ -676,6 +680,7 @@ impl<'a> Worker<'a> {
                     raw_eval,
                     depth - 3,
                     Bound::Lower,
+                    false,
                 );
                 return Some(score);
             }
@@ -704,6 +709,8 @@ impl<'a> Worker<'a> {
         let in_check = legality.in_check();
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply as i32);
+        // Quiescence keeps the flag of the entry it finds (its nodes are never PV by kind).
+        let tt_pv = hit.is_some_and(|h| h.pv);
         if let Some(h) = hit.filter(|h| h.cuts(alpha, beta)) {
             return h.score;
         }
@@ -720,7 +727,16 @@ impl<'a> Worker<'a> {
             stand_pat = self.correction.corrected_at(self.correction.slot_if_enabled(&self.pos), raw_eval);
             if stand_pat >= beta {
                 if hit.is_none() {
-                    self.shared.tt.store(key, ply as i32, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower);
+                    self.shared.tt.store(
+                        key,
+                        ply as i32,
+                        Move::NONE,
+                        stand_pat,
+                        raw_eval,
+                        0,
+                        Bound::Lower,
+                        tt_pv,
+                    );
                 }
                 return stand_pat;
             }
@@ -784,7 +800,7 @@ impl<'a> Worker<'a> {
             best = DRAW;
         }
         let bound = Bound::of(best, original_alpha, beta);
-        self.shared.tt.store(key, ply as i32, best_move, best, raw_eval, 0, bound);
+        self.shared.tt.store(key, ply as i32, best_move, best, raw_eval, 0, bound, tt_pv);
         best
     }
 }

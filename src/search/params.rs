@@ -197,8 +197,12 @@ search_params! {
     /// scale grows to this percent of itself (up to `time_scale_max`).
     time_best_changed: 150 in 100..=1000,
     /// Time use: when an iteration's best move is the last one's, the soft budget's scale
-    /// shrinks to this percent of itself (never below 100%).
+    /// shrinks to this percent of itself (never below `time_scale_min`).
     time_best_stable: 85 in 1..=100,
+    /// Time use: the least the soft budget's scale shrinks to, percent, when the best move
+    /// holds (100 never cuts the budget; less saves time on moves that look easy, as Stockfish's
+    /// time reduction does: a candidate).
+    time_scale_min: 100 in 10..=100,
     /// Time use: when the score drops by more than `time_drop_margin` centipawns in an
     /// iteration, the soft budget's scale grows to this percent of itself (up to `time_scale_max`).
     time_score_dropped: 130 in 100..=1000,

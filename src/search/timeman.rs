@@ -104,6 +104,7 @@ struct Scaling {
     best_stable: f64,
     score_dropped: f64,
     drop_margin: i32,
+    min: f64,
     max: f64,
     next_iteration: f64,
     mate_plies: i32,
@@ -119,6 +120,7 @@ impl Scaling {
             best_stable: factor(params.time_best_stable),
             score_dropped: factor(params.time_score_dropped),
             drop_margin: params.time_drop_margin,
+            min: factor(params.time_scale_min),
             max: factor(params.time_scale_max),
             next_iteration: factor(params.time_next_iteration),
             mate_plies: params.time_mate_plies,
@@ -140,7 +142,7 @@ pub struct TimeManager {
     /// On a clock and not pondering: a lone legal move is played without searching.
     single_reply_at_once: bool,
     scaling: Scaling,
-    /// The soft budget's multiplier, from 1 up to `scaling.max`.
+    /// The soft budget's multiplier, from `scaling.min` up to `scaling.max`.
     instability: f64,
     /// The best move and score of the last iteration seen.
     last: Option<(Move, i32)>,
@@ -187,7 +189,7 @@ impl TimeManager {
         self.instability = if best_changed {
             (self.instability * s.best_changed).min(s.max)
         } else {
-            (self.instability * s.best_stable).max(1.0)
+            (self.instability * s.best_stable).max(s.min)
         };
         if score_dropped {
             self.instability = (self.instability * s.score_dropped).min(s.max);
@@ -400,6 +402,26 @@ mod tests {
         // Below it, or with the candidate off: the soft budget itself.
         assert_eq!(stop(&with_effort, 89), soft.div_ceil(10) * 10);
         assert_eq!(stop(&manager(&limits), 100), soft.div_ceil(10) * 10);
+    }
+
+    #[test]
+    fn a_best_move_that_holds_may_shrink_the_budget_when_switched_on() {
+        let limits = clock(60_000, 0, None);
+        let saving = SearchParams::with_list("time_scale_min=70").unwrap();
+        let (mut landed, mut shrinking) = (manager(&limits), TimeManager::new(&limits, 30, &saving, 0));
+        let soft = landed.budget().unwrap().soft_ms;
+        for depth in 1..=20 {
+            assert!(
+                landed.start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0))
+            );
+            assert!(shrinking
+                .start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0)));
+        }
+        // By default a stable best move keeps the soft budget; with 70 it shrinks to 70% of it.
+        assert_eq!(first_stop(&landed, 21, A, 10), soft.div_ceil(10) * 10);
+        assert_eq!(first_stop(&shrinking, 21, A, 10), (soft * 7 / 10).div_ceil(10) * 10);
+        // A change of mind stretches it again from there.
+        assert!(first_stop(&shrinking, 21, B, 10) > soft);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! whole game, byte for byte, leaving out a game the match is still writing;
 //! `scripts/pair-speed.sh` measures each engine's speed alone and two at a time, and
 //! `scripts/egtb-reach.py` counts the games of a tables match that reached a table; and
-//! `scripts/sprt.sh` says which of its two builds is the one it calls `new`.
+//! `scripts/sprt.sh` says which of its two builds is the one it calls `new`; and
+//! `scripts/gate-queue.sh` plays the undecided gates of a queue in order.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -119,6 +120,62 @@ fn sprt_names_its_second_argument_new_and_says_so() {
     assert!(new_at < old_at, "{args}");
     assert!(args.contains("option.tune=lmr_cut=2"), "{args}");
     let _ = std::fs::remove_dir_all(scratch("sprt-names"));
+}
+
+/// `scripts/gate-queue.sh QUEUE DIR` with a stand-in for `gate-search.sh` that records each
+/// call in DIR/calls.
+fn gate_queue(queue: &Path, dir: &Path) -> Output {
+    let fake = dir.join("fake-gate.sh");
+    std::fs::write(&fake, "#!/bin/sh\necho \"$1 $2 $3 $TC\" >> \"$3/calls\"\n").unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gate-queue.sh"))
+        .arg(queue)
+        .arg(dir)
+        .env("GATE", &fake)
+        .env_remove("TC")
+        .output()
+        .expect("bash runs the script")
+}
+
+#[test]
+fn the_gate_queue_plays_the_undecided_gates_in_order_and_refuses_a_line_without_a_build() {
+    let dir = scratch("gate-queue");
+    let bin = env!("CARGO_BIN_EXE_chariot");
+    // One gate already decided, one marked to skip, two to play.
+    std::fs::create_dir_all(dir.join("gate-done")).unwrap();
+    std::fs::write(dir.join("gate-done/report.txt"), "SPRT ...: H1 accepted\n").unwrap();
+    std::fs::write(dir.join("gate-skipped.skip"), "").unwrap();
+    let queue = dir.join("queue.txt");
+    std::fs::write(
+        &queue,
+        format!("# a comment\ndone {bin} a=1\nskipped {bin} b=2\n\nfirst {bin} c=3 d=4\nsecond {bin} e=5\n"),
+    )
+    .unwrap();
+    let out = gate_queue(&queue, &dir);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let calls = std::fs::read_to_string(dir.join("calls")).unwrap();
+    let d = dir.display();
+    assert_eq!(calls, format!("first c=3 d=4 {d} 2+0.02\nsecond e=5 {d} 2+0.02\n"));
+    // Each played gate got its own copy of the build, and is marked as played.
+    for name in ["first", "second"] {
+        assert!(dir.join(format!("gate-{name}/chariot")).is_file());
+        assert!(dir.join(format!("gate-{name}.skip")).exists());
+    }
+    assert!(String::from_utf8_lossy(&out.stdout).contains("empty"));
+    // Run again: nothing left to play.
+    let again = gate_queue(&queue, &dir);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(dir.join("calls")).unwrap(), calls);
+    // A line with no executable build is refused by name.
+    std::fs::write(&queue, "broken /no/such/chariot x=1\n").unwrap();
+    let bad = gate_queue(&queue, &dir);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("broken"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn pair_speed(args: &[&str], b: &str) -> Output {

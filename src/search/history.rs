@@ -11,8 +11,8 @@
 //!
 //! Move ordering (`ordering`) ranks quiet moves by the quiet, counter and continuation tables,
 //! captures within their class by the capture history (when `capture_history_div` is on), and
-//! places its classes of moves around `HISTORY_MAX`; the correction history keeps its own learning rule beside the
-//! evaluation it corrects. The killers live in the search's per-ply `Stack`.
+//! places its classes of moves around `HISTORY_MAX`; the correction history keeps its own
+//! learning rule beside the evaluation it corrects. The killers live in the search's per-ply `Stack`.
 //!
 //! The continuation history fades lazily. Between searches every entry fades to a quarter, so
 //! old lessons weigh less. The table holds 1,261 rows of 1,260 entries (6.4 MB), and fading all

@@ -298,8 +298,8 @@ mod tests {
     #[test]
     fn capture_history_reorders_captures_of_one_class_when_switched_on() {
         // Red's two cannons can each take a horse (losing by exchange, both): the same class
-        // and MVV-LVA, so without
-        // capture history the list's order decides; with it, the capture that cut before leads.
+        // and MVV-LVA, so without capture history the list's order decides; with it, the
+        // capture that cut before leads.
         let mut pos = Position::startpos();
         let mut tables = OrderingTables::default();
         let captures = |pos: &mut Position, tables: &mut OrderingTables, div: i32| -> Vec<Move> {

@@ -1,6 +1,7 @@
 //! The root move list: the moves a search may answer with, each one's score in the current
-//! iteration and the nodes spent below it (which the time manager reads as effort). `Engine::search` builds it, the driver orders it by score, and each thread's
-//! `search_root` scores it.
+//! iteration and the nodes spent below it (which the time manager reads as effort).
+//! `Engine::search` builds it, the driver orders it by score, and each thread's `search_root`
+//! scores it.
 
 use crate::board::{movegen, Move, Position};
 

@@ -332,6 +332,11 @@ mod tests {
         ClockReading { elapsed_ms, pondering: true }
     }
 
+    /// An iteration that spent no effort worth the name on its best move.
+    fn iteration(depth: i32, best: Move, score: i32) -> Iteration {
+        Iteration { depth, best, score, best_effort: 0 }
+    }
+
     fn manager(limits: &Limits) -> TimeManager {
         TimeManager::new(limits, 30, &SearchParams::DEFAULT, 0)
     }
@@ -341,11 +346,7 @@ mod tests {
     fn first_stop(manager: &TimeManager, depth: i32, best: Move, score: i32) -> u64 {
         (0..1_000_000)
             .step_by(10)
-            .find(|&ms| {
-                !manager
-                    .clone()
-                    .start_next_iteration(Iteration { depth, best, score, best_effort: 0 }, at(ms))
-            })
+            .find(|&ms| !manager.clone().start_next_iteration(iteration(depth, best, score), at(ms)))
             .unwrap()
     }
 
@@ -355,11 +356,8 @@ mod tests {
         let (mut stable, mut unstable) = (manager(&limits), manager(&limits));
         for depth in 1..=6 {
             let changing = if depth % 2 == 0 { A } else { B };
-            assert!(
-                stable.start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0))
-            );
-            assert!(unstable
-                .start_next_iteration(Iteration { depth, best: changing, score: 10, best_effort: 0 }, at(0)));
+            assert!(stable.start_next_iteration(iteration(depth, A, 10), at(0)));
+            assert!(unstable.start_next_iteration(iteration(depth, changing, 10), at(0)));
         }
         let budget = stable.budget().unwrap();
         // Stable: the soft budget itself.
@@ -376,7 +374,7 @@ mod tests {
         assert_eq!(first_stop(&stable, 7, A, 10 - 30), first_stop(&stable, 7, A, 10));
         // A best move that holds again brings the budget back down, never below the soft budget.
         for depth in 7..=30 {
-            unstable.start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0));
+            unstable.start_next_iteration(iteration(depth, A, 10), at(0));
         }
         assert_eq!(first_stop(&unstable, 31, A, 10), first_stop(&stable, 7, A, 10));
     }
@@ -411,11 +409,8 @@ mod tests {
         let (mut landed, mut shrinking) = (manager(&limits), TimeManager::new(&limits, 30, &saving, 0));
         let soft = landed.budget().unwrap().soft_ms;
         for depth in 1..=20 {
-            assert!(
-                landed.start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0))
-            );
-            assert!(shrinking
-                .start_next_iteration(Iteration { depth, best: A, score: 10, best_effort: 0 }, at(0)));
+            assert!(landed.start_next_iteration(iteration(depth, A, 10), at(0)));
+            assert!(shrinking.start_next_iteration(iteration(depth, A, 10), at(0)));
         }
         // By default a stable best move keeps the soft budget; with 70 it shrinks to 70% of it.
         assert_eq!(first_stop(&landed, 21, A, 10), soft.div_ceil(10) * 10);
@@ -434,10 +429,8 @@ mod tests {
             for depth in 1..=40 {
                 let best = if depth % 2 == 0 { A } else { B };
                 let score = 100 - 50 * depth;
-                assert!(!time
-                    .clone()
-                    .start_next_iteration(Iteration { depth, best, score, best_effort: 0 }, at(hard)));
-                time.start_next_iteration(Iteration { depth, best, score, best_effort: 0 }, at(0));
+                assert!(!time.clone().start_next_iteration(iteration(depth, best, score), at(hard)));
+                time.start_next_iteration(iteration(depth, best, score), at(0));
             }
         }
     }
@@ -449,7 +442,7 @@ mod tests {
         // No iteration is skipped to save time: the hard limit alone ends the search.
         for ms in [0, 500, 969, 2_000] {
             let mut t = time.clone();
-            assert!(t.start_next_iteration(Iteration { depth: 5, best: A, score: 0, best_effort: 0 }, at(ms)));
+            assert!(t.start_next_iteration(iteration(5, A, 0), at(ms)));
         }
         assert!(!time.must_abort(at(969)));
         assert!(time.must_abort(at(970)));
@@ -462,8 +455,7 @@ mod tests {
         assert_eq!(infinite.budget(), None);
         for ms in [0, 10_000, 10_000_000] {
             assert!(!infinite.must_abort(at(ms)));
-            assert!(infinite
-                .start_next_iteration(Iteration { depth: 3, best: A, score: 0, best_effort: 0 }, at(ms)));
+            assert!(infinite.start_next_iteration(iteration(3, A, 0), at(ms)));
             assert!(infinite.holds_answer(false));
         }
         let plain_infinite = Limits { infinite: true, ..Limits::depth(100) };
@@ -477,10 +469,7 @@ mod tests {
         for depth in 1..=20 {
             let best = if depth % 2 == 0 { A } else { B };
             assert!(!ponder.must_abort(pondering_at(hard * 100)));
-            assert!(ponder.start_next_iteration(
-                Iteration { depth, best, score: 0, best_effort: 0 },
-                pondering_at(hard * 100)
-            ));
+            assert!(ponder.start_next_iteration(iteration(depth, best, 0), pondering_at(hard * 100)));
             assert!(ponder.holds_answer(true));
         }
         // After ponderhit the clock runs: the budget counts from then, unstretched by the
@@ -490,21 +479,16 @@ mod tests {
         assert!(ponder.must_abort(at(hard)));
         let soft = ponder.budget().unwrap().soft_ms;
         let mut held = ponder.clone();
-        assert!(
-            !held.start_next_iteration(Iteration { depth: 21, best: A, score: 0, best_effort: 0 }, at(soft))
-        );
+        assert!(!held.start_next_iteration(iteration(21, A, 0), at(soft)));
         // A best move that changes after ponderhit stretches it as usual.
-        assert!(
-            ponder.start_next_iteration(Iteration { depth: 21, best: B, score: 0, best_effort: 0 }, at(soft))
-        );
+        assert!(ponder.start_next_iteration(iteration(21, B, 0), at(soft)));
     }
 
     #[test]
     fn without_a_clock_only_stop_ends_the_search() {
         let mut time = manager(&Limits::depth(8));
         assert!(!time.must_abort(at(u64::MAX)));
-        assert!(time
-            .start_next_iteration(Iteration { depth: 1, best: A, score: 0, best_effort: 0 }, at(u64::MAX)));
+        assert!(time.start_next_iteration(iteration(1, A, 0), at(u64::MAX)));
         assert!(!time.answers_at_once(1) && !time.holds_answer(false));
     }
 
@@ -521,21 +505,11 @@ mod tests {
         let mate_in_3 = MATE - 5;
         let mut time = manager(&limits);
         for depth in 1..=9 {
-            assert!(
-                time.start_next_iteration(
-                    Iteration { depth, best: A, score: mate_in_3, best_effort: 0 },
-                    at(0)
-                ),
-                "{depth}"
-            );
+            assert!(time.start_next_iteration(iteration(depth, A, mate_in_3), at(0)), "{depth}");
         }
-        assert!(!time
-            .start_next_iteration(Iteration { depth: 10, best: A, score: mate_in_3, best_effort: 0 }, at(0)));
+        assert!(!time.start_next_iteration(iteration(10, A, mate_in_3), at(0)));
         let mut time = manager(&limits);
         let mated_in_3 = -(MATE - 5);
-        assert!(!time.start_next_iteration(
-            Iteration { depth: 10, best: A, score: mated_in_3, best_effort: 0 },
-            at(0)
-        ));
+        assert!(!time.start_next_iteration(iteration(10, A, mated_in_3), at(0)));
     }
 }

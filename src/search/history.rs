@@ -85,7 +85,7 @@ impl OrderingTables {
         depth: i32,
         conts: [ContRow; 2],
     ) {
-        let bonus = (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED;
+        let bonus = cutoff_bonus(depth);
         self.update_quiet(pos, mv, bonus, conts);
         for &other in tried {
             if other != mv {
@@ -101,7 +101,7 @@ impl OrderingTables {
     /// After a beta cutoff: rewards the capture that caused it (`cut_by`, `None` when a quiet
     /// move did) and punishes the captures tried before it, all in `pos`, the node's position.
     pub fn reward_capture(&mut self, pos: &Position, cut_by: Option<Move>, tried: &[Move], depth: i32) {
-        let bonus = (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED;
+        let bonus = cutoff_bonus(depth);
         if let Some(mv) = cut_by {
             update_history(self.capture_entry(pos, mv), bonus);
         }
@@ -113,13 +113,15 @@ impl OrderingTables {
     }
 
     fn capture_entry(&mut self, pos: &Position, mv: Move) -> &mut i32 {
-        &mut self.capture[piece_square(pos, mv)][pos.piece_at(mv.to()).kind().index()]
+        let (row, victim) = capture_index(pos, mv);
+        &mut self.capture[row][victim]
     }
 
     /// The capture history of `mv`, a capture in `pos`.
     #[inline]
     pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
-        self.capture[piece_square(pos, mv)][pos.piece_at(mv.to()).kind().index()]
+        let (row, victim) = capture_index(pos, mv);
+        self.capture[row][victim]
     }
 
     fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: [ContRow; 2]) {
@@ -144,18 +146,22 @@ impl OrderingTables {
 
     /// Scales history down between searches so old lessons fade.
     pub fn age(&mut self) {
-        for row in self.history.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 4;
-            }
-        }
-        for row in self.capture.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 4;
-            }
+        for h in self.history.iter_mut().flatten().chain(self.capture.iter_mut().flatten()) {
+            *h /= 4;
         }
         self.cont.fade();
     }
+}
+
+/// The history bonus of a cutoff at `depth` (and the malus of the moves tried before it).
+fn cutoff_bonus(depth: i32) -> i32 {
+    (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED
+}
+
+/// A capture's place in the capture history: its `piece_square` and the victim's kind.
+#[inline]
+fn capture_index(pos: &Position, mv: Move) -> (usize, usize) {
+    (piece_square(pos, mv), pos.piece_at(mv.to()).kind().index())
 }
 
 /// Gravity update: keeps the value within ±HISTORY_MAX. The decay takes 64 bits: a deep

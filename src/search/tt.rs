@@ -82,6 +82,9 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 32 && 64 % std::mem::alig
 
 /// Searches are told apart by an age of this many bits (it wraps).
 const AGE_MASK: u8 = 31;
+/// Where the principal-variation flag and the age sit in an entry's data.
+const PV_SHIFT: u32 = 58;
+const AGE_SHIFT: u32 = 59;
 
 // data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + pv 1 + age 5
 #[allow(clippy::too_many_arguments)]
@@ -91,8 +94,8 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age
         | ((eval as i16 as u16 as u64) << 32)
         | ((depth.clamp(0, 255) as u64) << 48)
         | ((bound as u64) << 56)
-        | ((pv as u64) << 58)
-        | (((age & AGE_MASK) as u64) << 59)
+        | ((pv as u64) << PV_SHIFT)
+        | (((age & AGE_MASK) as u64) << AGE_SHIFT)
 }
 
 fn unpack_depth(data: u64) -> i32 {
@@ -100,7 +103,7 @@ fn unpack_depth(data: u64) -> i32 {
 }
 
 fn unpack_age(data: u64) -> u8 {
-    ((data >> 59) as u8) & AGE_MASK
+    ((data >> AGE_SHIFT) as u8) & AGE_MASK
 }
 
 /// The shared hash table.
@@ -263,7 +266,7 @@ impl TranspositionTable {
                     eval: (data >> 32) as u16 as i16 as i32,
                     depth: unpack_depth(data),
                     bound,
-                    pv: (data >> 58) & 1 == 1,
+                    pv: (data >> PV_SHIFT) & 1 == 1,
                 });
             }
         }

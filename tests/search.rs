@@ -222,7 +222,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_deeper=60",
         "capture_history_div=256",
         "lmr_cutoffs=3",
-        "lmr_tt_pv=1",
+        "lmr_tt_pv=2",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
@@ -230,14 +230,15 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
 
 #[test]
 fn the_landed_reductions_are_on_by_default() {
-    // Cut-node reductions, reductions of quiet checks and futility at the reduced depth passed
-    // their gates and are on by default: switching any off changes the search of a middlegame
+    // Cut-node reductions, reductions of quiet checks, futility at the reduced depth and less
+    // reduction at nodes once on a principal variation passed their gates and are on by default: switching any off changes the search of a middlegame
     // position.
     let nodes = |setting: &str| middlegame_nodes(setting, 9);
     let default = nodes("");
     assert_ne!(default, nodes("lmr_cut=0"), "late moves at cut nodes are reduced more");
     assert_ne!(default, nodes("lmr_checks=0"), "quiet checks are reduced");
     assert_ne!(default, nodes("futility_lmr=0"), "futility looks at the reduced depth");
+    assert_ne!(default, nodes("lmr_tt_pv=0"), "nodes once on a PV are reduced less");
 }
 
 #[test]
@@ -271,7 +272,7 @@ fn first_mate_depth(fen: &str, setting: &str) -> Option<i32> {
 fn singular_extensions_see_forced_mates_sooner() {
     // The defender's king has one good reply at each step: extended, the mate shows at a
     // shallower nominal depth (found by trying the positions of this crate's tests).
-    for fen in ["4k4/9/n8/9/R8/9/9/9/9/3K5 w - - 0 1", "C3ka3/4aP1P1/9/2P6/9/9/9/9/2p2n2c/3RK1pr1 w - - 0 1"]
+    for fen in ["4k4/9/n8/9/1R7/9/9/9/9/3K5 w - - 0 1", "C3ka3/4aP1P1/9/2P6/9/9/9/9/2p2n2c/3RK1pr1 w - - 0 1"]
     {
         let off = first_mate_depth(fen, "se_depth=0").expect("a mate without singular extensions");
         let on = first_mate_depth(fen, "se_depth=1").expect("a mate with singular extensions");
@@ -281,11 +282,11 @@ fn singular_extensions_see_forced_mates_sooner() {
 
 #[test]
 fn pvs_and_mtdf_mostly_agree() {
-    // Depth 8, not less: at depth 6 the two searches pick different moves of nearly equal score in
-    // a third of the bench positions (22 of 34 with the built-in net s256f, 25 with the classic
-    // evaluation), and deeper they settle on the same ones.
-    let pvs = bench::run(8, 1, 16, Algorithm::Pvs);
-    let mtdf = bench::run(8, 1, 16, Algorithm::Mtdf);
+    // Depth 10, not less: at depths 6 to 9 the two searches pick different moves of nearly equal
+    // score in about a third of the bench positions (22 to 24 of 34 agree at 8 and 9 with the
+    // built-in net s256p), and at depth 10 they settle on the same ones (28 of 34).
+    let pvs = bench::run(10, 1, 16, Algorithm::Pvs);
+    let mtdf = bench::run(10, 1, 16, Algorithm::Mtdf);
     let same = pvs.per_position.iter().zip(&mtdf.per_position).filter(|(a, b)| a.0 == b.0).count();
     assert!(same * 3 >= pvs.per_position.len() * 2, "only {same} of {} agree", pvs.per_position.len());
 }

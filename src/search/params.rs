@@ -86,8 +86,9 @@ search_params! {
     /// likely fails low; a candidate, 0 switches it off).
     lmr_cutoffs: 0 in 0..=255,
     /// Late move reductions: this many plies less at a non-PV node that the table says was
-    /// on a principal variation (Stockfish's `ttPv`; a candidate, 0 switches it off).
-    lmr_tt_pv: 0 in 0..=4,
+    /// on a principal variation (Stockfish's `ttPv`; 1 passed its gate, docs/strength.md; 0
+    /// reduces those nodes as the others).
+    lmr_tt_pv: 1 in 0..=4,
     /// Late move reductions: quiet moves that give check are reduced as the other quiet moves
     /// (1, with `futility_lmr`, passed its gate, docs/strength.md; 0 searches every check at full
     /// depth, as before).

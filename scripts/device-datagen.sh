@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Training data from a lent many-core machine (the `device` tool of this workplace, when a
-# session has one): the current run's settings (datagen-current.sh) with a seed of its own, all
+# Training data from a borrowed many-core machine (one that runs a command over a copy of the
+# repository and returns a few files): the current run's settings (datagen-current.sh) with a seed of its own, all
 # cores but one for a fixed time, then the file checked, compressed and cut into pieces small
 # enough to come back (at most 8 files of 16 MiB). Here, `unpack` joins the pieces, checks them
 # and resumes the file, so that it ends on a whole game.

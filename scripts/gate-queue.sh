@@ -14,12 +14,14 @@
 #   scripts/gate-queue.sh QUEUE [DIR]
 #
 # DIR holds the gates' folders (default: the repository's parent's data/). Environment: TC (the
-# gates' clock, default 2+0.02), GATE (the script that plays one gate, default
-# scripts/gate-search.sh). Exit status: 0 when the queue is empty, 2 on a usage error or a line
-# that names no build.
+# gates' clock, default 2+0.02), CONCURRENCY (games at once, gate-search.sh's default 2: one per
+# core), PLAY_SECONDS (stop after this many seconds of play: the gate then playing is stopped,
+# left unmarked and resumes from its PGN on the next run; for a borrowed machine's fixed time),
+# GATE (the script that plays one gate, default scripts/gate-search.sh). Exit status: 0 when the
+# queue is empty or the time is up, 2 on a usage error or a line that names no build.
 set -euo pipefail
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,20p' "$0" >&2
     exit 2
 fi
 queue=$1
@@ -30,6 +32,12 @@ if [ ! -r "$queue" ]; then
     echo "error: cannot read the queue $queue" >&2
     exit 2
 fi
+play_seconds=${PLAY_SECONDS:-0}
+if ! [[ $play_seconds =~ ^[0-9]+$ ]]; then
+    echo "error: PLAY_SECONDS must be a whole number of seconds, not '$play_seconds'" >&2
+    exit 2
+fi
+end=$((SECONDS + play_seconds))
 
 decided() {
     grep -qE 'H[01] accepted|reached the cap' "$dir/gate-$1/report.txt" 2>/dev/null
@@ -54,13 +62,27 @@ while true; do
         echo "error: the queue's line for $name needs an executable build and tune values: '$next'" >&2
         exit 2
     fi
+    limit=()
+    if [ "$play_seconds" -gt 0 ]; then
+        left=$((end - SECONDS))
+        if [ "$left" -le 0 ]; then
+            echo "gate-queue: the time is up at $(date -u +%H:%M) UTC; $name waits"
+            exit 0
+        fi
+        # timeout signals the gate's whole process group: the match stops with its games.
+        limit=(timeout -k 10 "$left")
+    fi
     echo "gate-queue: $name ($tune) with $bin from $(date -u +%H:%M) UTC"
     mkdir -p "$dir/gate-$name"
     if [ ! -x "$dir/gate-$name/chariot" ]; then
         cp "$bin" "$dir/gate-$name/chariot.tmp" && mv "$dir/gate-$name/chariot.tmp" "$dir/gate-$name/chariot"
     fi
     status=0
-    TC=${TC:-2+0.02} "$gate" "$name" "$tune" "$dir" >>"$dir/gate-$name.log" 2>&1 || status=$?
+    TC=${TC:-2+0.02} "${limit[@]}" "$gate" "$name" "$tune" "$dir" >>"$dir/gate-$name.log" 2>&1 || status=$?
+    if [ "$status" -eq 124 ] && [ "$play_seconds" -gt 0 ]; then
+        echo "gate-queue: the time is up at $(date -u +%H:%M) UTC; $name paused, resumable"
+        exit 0
+    fi
     echo "gate-queue: $name ended with status $status at $(date -u +%H:%M) UTC"
     # A gate that failed to play (status 3 and above) is marked too, so that the queue goes on.
     touch "$dir/gate-$name.skip"

@@ -125,16 +125,48 @@ fn sprt_names_its_second_argument_new_and_says_so() {
 /// `scripts/gate-queue.sh QUEUE DIR` with a stand-in for `gate-search.sh` that records each
 /// call in DIR/calls.
 fn gate_queue(queue: &Path, dir: &Path) -> Output {
+    gate_queue_with(queue, dir, "", &[])
+}
+
+/// As `gate_queue`, the stand-in then running `then` (shell), with the environment `env`.
+fn gate_queue_with(queue: &Path, dir: &Path, then: &str, env: &[(&str, &str)]) -> Output {
     let fake = dir.join("fake-gate.sh");
-    std::fs::write(&fake, "#!/bin/sh\necho \"$1 $2 $3 $TC\" >> \"$3/calls\"\n").unwrap();
+    std::fs::write(&fake, format!("#!/bin/sh\necho \"$1 $2 $3 $TC\" >> \"$3/calls\"\n{then}\n")).unwrap();
     Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
     Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gate-queue.sh"))
         .arg(queue)
         .arg(dir)
         .env("GATE", &fake)
         .env_remove("TC")
+        .env_remove("PLAY_SECONDS")
+        .envs(env.iter().copied())
         .output()
         .expect("bash runs the script")
+}
+
+#[test]
+fn the_gate_queue_stops_when_its_time_is_up_and_leaves_the_gate_resumable() {
+    let dir = scratch("gate-queue-time");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_chariot");
+    let queue = dir.join("queue.txt");
+    std::fs::write(&queue, format!("long {bin} a=1\nnext {bin} b=2\n")).unwrap();
+    // The stand-in gate would play for a minute; the queue has two seconds.
+    let start = std::time::Instant::now();
+    let out = gate_queue_with(&queue, &dir, "sleep 60", &[("PLAY_SECONDS", "2")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(start.elapsed().as_secs() < 30, "the gate was not stopped");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("long paused, resumable"), "{said}");
+    // The stopped gate is not marked as played, and the next one never began.
+    assert!(!dir.join("gate-long.skip").exists());
+    let d = dir.display();
+    assert_eq!(std::fs::read_to_string(dir.join("calls")).unwrap(), format!("long a=1 {d} 2+0.02\n"));
+    // A time that is not a number of seconds is refused by name.
+    let bad = gate_queue_with(&queue, &dir, "", &[("PLAY_SECONDS", "ten")]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("PLAY_SECONDS"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::game::GameRecord;
 use super::match_tags::{self, MatchTags};
+use super::spec::EngineSpec;
 use crate::board::Color;
 use crate::files;
 use crate::notation::pgn::today_tag;
@@ -152,12 +153,17 @@ impl fmt::Display for ResumeError {
 /// No `source`: the message already holds the cause's.
 impl std::error::Error for ResumeError {}
 
+/// `RedEngine`: the Red side's program and options (`EngineSpec::program_text`).
+pub const RED_ENGINE: &str = "RedEngine";
+/// `BlackEngine`: the Black side's, likewise.
+pub const BLACK_ENGINE: &str = "BlackEngine";
+
 /// The names and settings a game's tags record.
 pub struct GameTags<'a> {
-    /// The Red engine's name.
-    pub red: &'a str,
-    /// The Black engine's name.
-    pub black: &'a str,
+    /// The Red engine.
+    pub red: &'a EngineSpec,
+    /// The Black engine.
+    pub black: &'a EngineSpec,
     /// The game's number in the match.
     pub round: u32,
     /// The time control as text.
@@ -196,14 +202,18 @@ pub fn game_text(
     set("Site", "?".to_string());
     set("Date", today_tag());
     set("Round", tags.round.to_string());
-    set("Red", tags.red.to_string());
-    set("Black", tags.black.to_string());
+    set("Red", tags.red.name.clone());
+    set("Black", tags.black.name.clone());
     set("Termination", record.termination.clone());
     set("TimeControl", tags.time_control.clone());
     set("PlyCount", (record.opening.moves.len() + record.moves.len()).to_string());
     for (name, value) in tags.match_tags.pairs() {
         set(name, value);
     }
+    // Which program played each side, and with which options: names alone (`new`, `old`) once
+    // let a record be read the wrong way round.
+    set(RED_ENGINE, tags.red.program_text());
+    set(BLACK_ENGINE, tags.black.program_text());
     for &mv in &record.opening.moves {
         game.moves.push(PgnMove { mv, comment: Some("book".to_string()), suffix: None });
     }

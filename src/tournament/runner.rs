@@ -232,8 +232,13 @@ fn play(
                 first_pairing: state.tallies[0],
             });
             if let Some(path) = &config.pgn {
-                let tags =
-                    GameTags { red, black, round: job.round, time_control: config.limits_text(), match_tags };
+                let tags = GameTags {
+                    red: &config.engines[job.red],
+                    black: &config.engines[job.black],
+                    round: job.round,
+                    time_control: config.limits_text(),
+                    match_tags,
+                };
                 let written = pgn_out::game_text(&record, &tags, config.notation).and_then(|text| {
                     state.pgn_text.push_str(&text);
                     state.pgn_text.push('\n');

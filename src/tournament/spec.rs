@@ -240,6 +240,26 @@ impl EngineSpec {
         Ok(EngineSpec { name, cmd, args, proto, ranks_from_one: ranks, options, limit })
     }
 
+    /// The program and its settings in `--engine`'s syntax, less the name and the limit (the
+    /// PGN's `TimeControl` holds those): `cmd=PATH[,arg=X…][,proto=uci][,ranks=1][,option.X=Y…]`,
+    /// so that a game's record says which program played it and how.
+    pub fn program_text(&self) -> String {
+        let mut text = format!("cmd={}", self.cmd.display());
+        for arg in &self.args {
+            text.push_str(&format!(",arg={arg}"));
+        }
+        if self.proto == Protocol::Uci {
+            text.push_str(",proto=uci");
+        }
+        if self.ranks_from_one {
+            text.push_str(",ranks=1");
+        }
+        for (option, value) in &self.options {
+            text.push_str(&format!(",option.{option}={value}"));
+        }
+        text
+    }
+
     /// The limit this engine plays under: its own, or else the match's.
     pub fn limit_or(&self, match_limit: Limit) -> Limit {
         self.limit.unwrap_or(match_limit)

@@ -207,7 +207,7 @@ fn chariot_self_play_at_fixed_nodes() {
     let pgn = dir.join("games.pgn");
     let openings = format!("{}/tests/data/openings.txt", env!("CARGO_MANIFEST_DIR"));
     let a = format!("name=chariot-a,cmd={BIN}");
-    let b = format!("name=chariot-b,cmd={BIN},proto=uci");
+    let b = format!("name=chariot-b,cmd={BIN},proto=uci,option.Tune=lmr_cut=2");
     let output = chariot_match(&[
         "--engine",
         &a,
@@ -229,6 +229,25 @@ fn chariot_self_play_at_fixed_nodes() {
             "{g:?}"
         );
     }
+    // Each game names the program and options of each side, not only their names: each engine
+    // played one game as Red and one as Black.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = chariot::notation::read_pgn(&text).unwrap();
+    let spec = |name: &str| match name {
+        "chariot-a" => format!("cmd={BIN}"),
+        "chariot-b" => format!("cmd={BIN},proto=uci,option.Tune=lmr_cut=2"),
+        other => panic!("an engine the match did not have: {other}"),
+    };
+    let mut red_names = Vec::new();
+    for game in &games {
+        for (side, tag) in [("Red", "RedEngine"), ("Black", "BlackEngine")] {
+            let name = game.tag(side).expect("a side's name");
+            assert_eq!(game.tag(tag), Some(spec(name).as_str()), "{tag} of a game {name} played");
+        }
+        red_names.push(game.tag("Red").unwrap().to_string());
+    }
+    red_names.sort();
+    assert_eq!(red_names, ["chariot-a", "chariot-b"]);
 }
 
 /// What a match reported to its watcher, in order.

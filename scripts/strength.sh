@@ -21,8 +21,9 @@
 # PIKAFISH (default peers/pikafish-hce beside the repository root), OPPONENT_HASH (the partner's
 # table in MB, default 64: Chariot's own default),
 # CHARIOT_OPTS (extra engine-spec keys for Chariot: option.evalfile=… for another net than the
-# built-in one, option.usennue=false for the classic evaluation) and CHARIOT (the match runner;
-# default the release build).
+# built-in one, option.usennue=false for the classic evaluation), CHARIOT (the match runner;
+# default the release build) and CONCURRENCY (games at once, default 1: on a machine of many
+# cores, one game a core with two cores left over for the runner and the system).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -58,6 +59,11 @@ for program in "$runner" "$engine" "$partner"; do
         exit 2
     fi
 done
+concurrency=${CONCURRENCY:-1}
+if ! [[ $concurrency =~ ^[1-9][0-9]*$ ]]; then
+    echo "error: CONCURRENCY must be a number of games, 1 or more, not '$concurrency'" >&2
+    exit 2
+fi
 openings=${OPENINGS:-$root/tests/data/openings.txt}
 pgn=${PGN:-strength.pgn}
 resume=()
@@ -70,7 +76,7 @@ fi
     --engine "$partner_spec,tc=$opponent_tc" \
     --games "${GAMES:-400}" \
     --tc "$tc" \
-    --concurrency 1 \
+    --concurrency "$concurrency" \
     --openings "$openings" \
     --pgn "$pgn" "${resume[@]}" "$@"
 echo

@@ -310,3 +310,30 @@ fn egtb_reach_counts_the_games_that_reach_a_tables_material_and_their_score() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("game 1: no piece on a5"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `scripts/strength.sh` with `echo` in the runner's place, so that it prints the match's
+/// arguments instead of playing it.
+fn strength_args(concurrency: &str) -> Output {
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/strength.sh"))
+        .arg(env!("CARGO_BIN_EXE_chariot"))
+        .env("CHARIOT", "/bin/echo")
+        .env("FSF", "/bin/true")
+        .env("CONCURRENCY", concurrency)
+        .env("PGN", scratch("strength-args").join("none.pgn"))
+        .env_remove("OPPONENT")
+        .output()
+        .expect("bash runs the script")
+}
+
+#[test]
+fn the_strength_match_plays_as_many_games_at_once_as_asked_and_refuses_a_bad_count() {
+    let out = strength_args("14");
+    let args = String::from_utf8_lossy(&out.stdout);
+    assert!(args.contains("--concurrency 14 "), "{args}");
+    for bad in ["0", "two", "-3"] {
+        let refused = strength_args(bad);
+        assert_eq!(refused.status.code(), Some(2), "CONCURRENCY={bad:?}");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("CONCURRENCY"));
+    }
+    let _ = std::fs::remove_dir_all(scratch("strength-args"));
+}

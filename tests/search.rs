@@ -231,8 +231,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
 #[test]
 fn the_landed_reductions_are_on_by_default() {
     // Cut-node reductions, reductions of quiet checks, futility at the reduced depth and less
-    // reduction at nodes once on a principal variation passed their gates and are on by default: switching any off changes the search of a middlegame
-    // position.
+    // reduction at nodes once on a principal variation passed their gates and are on by
+    // default: switching any off changes the search of a middlegame position.
     let nodes = |setting: &str| middlegame_nodes(setting, 9);
     let default = nodes("");
     assert_ne!(default, nodes("lmr_cut=0"), "late moves at cut nodes are reduced more");

@@ -219,7 +219,8 @@ fn play(
             if failure.is_some() || stopped_early {
                 continue;
             }
-            let (red, black) = (&config.engines[job.red].name, &config.engines[job.black].name);
+            let (red_engine, black_engine) = (&config.engines[job.red], &config.engines[job.black]);
+            let (red, black) = (&red_engine.name, &black_engine.name);
             let tally = Tally::of_game(job.red == pairings[job.pairing].0, record.winner);
             state.tallies[job.pairing].add(tally);
             state.pairs.add(job.pairing, job.pair, tally);
@@ -233,8 +234,8 @@ fn play(
             });
             if let Some(path) = &config.pgn {
                 let tags = GameTags {
-                    red: &config.engines[job.red],
-                    black: &config.engines[job.black],
+                    red: red_engine,
+                    black: black_engine,
                     round: job.round,
                     time_control: config.limits_text(),
                     match_tags,

@@ -98,6 +98,18 @@ impl OrderingTables {
         }
     }
 
+    /// After a reduced quiet move (its `piece_square` `at`) beat alpha and was searched again
+    /// to `depth`: its continuation histories after the moves of `conts` gain a cutoff's bonus
+    /// when the full search still beat alpha (`held`), and lose it when not.
+    pub fn reward_research(&mut self, at: usize, conts: [ContRow; 2], depth: i32, held: bool) {
+        let bonus = if held { cutoff_bonus(depth) } else { -cutoff_bonus(depth) };
+        for row in conts {
+            if row != NO_CONTINUATION {
+                update_history(self.cont.entry(row, at), bonus);
+            }
+        }
+    }
+
     /// After a beta cutoff: rewards the capture that caused it (`cut_by`, `None` when a quiet
     /// move did) and punishes the captures tried before it, all in `pos`, the node's position.
     pub fn reward_capture(&mut self, pos: &Position, cut_by: Option<Move>, tried: &[Move], depth: i32) {
@@ -361,6 +373,26 @@ mod tests {
             tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
         );
         // The row for "no earlier move" is never written.
+        assert!(tables.cont.row_is_zero(NO_CONTINUATION));
+    }
+
+    #[test]
+    fn a_research_teaches_the_continuation_entries_only() {
+        let mut pos = Position::startpos();
+        let mut tables = OrderingTables::default();
+        let central_cannon = Move::parse_iccs("h2e2").unwrap();
+        let after_cannon = piece_square(&pos, central_cannon);
+        pos.make_move(central_cannon);
+        let horse = Move::parse_iccs("h9g7").unwrap();
+        let rook = Move::parse_iccs("i9h9").unwrap();
+        let conts = [after_cannon, NO_CONTINUATION];
+        tables.reward_research(piece_square(&pos, horse), conts, 6, true);
+        tables.reward_research(piece_square(&pos, rook), conts, 6, false);
+        let plain = [NO_CONTINUATION; 2];
+        assert!(tables.quiet_score(&pos, horse, conts) > 0, "a search that held is rewarded");
+        assert!(tables.quiet_score(&pos, rook, conts) < 0, "one that did not is punished");
+        // The plain history is the cutoffs' alone, and the empty row is never written.
+        assert_eq!((tables.quiet_score(&pos, horse, plain), tables.quiet_score(&pos, rook, plain)), (0, 0));
         assert!(tables.cont.row_is_zero(NO_CONTINUATION));
     }
 

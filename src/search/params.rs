@@ -103,6 +103,14 @@ search_params! {
     /// ply deeper if it beat alpha by this margin, and a ply shallower if its score was not above
     /// the best one so far by the new depth (a candidate; 0 switches it off).
     lmr_deeper: 0 in 0..=2000,
+    /// Late move reductions: a ply less when the node one ply up had tried more than this many
+    /// moves before the one that led here (a late move's refutation gets a closer look, as
+    /// Stockfish's "opponent's move count is high"; a candidate, 0 switches it off).
+    lmr_parent_moves: 0 in 0..=255,
+    /// Late move reductions: when a reduced quiet move beat alpha and was searched again, its
+    /// continuation histories learn at once whether the full search held (a candidate: 1, as
+    /// Stockfish after its re-searches; 0 leaves them to the cutoffs).
+    lmr_cont_bonus: 0 in 0..=1,
     /// Futility pruning judges a late quiet move by the depth its reduced search would have
     /// (the late-move reduction taken off) rather than the node's (1, with `lmr_checks`, passed
     /// its gate; 0 judges by the node's depth, as before).

@@ -30,6 +30,9 @@ pub(crate) struct Frame {
     /// began (its grandchildren's count, as Stockfish's `cutoffCnt`): many say that the node
     /// one ply up sees its moves refuted one after another.
     pub cutoffs: u8,
+    /// The number of the move being searched from this node (1 for the first legal move; at
+    /// most 255): a child reads its parent's to know how late a move led to it.
+    pub move_number: u8,
 }
 
 impl Frame {
@@ -40,6 +43,7 @@ impl Frame {
         excluded: Move::NONE,
         double_extensions: 0,
         cutoffs: 0,
+        move_number: 0,
     };
 
     /// Remembers `mv`, a quiet move that caused a cutoff, as the first killer.

@@ -178,6 +178,7 @@ impl<'a> Worker<'a> {
                 self.shared.report_currmove(mv, i + 1, depth);
             }
             self.stack[0].cont_row = piece_square(&self.pos, mv);
+            self.stack[0].move_number = (i + 1).min(255) as u8;
             let nodes_before = self.nodes;
             self.eval.make_move(&mut self.pos, mv);
             let new_depth = depth - 1;
@@ -347,6 +348,7 @@ impl<'a> Worker<'a> {
                     + depth / params.null_depth_div
                     + ((static_eval - beta) / params.null_eval_div).min(params.null_eval_plies);
                 self.stack[ply].cont_row = NO_CONTINUATION;
+                self.stack[ply].move_number = 0;
                 self.eval.make_null_move(&mut self.pos);
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, kind.opposite(), false);
                 self.eval.unmake_null_move(&mut self.pos);
@@ -532,6 +534,7 @@ impl<'a> Worker<'a> {
             // Step 11. Search the move: the first with the full window, the others with a null
             // window, reduced when quiet and late, and searched again when they beat alpha.
             self.stack[ply].cont_row = piece_square(&self.pos, mv);
+            self.stack[ply].move_number = legal.min(255) as u8;
             self.eval.make_move(&mut self.pos, mv);
             let extension = if mv == hash_move { hash_move_extension } else { 0 };
             let new_depth = depth - 1 + extension;
@@ -558,6 +561,10 @@ impl<'a> Worker<'a> {
                     r += params.lmr_cut * (kind == NodeKind::Cut) as i32;
                     // A node that was on a principal variation may be again: reduce less.
                     r -= params.lmr_tt_pv * (tt_pv && !pv_node) as i32;
+                    // This node answers a late move of its parent: look closer for the refutation.
+                    r -= (params.lmr_parent_moves > 0
+                        && i32::from(self.stack[ply - 1].move_number) > params.lmr_parent_moves)
+                        as i32;
                     // Children that failed high again and again: this node likely fails low.
                     r += (params.lmr_cutoffs > 0
                         && i32::from(self.stack[ply + 1].cutoffs) > params.lmr_cutoffs)
@@ -577,6 +584,10 @@ impl<'a> Worker<'a> {
                     };
                     if full_depth > new_depth - r {
                         s = -self.search(-alpha - 1, -alpha, full_depth, ply + 1, kind.opposite(), true);
+                        if params.lmr_cont_bonus > 0 && !capture && !self.stopped {
+                            let at = self.stack[ply].cont_row;
+                            self.tables.reward_research(at, conts, full_depth, s > alpha);
+                        }
                     }
                 }
                 if s > alpha && s < beta && pv_node && !self.stopped {
@@ -661,6 +672,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.stack[ply].cont_row = piece_square(&self.pos, mv);
+            self.stack[ply].move_number = 0;
             self.eval.make_move(&mut self.pos, mv);
             let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {

@@ -9,7 +9,9 @@ suspect rather than the search.
 
 Reads the `{score/depth seconds}` comments `chariot match` writes after each move (`{seconds}`
 alone for a move played without a search: its time counts, it has no depth); moves without a
-comment (other writers) are left out and counted. Exits 1 when no move carries one.
+comment (other writers, or an opening's `{book}` moves) are left out and counted. A game's
+`TimeControl` tag gives each engine's clock (its own under time odds) for the share of time
+used. Exits 1 when no move carries a comment, 2 when a file cannot be read.
 """
 import re
 import signal
@@ -50,9 +52,16 @@ def parse(path):
         yield tags, moves
 
 
-def clock(tags):
-    """(base seconds, increment) of the game's TimeControl tag, or None."""
-    found = re.match(r"^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$", tags.get("TimeControl", ""))
+CLOCK = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
+
+
+def clock(tags, engine):
+    """(base seconds, increment) of `engine`'s clock by the game's TimeControl tag, or None.
+    The tag gives the match's clock, then each engine's own where it has one (time odds):
+    `5+0.05; new: 10+0.1`."""
+    parts = [part.strip() for part in tags.get("TimeControl", "").split(";")]
+    own = dict(part.split(": ", 1) for part in parts[1:] if ": " in part)
+    found = CLOCK.match(own.get(engine, parts[0]))
     return (float(found.group(1)), float(found.group(2))) if found else None
 
 
@@ -61,7 +70,12 @@ def main(paths):
     used = defaultdict(list)  # engine -> share of the available time a game used
     bare = 0
     for path in paths:
-        for tags, moves in parse(path):
+        try:
+            games = list(parse(path))
+        except OSError as error:
+            print(f"error: cannot read {path}: {error.strerror}", file=sys.stderr)
+            return 2
+        for tags, moves in games:
             sides = (tags.get("Red", "?"), tags.get("Black", "?"))
             fen = tags.get("FEN", "").split()
             first = 1 if len(fen) > 1 and fen[1] == "b" else 0
@@ -77,9 +91,9 @@ def main(paths):
                 by_phase[(engine, phase)].append((depth, seconds))
                 spent[engine] += seconds
                 count[engine] += 1
-            control = clock(tags)
-            if control:
-                for engine, seconds in spent.items():
+            for engine, seconds in spent.items():
+                control = clock(tags, engine)
+                if control:
                     available = control[0] + control[1] * count[engine]
                     used[engine].append(seconds / available)
     if not by_phase:
@@ -110,6 +124,9 @@ def main(paths):
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if len(sys.argv) >= 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0)
     if len(sys.argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         sys.exit(2)

@@ -4,7 +4,8 @@
 //! `scripts/pair-speed.sh` measures each engine's speed alone and two at a time, and
 //! `scripts/egtb-reach.py` counts the games of a tables match that reached a table; and
 //! `scripts/sprt.sh` says which of its two builds is the one it calls `new`; and
-//! `scripts/gate-queue.sh` plays the undecided gates of a queue in order.
+//! `scripts/gate-queue.sh` plays the undecided gates of a queue in order; and
+//! `scripts/pgn-depth.py` says how each engine spent its own clock.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -336,4 +337,41 @@ fn the_strength_match_plays_as_many_games_at_once_as_asked_and_refuses_a_bad_cou
         assert!(String::from_utf8_lossy(&refused.stderr).contains("CONCURRENCY"));
     }
     let _ = std::fs::remove_dir_all(scratch("strength-args"));
+}
+
+fn pgn_depth(pgn: &Path) -> Output {
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pgn-depth.py"))
+        .arg(pgn)
+        .output()
+        .expect("python runs the script")
+}
+
+#[test]
+fn pgn_depth_measures_each_engine_against_its_own_clock() {
+    // Time odds: `new` has 10 s + 0.1 s, `old` the match's 5 s + 0.05 s. Old (Red) spends
+    // 2 × 1.53 s of 5.1 s available (60%), new 2 × 1.02 s of 10.2 s (20%).
+    let dir = scratch("depth");
+    let pgn = dir.join("odds.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"chariot match\"]\n[Red \"old\"]\n[Black \"new\"]\n[Result \"1/2-1/2\"]\n\
+         [TimeControl \"5+0.05; new: 10+0.1\"]\n\n\
+         1. h2e2 {book} 1... h9g7 {book} 2. h0g2 {+0.20/11 1.530s} 2... i9h9 {-0.10/14 1.020s}\n\
+         3. i0h0 {+0.10/12 1.530s} 3... b9c7 {-0.10/15 1.020s} 1/2-1/2\n\n",
+    )
+    .unwrap();
+    let out = pgn_depth(&pgn);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("new: a game used a median 20%"), "{said}");
+    assert!(said.contains("old: a game used a median 60%"), "{said}");
+    assert!(said.contains("2 moves without a depth comment"), "{said}");
+    // A file that is not there is named, without a traceback.
+    let out = pgn_depth(&dir.join("missing.pgn"));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("cannot read") && said.contains("missing.pgn") && !said.contains("Traceback"),
+        "{said}"
+    );
 }

@@ -264,12 +264,16 @@ fn table_game(red: &str, fen: Option<&str>, moves: &str, result: &str) -> String
     )
 }
 
-fn egtb_reach(pgn: &Path, tables: &Path) -> Output {
-    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/egtb-reach.py"))
-        .arg(pgn)
-        .arg(tables)
+/// Runs the Python script `scripts/NAME` with `args`.
+fn python_script(name: &str, args: &[&Path]) -> Output {
+    Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(name))
+        .args(args)
         .output()
         .expect("python runs the script")
+}
+
+fn egtb_reach(pgn: &Path, tables: &Path) -> Output {
+    python_script("egtb-reach.py", &[pgn, tables])
 }
 
 #[test]
@@ -340,10 +344,7 @@ fn the_strength_match_plays_as_many_games_at_once_as_asked_and_refuses_a_bad_cou
 }
 
 fn pgn_depth(pgn: &Path) -> Output {
-    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pgn-depth.py"))
-        .arg(pgn)
-        .output()
-        .expect("python runs the script")
+    python_script("pgn-depth.py", &[pgn])
 }
 
 #[test]

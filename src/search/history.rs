@@ -103,11 +103,7 @@ impl OrderingTables {
     /// when the full search still beat alpha (`held`), and lose it when not.
     pub fn reward_research(&mut self, at: usize, conts: [ContRow; 2], depth: i32, held: bool) {
         let bonus = if held { cutoff_bonus(depth) } else { -cutoff_bonus(depth) };
-        for row in conts {
-            if row != NO_CONTINUATION {
-                update_history(self.cont.entry(row, at), bonus);
-            }
-        }
+        self.update_continuations(at, conts, bonus);
     }
 
     /// After a beta cutoff: rewards the capture that caused it (`cut_by`, `None` when a quiet
@@ -138,7 +134,11 @@ impl OrderingTables {
 
     fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: [ContRow; 2]) {
         update_history(&mut self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()], bonus);
-        let at = piece_square(pos, mv);
+        self.update_continuations(piece_square(pos, mv), conts, bonus);
+    }
+
+    /// Adds `bonus` to the continuation entries of reply `at` after the moves of `conts`.
+    fn update_continuations(&mut self, at: usize, conts: [ContRow; 2], bonus: i32) {
         for row in conts {
             if row != NO_CONTINUATION {
                 update_history(self.cont.entry(row, at), bonus);

@@ -121,6 +121,11 @@ search_params! {
     /// Correction history: which keys it learns and corrects by, a bit each: 1 the pawns, 2 each
     /// side's other pieces (an entry for Red's and one for Black's); the correction is their mean.
     corr_keys: 1 in 1..=3,
+    /// Check extension: a node in check is searched a ply deeper only at this depth or more
+    /// (a candidate; 0 extends every check, as before. Pikafish extends checks only past depth
+    /// 10: in xiangqi checks are frequent, and a check at the horizon is answered by
+    /// quiescence's evasions anyway).
+    check_ext_depth: 0 in 0..=64,
     /// Singular extensions: a move from the table is searched one ply deeper when every other
     /// move fails well below its stored score, at this depth and deeper; 0 switches them off.
     se_depth: 6 in 0..=64,

@@ -261,7 +261,7 @@ impl<'a> Worker<'a> {
         // Step 3. Check extension, and quiescence at the horizon.
         let legality = movegen::LegalityFilter::new(&self.pos);
         let in_check = legality.in_check();
-        if in_check && features.check_extension {
+        if in_check && features.check_extension && depth >= self.shared.params.check_ext_depth {
             depth += 1;
         }
         if depth <= 0 {

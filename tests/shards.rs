@@ -324,8 +324,8 @@ fn bad_shards_are_refused_before_any_game() {
 fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
     // Both engines play the same eight plies, after which Red has no move and resigns: each
     // engine wins as Black, so the score stays at one half. Against elo1 = 500 (an expected
-    // score of 0.946) each game lowers the LLR by about 0.4, and the lower bound (-2.94) is
-    // passed within a dozen games.
+    // score of 0.946) each game lowers the LLR by about 0.4, so the lower bound (-2.94) is
+    // passed within a dozen games, but no verdict comes before 30 pairs (60 games).
     let dir = common::scratch_dir("shards", "sprt");
     let engine = |name: &str| {
         format!("name={name},cmd={}/tests/fake_engines/faulty.sh,arg=good", env!("CARGO_MANIFEST_DIR"))
@@ -334,7 +334,7 @@ fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
     let sprt = "elo0=0,elo1=500,alpha=0.05,beta=0.05";
     let play = |pgn: &Path, extra: &[&str]| {
         let mut args = vec![
-            "match", "--engine", &a, "--engine", &b, "--games", "30", "--depth", "1", "--sprt", sprt, "--pgn",
+            "match", "--engine", &a, "--engine", &b, "--games", "80", "--depth", "1", "--sprt", sprt, "--pgn",
         ];
         args.push(pgn.to_str().unwrap());
         args.extend_from_slice(extra);
@@ -345,7 +345,7 @@ fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
     let whole = play(&dir.join("whole.pgn"), &[]);
     assert!(whole.contains("H0 accepted") && whole.contains("stopped early on the SPRT verdict"), "{whole}");
     let decided = games_of(&dir.join("whole.pgn")).len();
-    assert!(decided < 30, "{whole}");
+    assert_eq!(decided, 60, "the verdict comes with the 30th pair: {whole}");
     // Resuming a match whose SPRT has decided plays no further game and gives the same verdict.
     let resumed = play(&dir.join("whole.pgn"), &["--resume"]);
     assert!(
@@ -359,7 +359,7 @@ fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
         assert!(out.contains("SPRT: no verdict from one shard"), "{out}");
         assert!(!out.contains("LLR") && !out.contains("stopped early"), "{out}");
         let games = games_of(pgn);
-        assert_eq!(games.len(), 15, "a shard plays all its games");
+        assert_eq!(games.len(), 40, "a shard plays all its games");
         assert!(games.values().all(|g| tag(&g.3, "MatchSprt") == Some(sprt)));
     }
     let report = chariot(&["match", "report", one.to_str().unwrap(), two.to_str().unwrap()]);
@@ -370,17 +370,17 @@ fn a_shard_plays_on_past_an_sprt_verdict_and_the_report_gives_it() {
         "{out}"
     );
     let row = table(&out).into_iter().find(|l| l.starts_with("a vs b ")).unwrap();
-    assert_eq!(row.split_whitespace().skip(3).take(4).collect::<Vec<_>>(), ["30", "15", "0", "15"], "{out}");
+    assert_eq!(row.split_whitespace().skip(3).take(4).collect::<Vec<_>>(), ["80", "40", "0", "40"], "{out}");
     // Each opening's two games, split between the shards, pair up again: one win and one loss
-    // each, so every pair scored one point, and the SPRT (of 15 pairs) still judges the games.
-    assert!(out.contains("pairs 15: 0-½-1-1½-2 points 0-0-15-0-0, Elo +0.0"), "{out}");
-    assert!(out.contains("of 15 pairs"), "{out}");
+    // each, so every pair scored one point, and the SPRT (of 40 pairs) still judges the games.
+    assert!(out.contains("pairs 40: 0-½-1-1½-2 points 0-0-40-0-0, Elo +0.0"), "{out}");
+    assert!(out.contains("of 40 pairs"), "{out}");
     let whole_pairs = games_of(&dir.join("whole.pgn")).len() / 2;
     assert!(
         whole.contains(&format!("pairs {whole_pairs}: 0-½-1-1½-2 points 0-0-{whole_pairs}-0-0")),
         "{whole}"
     );
-    // Another test for the same games: 30 even games say nothing yet about 5 Elo.
+    // Another test for the same games: 80 even games say nothing yet about 5 Elo.
     let report = chariot(&[
         "match",
         "report",

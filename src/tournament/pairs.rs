@@ -6,7 +6,14 @@
 use std::collections::HashMap;
 
 use super::spec::SprtSpec;
-use super::stats::{elo_error95, elo_from_score, normal_llr, Tally};
+use super::stats::{elo_error95, elo_from_score, normal_llr, sprt_verdict, SprtVerdict, Tally};
+
+/// The fewest finished pairs an SPRT gives a verdict on. The LLR divides by the pairs' sample
+/// variance, and a handful of pairs that happen to score alike make that variance tiny and the
+/// LLR huge: five pairs, four of them ½ point and one 1 point, gave LLR −3.08 and "H0 accepted"
+/// after ten games of a [0, 20] gate. Thirty pairs is the usual floor for a sample variance to
+/// stand in for the true one.
+pub const MIN_PAIRS_FOR_VERDICT: u32 = 30;
 
 /// Finished pairs by the points the first engine took from them: 0, ½, 1, 1½ or 2.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -58,6 +65,15 @@ impl Pentanomial {
         elo_error95(self.score()?, self.variance()?, self.pairs())
     }
 
+    /// What the SPRT says of these pairs: its LLR against the bounds, but never a verdict before
+    /// `MIN_PAIRS_FOR_VERDICT` pairs.
+    pub fn verdict(&self, sprt: &SprtSpec) -> SprtVerdict {
+        if self.pairs() < MIN_PAIRS_FOR_VERDICT {
+            return SprtVerdict::Continue;
+        }
+        sprt_verdict(self.llr(sprt), sprt)
+    }
+
     /// The SPRT log-likelihood ratio, each pair one sample. When every pair scored the same,
     /// the variance is zero and says nothing, so the ratio of the same games taken one by one
     /// (`Tally::llr`, exact for one outcome) stands in.
@@ -102,6 +118,7 @@ impl PairCollector {
 
 #[cfg(test)]
 mod tests {
+    use super::super::stats::sprt_bounds;
     use super::*;
 
     const WIN: Tally = Tally { wins: 1, draws: 0, losses: 0 };
@@ -162,6 +179,30 @@ mod tests {
         assert_eq!(p.games, Tally { wins: 45, draws: 5, losses: 40 });
         assert!(p.llr(&sprt) > 2.0 * p.games.llr(&sprt), "{} {}", p.llr(&sprt), p.games.llr(&sprt));
         assert!(p.elo_error95().unwrap() < 0.5 * p.games.elo_error95().unwrap());
+    }
+
+    #[test]
+    fn a_handful_of_alike_pairs_gives_no_verdict() {
+        // The contbonus gate's first ten games (2026-11-30): four pairs of ½ point and one of 1.
+        // Their variance is so small that the LLR passes the lower bound of an SPRT [0, 20].
+        let sprt = SprtSpec { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
+        let mut p = Pentanomial { counts: [0, 4, 1, 0, 0], games: Tally::default() };
+        assert!(p.llr(&sprt) < sprt_bounds(&sprt).0, "{}", p.llr(&sprt));
+        assert_eq!(p.verdict(&sprt), SprtVerdict::Continue);
+        // The same pairs' shape six times over, thirty pairs: now the bound counts.
+        p.counts = [0, 24, 6, 0, 0];
+        assert_eq!(p.pairs(), MIN_PAIRS_FOR_VERDICT);
+        assert_eq!(p.verdict(&sprt), SprtVerdict::AcceptH0);
+        // And a sweep still ends a test once the floor is passed.
+        let mut sweeps = Pentanomial::default();
+        for _ in 0..MIN_PAIRS_FOR_VERDICT {
+            sweeps.add_pair(WIN, WIN);
+        }
+        assert_eq!(sweeps.verdict(&GATE), SprtVerdict::Continue, "60 straight wins are not yet 2.94");
+        for _ in 0..30 {
+            sweeps.add_pair(WIN, WIN);
+        }
+        assert_eq!(sweeps.verdict(&GATE), SprtVerdict::AcceptH1);
     }
 
     #[test]

@@ -4,11 +4,11 @@
 use std::io::{self, Write};
 
 use super::merge::Merged;
-use super::pairs::Pentanomial;
+use super::pairs::{Pentanomial, MIN_PAIRS_FOR_VERDICT};
 use super::ratings::RatingTable;
 use super::shard::Shard;
 use super::spec::SprtSpec;
-use super::stats::{sprt_bounds, sprt_verdict, SprtVerdict, Tally};
+use super::stats::{sprt_bounds, SprtVerdict, Tally};
 
 /// `+12.3 ± 45.6` or `inf` / `-inf` / `-` when it cannot be told.
 fn elo_text(t: &Tally) -> String {
@@ -72,10 +72,13 @@ pub fn pairs_line(p: &Pentanomial) -> String {
 pub fn sprt_line(p: &Pentanomial, sprt: &SprtSpec) -> String {
     let llr = p.llr(sprt);
     let (lower, upper) = sprt_bounds(sprt);
-    let verdict = match sprt_verdict(llr, sprt) {
-        SprtVerdict::AcceptH1 => "H1 accepted",
-        SprtVerdict::AcceptH0 => "H0 accepted",
-        SprtVerdict::Continue => "no verdict yet",
+    let verdict = match p.verdict(sprt) {
+        SprtVerdict::AcceptH1 => "H1 accepted".to_string(),
+        SprtVerdict::AcceptH0 => "H0 accepted".to_string(),
+        SprtVerdict::Continue if p.pairs() < MIN_PAIRS_FOR_VERDICT => {
+            format!("no verdict before {MIN_PAIRS_FOR_VERDICT} pairs")
+        }
+        SprtVerdict::Continue => "no verdict yet".to_string(),
     };
     format!(
         "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} of {} pairs (bounds {lower:.2}, {upper:.2}): {verdict}\n",
@@ -261,5 +264,20 @@ mod tests {
         let table = table(&rows);
         assert!(table.lines().nth(1).unwrap().starts_with(&format!("{:<256} ", "a vs b")), "{table}");
         assert_eq!(table.lines().count(), 3);
+    }
+
+    #[test]
+    fn the_sprt_line_names_the_floor_until_it_is_reached() {
+        let sprt = SprtSpec { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
+        let few = Pentanomial { counts: [0, 4, 1, 0, 0], games: Tally::default() };
+        let line = sprt_line(&few, &sprt);
+        assert!(
+            line.contains("LLR -3.08 of 5 pairs") && line.ends_with("no verdict before 30 pairs\n"),
+            "{line}"
+        );
+        let enough = Pentanomial { counts: [0, 24, 6, 0, 0], games: Tally::default() };
+        assert!(sprt_line(&enough, &sprt).ends_with("H0 accepted\n"), "{}", sprt_line(&enough, &sprt));
+        let even = Pentanomial { counts: [1, 8, 12, 8, 1], games: Tally::default() };
+        assert!(sprt_line(&even, &sprt).ends_with("no verdict yet\n"), "{}", sprt_line(&even, &sprt));
     }
 }

@@ -23,7 +23,7 @@ use super::resume::{self, Resumed};
 use super::schedule::{self, Job, MAX_SCHEDULED_GAMES};
 use super::shard::Shard;
 use super::spec::Limit;
-use super::stats::{sprt_verdict, SprtVerdict, Tally};
+use super::stats::{SprtVerdict, Tally};
 use crate::notation::Opening;
 
 /// What a match ended with.
@@ -166,7 +166,7 @@ pub fn run_match(
 /// merged shards' to give.
 fn sprt_decided(config: &MatchConfig, pairs: &PairCollector) -> bool {
     match (&config.sprt, config.shard) {
-        (Some(sprt), None) => sprt_verdict(pairs.finished()[0].llr(sprt), sprt) != SprtVerdict::Continue,
+        (Some(sprt), None) => pairs.finished()[0].verdict(sprt) != SprtVerdict::Continue,
         _ => false,
     }
 }

@@ -191,7 +191,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // deeper or shallower searches after a reduced one beats alpha, more reduction under
     // children that keep failing high, less at nodes once on a principal variation or below a
     // parent's late move, continuation history taught by re-searches, capture history and
-    // check extensions only from a depth on are candidates: at their
+    // check extensions only from a depth on, and a larger history bonus are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -207,6 +207,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_tt_pv=4",
         "lmr_parent_moves=1,lmr_cont_bonus=1",
         "check_ext_depth=64",
+        "history_bonus=1024",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -229,6 +230,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_parent_moves=6",
         "lmr_cont_bonus=1",
         "check_ext_depth=6",
+        "history_bonus=64",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

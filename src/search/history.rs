@@ -55,6 +55,9 @@ pub struct OrderingTables {
     /// Quiet-move success after a given earlier move: by the row of the move one or two plies
     /// before (both read the same table) and the reply's `piece_square`.
     pub cont: ContinuationHistory,
+    /// History points per unit of depth squared in a cutoff's bonus (the search sets it from
+    /// its `history_bonus` parameter).
+    pub bonus_per_depth_squared: i32,
 }
 
 impl Default for OrderingTables {
@@ -64,6 +67,7 @@ impl Default for OrderingTables {
             capture: Box::new([[0; 7]; PIECE_SQUARES]),
             counter: Box::new([[Move::NONE; 256]; 14]),
             cont: ContinuationHistory::default(),
+            bonus_per_depth_squared: BONUS_PER_DEPTH_SQUARED,
         }
     }
 }
@@ -71,7 +75,8 @@ impl Default for OrderingTables {
 /// A cutoff's history bonus grows with the depth squared up to this (depth 20), so that the
 /// deepest cutoffs do not swamp everything learned shallower.
 const BONUS_DEPTH_SQUARED_MAX: i32 = 400;
-/// History points per unit of depth squared in a cutoff's bonus.
+/// History points per unit of depth squared in a cutoff's bonus, by default (the landed
+/// `history_bonus`).
 const BONUS_PER_DEPTH_SQUARED: i32 = 16;
 
 impl OrderingTables {
@@ -85,7 +90,7 @@ impl OrderingTables {
         depth: i32,
         conts: [ContRow; 2],
     ) {
-        let bonus = cutoff_bonus(depth);
+        let bonus = self.cutoff_bonus(depth);
         self.update_quiet(pos, mv, bonus, conts);
         for &other in tried {
             if other != mv {
@@ -102,14 +107,14 @@ impl OrderingTables {
     /// to `depth`: its continuation histories after the moves of `conts` gain a cutoff's bonus
     /// when the full search still beat alpha (`held`), and lose it when not.
     pub fn reward_research(&mut self, at: usize, conts: [ContRow; 2], depth: i32, held: bool) {
-        let bonus = if held { cutoff_bonus(depth) } else { -cutoff_bonus(depth) };
+        let bonus = if held { self.cutoff_bonus(depth) } else { -self.cutoff_bonus(depth) };
         self.update_continuations(at, conts, bonus);
     }
 
     /// After a beta cutoff: rewards the capture that caused it (`cut_by`, `None` when a quiet
     /// move did) and punishes the captures tried before it, all in `pos`, the node's position.
     pub fn reward_capture(&mut self, pos: &Position, cut_by: Option<Move>, tried: &[Move], depth: i32) {
-        let bonus = cutoff_bonus(depth);
+        let bonus = self.cutoff_bonus(depth);
         if let Some(mv) = cut_by {
             update_history(self.capture_entry(pos, mv), bonus);
         }
@@ -156,6 +161,11 @@ impl OrderingTables {
             + self.cont.get(conts[1], at)
     }
 
+    /// The history bonus of a cutoff at `depth` (and the malus of the moves tried before it).
+    fn cutoff_bonus(&self, depth: i32) -> i32 {
+        (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * self.bonus_per_depth_squared
+    }
+
     /// Scales history down between searches so old lessons fade.
     pub fn age(&mut self) {
         for h in self.history.iter_mut().flatten().chain(self.capture.iter_mut().flatten()) {
@@ -163,11 +173,6 @@ impl OrderingTables {
         }
         self.cont.fade();
     }
-}
-
-/// The history bonus of a cutoff at `depth` (and the malus of the moves tried before it).
-fn cutoff_bonus(depth: i32) -> i32 {
-    (depth * depth).min(BONUS_DEPTH_SQUARED_MAX) * BONUS_PER_DEPTH_SQUARED
 }
 
 /// A capture's place in the capture history: its `piece_square` and the victim's kind.
@@ -330,8 +335,14 @@ mod tests {
 
     #[test]
     fn history_stays_in_range_under_the_deepest_bonuses() {
-        let deepest = BONUS_DEPTH_SQUARED_MAX * BONUS_PER_DEPTH_SQUARED;
-        for sign in [1, -1] {
+        let (_, _, most) = *crate::search::params::SearchParams::RANGES
+            .iter()
+            .find(|r| r.0 == "history_bonus")
+            .expect("history_bonus is a parameter");
+        for (per, sign) in
+            [(BONUS_PER_DEPTH_SQUARED, 1), (BONUS_PER_DEPTH_SQUARED, -1), (most, 1), (most, -1)]
+        {
+            let deepest = BONUS_DEPTH_SQUARED_MAX * per;
             let mut entry = 0;
             for step in 0..2_000 {
                 update_history(&mut entry, sign * deepest);

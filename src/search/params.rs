@@ -175,6 +175,11 @@ search_params! {
     hist_prune_depth: 0 in 0..=32,
     /// See `hist_prune_depth`.
     hist_prune_margin: 300 in 0..=1000000,
+    /// History points per unit of depth squared in a cutoff's bonus (capped at depth 20) and
+    /// in the malus of the moves tried before it. The tables' gravity pulls an entry back by
+    /// its share of ±2^20 times the bonus, so at 16 it barely bites; more lets recent cutoffs
+    /// outweigh old ones sooner (a candidate; 16 is the landed value).
+    history_bonus: 16 in 1..=1024,
     /// Capture history (a candidate; 0 switches it off): captures are ordered within their
     /// class (winning or losing by exchange) by MVV-LVA plus their history divided by this. A
     /// rook as victim weighs 3,200 in MVV-LVA and a history reaches ±1,048,576, so 256 lets

@@ -102,6 +102,7 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         let eval = Evaluator::renewed(state.eval, eval, shared.terms, &pos);
         state.pv.forget();
+        state.tables.bonus_per_depth_squared = shared.params.history_bonus;
         Worker {
             pos,
             shared,

@@ -191,7 +191,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // deeper or shallower searches after a reduced one beats alpha, more reduction under
     // children that keep failing high, less at nodes once on a principal variation or below a
     // parent's late move, continuation history taught by re-searches, capture history and
-    // check extensions only from a depth on, and a larger history bonus are candidates: at their
+    // check extensions only from a depth on, a larger history bonus and quiet checks in
+    // quiescence are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -208,6 +209,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_parent_moves=1,lmr_cont_bonus=1",
         "check_ext_depth=64",
         "history_bonus=1024",
+        "qs_checks=1",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -231,6 +233,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_cont_bonus=1",
         "check_ext_depth=6",
         "history_bonus=64",
+        "qs_checks=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
@@ -399,4 +402,15 @@ fn multipv_lines_are_shown_and_played_in_score_order() {
         let first = &shown[depth as usize][0];
         assert_eq!((result.best, result.score), (first.pv.first().copied(), first.score), "{moves}");
     }
+}
+
+#[test]
+fn quiet_checks_in_quiescence_see_a_mate_past_the_horizon() {
+    // Mate in two by quiet rook checks: 1. Ra9+ Kd10 (d8 holds Black's advisor, the e-file
+    // faces White's king) 2. Ri10#. A search of one ply (its check extended) ends in
+    // quiescence after the evasion, and only quiescence that tries quiet checks finds the mate.
+    let fen = "9/3k5/R2a5/9/9/9/9/9/9/4K3R w - - 0 1";
+    let score = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(1)).score;
+    assert_eq!(score("qs_checks=1"), MATE - 3);
+    assert!(score("qs_checks=0") < MATE - 100, "{}", score("qs_checks=0"));
 }

@@ -185,6 +185,10 @@ search_params! {
     /// rook as victim weighs 3,200 in MVV-LVA and a history reaches ±1,048,576, so 256 lets
     /// history move a capture by up to about a rook; values below 2 count as 2.
     capture_history_div: 0 in 0..=1000000,
+    /// Quiescence at the horizon's first ply also tries the quiet moves that give check and
+    /// lose nothing by exchange (a candidate, as Pikafish's `DEPTH_QS_CHECKS`; 0 tries captures
+    /// only).
+    qs_checks: 0 in 0..=1,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -9,14 +9,16 @@ use super::history::{piece_square, OrderingTables, NO_CONTINUATION};
 use super::ordering::{ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
 use super::root::RootMove;
 use super::rules_hook::rule_score;
-use super::score::{DRAW, INFINITE, MATE, MATE_BOUND};
-use super::see::{see, see_non_negative, value_on};
+use super::score::{INFINITE, MATE, MATE_BOUND};
+use super::see::{see, value_on};
 use super::shared::Shared;
 use super::stack::{PvTable, Stack};
 use super::tablebase_hook;
 use super::thread_state::ThreadState;
 use super::timeman::{ClockReading, TimeManager};
 use super::tt::Bound;
+
+mod quiescence;
 
 /// Nodes between two looks at the stop flag (and, on the main thread, at the clock and the
 /// total node count).
@@ -266,7 +268,7 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, self.horizon_checks());
         }
         self.seldepth = self.seldepth.max(ply as i32);
 
@@ -320,7 +322,7 @@ impl<'a> Worker<'a> {
                 && !improving
                 && static_eval < alpha - params.razor_base - params.razor_margin * depth * depth
             {
-                let score = self.quiesce(alpha - 1, alpha, ply);
+                let score = self.quiesce(alpha - 1, alpha, ply, self.horizon_checks());
                 if self.stopped {
                     return 0;
                 }
@@ -675,7 +677,7 @@ impl<'a> Worker<'a> {
             self.stack[ply].cont_row = piece_square(&self.pos, mv);
             self.stack[ply].move_number = 0;
             self.eval.make_move(&mut self.pos, mv);
-            let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
+            let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1, self.horizon_checks());
             if score >= probcut_beta && !self.stopped {
                 score =
                     -self.search(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, NodeKind::All, true);
@@ -706,114 +708,5 @@ impl<'a> Worker<'a> {
         2 * self.pos.count(side, PieceKind::Rook) as i32
             + self.pos.count(side, PieceKind::Horse) as i32
             + self.pos.count(side, PieceKind::Cannon) as i32
-    }
-
-    /// Quiescence: captures (winning or even by SEE) until quiet; all evasions when in check.
-    pub fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv.clear(ply);
-        if self.tick() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply as i32);
-        if ply >= PLY_LIMIT {
-            return self.eval.evaluate(&self.pos);
-        }
-        let legality = movegen::LegalityFilter::new(&self.pos);
-        let in_check = legality.in_check();
-        let key = self.pos.key();
-        let hit = self.shared.tt.probe(key, ply as i32);
-        // Quiescence keeps the flag of the entry it finds (its nodes are never PV by kind).
-        let tt_pv = hit.is_some_and(|h| h.pv);
-        if let Some(h) = hit.filter(|h| h.cuts(alpha, beta)) {
-            return h.score;
-        }
-        let original_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = Move::NONE;
-        let (stand_pat, raw_eval);
-        let mut list = MoveList::new();
-        if in_check {
-            (stand_pat, raw_eval) = (-INFINITE, 0);
-            movegen::pseudo_moves(&self.pos, &mut list);
-        } else {
-            raw_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval.evaluate(&self.pos));
-            stand_pat = self.correction.corrected_at(self.correction.slot_if_enabled(&self.pos), raw_eval);
-            if stand_pat >= beta {
-                if hit.is_none() {
-                    self.shared.tt.store(
-                        key,
-                        ply as i32,
-                        Move::NONE,
-                        stand_pat,
-                        raw_eval,
-                        0,
-                        Bound::Lower,
-                        tt_pv,
-                    );
-                }
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-            movegen::pseudo_captures(&self.pos, &mut list);
-        }
-        let moves = if in_check {
-            let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 2]);
-            let capture_history = self.shared.params.capture_history_div;
-            ScoredMoves::new(
-                &mut self.pos,
-                list,
-                Move::NONE,
-                &mut self.tables,
-                killers,
-                no_conts,
-                capture_history,
-            )
-        } else {
-            ScoredMoves::captures(&self.pos, list)
-        };
-        let mut legal = 0;
-        for (mv, _) in moves {
-            if !in_check && self.shared.features.quiescence_pruning {
-                // Delta pruning: even winning this piece cannot lift us to alpha.
-                if stand_pat + value_on(&self.pos, mv.to()) + self.shared.params.delta_margin <= alpha {
-                    continue;
-                }
-                if !see_non_negative(&mut self.pos, mv) {
-                    continue;
-                }
-            }
-            if !legality.is_legal(&mut self.pos, mv) {
-                continue;
-            }
-            self.shared.tt.prefetch(self.pos.key_after(mv));
-            legal += 1;
-            self.eval.make_move(&mut self.pos, mv);
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
-            self.eval.unmake_move(&mut self.pos);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = mv;
-                    self.pv.update(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if in_check && legal == 0 {
-            return -MATE + ply as i32;
-        }
-        if best == -INFINITE {
-            best = DRAW;
-        }
-        let bound = Bound::of(best, original_alpha, beta);
-        self.shared.tt.store(key, ply as i32, best_move, best, raw_eval, 0, bound, tt_pv);
-        best
     }
 }

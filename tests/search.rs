@@ -210,6 +210,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "check_ext_depth=64",
         "history_bonus=1024",
         "qs_checks=1",
+        "rule_damping=1",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -234,6 +235,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "check_ext_depth=6",
         "history_bonus=64",
         "qs_checks=1",
+        "rule_damping=240",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
@@ -413,4 +415,16 @@ fn quiet_checks_in_quiescence_see_a_mate_past_the_horizon() {
     let score = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(1)).score;
     assert_eq!(score("qs_checks=1"), MATE - 3);
     assert!(score("qs_checks=0") < MATE - 100, "{}", score("qs_checks=0"));
+}
+
+#[test]
+fn the_move_rule_damps_the_evaluation_when_asked() {
+    // Red a rook against the guards with 100 plies gone without a capture: damped by (240 − h) / 240, the score
+    // of a short search falls to about half (h is 100 to 104 at its leaves); undamped it stays.
+    let fen = "3akab2/9/4b4/9/9/9/9/9/4R4/3K5 w - - 100 80";
+    let score = |setting: &str| search_with(&mut tuned(setting), fen, Limits::depth(4)).score;
+    let (plain, damped) = (score(""), score("rule_damping=240"));
+    assert!(plain > 100, "a rook up: {plain}");
+    assert!(damped > 0 && damped < plain * 3 / 4, "{damped} against {plain}");
+    assert_eq!(score("rule_damping=0"), plain);
 }

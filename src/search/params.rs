@@ -189,6 +189,11 @@ search_params! {
     /// lose nothing by exchange (a candidate, as Pikafish's `DEPTH_QS_CHECKS`; 0 tries captures
     /// only).
     qs_checks: 0 in 0..=1,
+    /// The static evaluation is damped toward a draw as the move rule (120 plies without a
+    /// capture) nears: times (N − h) / N after h plies without a capture, N this value (240
+    /// halves it when the rule strikes, as Stockfish's 50-move damping does; a candidate; 0
+    /// leaves the evaluation alone).
+    rule_damping: 0 in 0..=10000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
     delta_margin: 120 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.

@@ -311,7 +311,11 @@ impl<'a> Worker<'a> {
             self.eval.evaluate(&self.pos)
         };
         let correction_slot = if in_check { None } else { self.correction.slot_if_enabled(&self.pos) };
-        let static_eval = self.correction.corrected_at(correction_slot, raw_eval);
+        let static_eval = if in_check {
+            raw_eval
+        } else {
+            self.damped(self.correction.corrected_at(correction_slot, raw_eval))
+        };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.stack.improving(ply);
 
@@ -701,6 +705,19 @@ impl<'a> Worker<'a> {
             }
         }
         None
+    }
+
+    /// A static evaluation damped toward a draw as the move rule nears: times (N − h) / N for
+    /// h plies since the last capture and N = `rule_damping` (0 leaves it), as Stockfish and
+    /// Pikafish damp theirs, so that a side ahead prefers the line that makes progress.
+    #[inline]
+    fn damped(&self, eval: i32) -> i32 {
+        let n = self.shared.params.rule_damping;
+        if n == 0 {
+            return eval;
+        }
+        let plies = self.pos.halfmove_clock().min(n as u32) as i32;
+        eval * (n - plies) / n
     }
 
     /// Rooks, horses and cannons of `side`, rooks counting two (for null-move safety).

@@ -83,7 +83,8 @@ impl Worker<'_> {
             movegen::pseudo_moves(&self.pos, &mut list);
         } else {
             raw_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval.evaluate(&self.pos));
-            stand_pat = self.correction.corrected_at(self.correction.slot_if_enabled(&self.pos), raw_eval);
+            stand_pat = self
+                .damped(self.correction.corrected_at(self.correction.slot_if_enabled(&self.pos), raw_eval));
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.shared.tt.store(

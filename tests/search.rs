@@ -331,7 +331,10 @@ fn a_single_legal_move_is_played_at_once_on_a_clock() {
     let limits = Limits { time_left: Some(60_000), multipv: 1, ..Limits::default() };
     let r = search(fen, limits);
     assert_eq!(r.best, Some(legal.as_slice()[0]));
-    assert!(r.time_ms < 50);
+    // At once: after the first iteration, not after a share of the minute. Counted in plies and
+    // nodes, which a loaded machine does not stretch (its milliseconds once passed 50).
+    assert!(r.depth <= 1 && r.nodes < 1_000, "depth {} after {} nodes", r.depth, r.nodes);
+    assert!(r.time_ms < 500, "{} ms", r.time_ms);
 }
 
 #[test]

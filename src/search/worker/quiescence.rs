@@ -135,16 +135,13 @@ impl Worker<'_> {
                 continue;
             }
             legal += 1;
-            let score = self.quiesce_move(mv, &best, beta, ply);
+            let cuts = self.quiesce_move(mv, &mut best, beta, ply);
             if self.stopped {
                 return 0;
             }
-            if best.take(mv, score) {
-                self.pv.update(ply, mv);
-                if score >= beta {
-                    cut = true;
-                    break;
-                }
+            if cuts {
+                cut = true;
+                break;
             }
         }
         if checks == QuietChecks::Tried && !in_check && !cut {
@@ -158,15 +155,12 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                let score = self.quiesce_move(mv, &best, beta, ply);
+                let cuts = self.quiesce_move(mv, &mut best, beta, ply);
                 if self.stopped {
                     return 0;
                 }
-                if best.take(mv, score) {
-                    self.pv.update(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
+                if cuts {
+                    break;
                 }
             }
         }
@@ -181,13 +175,18 @@ impl Worker<'_> {
         best.score
     }
 
-    /// The score of legal `mv` at a quiescence node of window (`best.alpha`, `beta`): its
-    /// child's quiescence, without quiet checks.
-    fn quiesce_move(&mut self, mv: Move, best: &Best, beta: i32, ply: usize) -> i32 {
+    /// Searches legal `mv` at a quiescence node of window (`best.alpha`, `beta`) by its
+    /// child's quiescence, without quiet checks, and takes its score into `best` (and the PV
+    /// when it raised alpha): whether it cut the node off. After a stop it takes nothing.
+    fn quiesce_move(&mut self, mv: Move, best: &mut Best, beta: i32, ply: usize) -> bool {
         self.shared.tt.prefetch(self.pos.key_after(mv));
         self.eval.make_move(&mut self.pos, mv);
         let score = -self.quiesce(-beta, -best.alpha, ply + 1, QuietChecks::Skipped);
         self.eval.unmake_move(&mut self.pos);
-        score
+        if self.stopped || !best.take(mv, score) {
+            return false;
+        }
+        self.pv.update(ply, mv);
+        score >= beta
     }
 }

@@ -191,8 +191,9 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // deeper or shallower searches after a reduced one beats alpha, more reduction under
     // children that keep failing high, less at nodes once on a principal variation or below a
     // parent's late move, continuation history taught by re-searches, capture history and
-    // check extensions only from a depth on, a larger history bonus and quiet checks in
-    // quiescence are candidates: at their
+    // check extensions only from a depth on, a larger history bonus, quiet checks in
+    // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
+    // and futility pruning of captures are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -211,6 +212,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "history_bonus=1024",
         "qs_checks=1",
         "rule_damping=1",
+        "tt_cut_bonus=1,prior_bonus=64",
+        "capture_futility=1,futility_depth=32",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -236,6 +239,9 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "history_bonus=64",
         "qs_checks=1",
         "rule_damping=240",
+        "tt_cut_bonus=1",
+        "prior_bonus=16",
+        "capture_futility=90",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -22,7 +22,7 @@
 //! write does the same. What a search sees is what fading every entry at once gave (integer
 //! division by 4, k times, truncates as one division by 4^k does).
 
-use crate::board::{Move, Position};
+use crate::board::{Move, Piece, Position, Square};
 
 /// Quiet and continuation history scores stay within ±this, so that the three a quiet move adds
 /// up never outrank a killer (`ordering::REFUTATION`).
@@ -101,6 +101,23 @@ impl OrderingTables {
             let p = pos.piece_at(prev.to()).type_index();
             self.counter[p][prev.to().index()] = mv;
         }
+    }
+
+    /// After a node failed low: the quiet move that led to it (`mover`, now on `to`; its
+    /// `piece_square` `at`, and `conts` the rows of the moves one and two plies before it)
+    /// refuted every reply, so it earns `sixteenths` of a cutoff's bonus at the node's `depth`
+    /// in its own side's history and continuation histories.
+    pub fn reward_prior(
+        &mut self,
+        (mover, to): (Piece, Square),
+        at: ContRow,
+        conts: [ContRow; 2],
+        depth: i32,
+        sixteenths: i32,
+    ) {
+        let bonus = (self.cutoff_bonus(depth) * sixteenths / 16).min(HISTORY_MAX);
+        update_history(&mut self.history[mover.type_index()][to.index()], bonus);
+        self.update_continuations(at, conts, bonus);
     }
 
     /// After a reduced quiet move (its `piece_square` `at`) beat alpha and was searched again
@@ -404,6 +421,39 @@ mod tests {
         assert!(tables.quiet_score(&pos, rook, conts) < 0, "one that did not is punished");
         // The plain history is the cutoffs' alone, and the empty row is never written.
         assert_eq!((tables.quiet_score(&pos, horse, plain), tables.quiet_score(&pos, rook, plain)), (0, 0));
+        assert!(tables.cont.row_is_zero(NO_CONTINUATION));
+    }
+
+    #[test]
+    fn a_fail_low_rewards_the_prior_move_within_bounds() {
+        // Red played h2e2; Black's every reply failed low, so h2e2 is rewarded for Red.
+        let mut pos = Position::startpos();
+        let mut tables = OrderingTables::default();
+        let central_cannon = Move::parse_iccs("h2e2").unwrap();
+        let flank_pawn = Move::parse_iccs("a3a4").unwrap();
+        let at = piece_square(&pos, central_cannon);
+        let before_pawn = tables.quiet_score(&pos, flank_pawn, [NO_CONTINUATION; 2]);
+        let opening = Move::parse_iccs("b0c2").unwrap();
+        let conts = [piece_square(&pos, opening), NO_CONTINUATION];
+        pos.make_move(central_cannon);
+        let cannon = pos.piece_at(central_cannon.to());
+        tables.reward_prior((cannon, central_cannon.to()), at, conts, 6, 16);
+        pos.unmake_move();
+        let plain = [NO_CONTINUATION; 2];
+        let alone = tables.quiet_score(&pos, central_cannon, plain);
+        assert_eq!(alone, tables.cutoff_bonus(6), "a full cutoff's bonus for 16 sixteenths");
+        assert_eq!(tables.quiet_score(&pos, central_cannon, conts), 2 * alone, "and in its continuation");
+        assert_eq!(tables.quiet_score(&pos, flank_pawn, plain), before_pawn, "other moves untouched");
+        // Half the sixteenths, half the bonus (on a fresh table).
+        let mut half = OrderingTables::default();
+        half.reward_prior((cannon, central_cannon.to()), at, conts, 6, 8);
+        assert_eq!(half.quiet_score(&pos, central_cannon, plain), alone / 2);
+        // The deepest bonus at the most sixteenths keeps the entry in range.
+        for _ in 0..100 {
+            tables.reward_prior((cannon, central_cannon.to()), at, conts, 64, 64);
+        }
+        let entry = tables.history[cannon.type_index()][central_cannon.to().index()];
+        assert!(entry > 0 && entry <= HISTORY_MAX, "{entry}");
         assert!(tables.cont.row_is_zero(NO_CONTINUATION));
     }
 

@@ -185,6 +185,20 @@ search_params! {
     /// rook as victim weighs 3,200 in MVV-LVA and a history reaches ±1,048,576, so 256 lets
     /// history move a capture by up to about a rook; values below 2 count as 2.
     capture_history_div: 0 in 0..=1000000,
+    /// A cut-off taken from the table at a non-PV node teaches the history too: the table's
+    /// move, when quiet, earns a cutoff's bonus and becomes a killer, as if it had been
+    /// searched and cut (Stockfish's update on a table cut-off; a candidate; 0 switches it off).
+    tt_cut_bonus: 0 in 0..=1,
+    /// A node where every move failed low rewards the quiet move that led to it: the parent's
+    /// move earns this many sixteenths of a cutoff's bonus at the node's depth in its side's
+    /// history and continuation histories, since it refuted everything here (Stockfish's
+    /// bonus for the prior move of a fail-low node; a candidate; 0 switches it off).
+    prior_bonus: 0 in 0..=64,
+    /// Futility pruning of captures at non-PV nodes: with the reduced depth d at most
+    /// `futility_depth`, a capture that gives no check is skipped when the static evaluation
+    /// plus `futility_base`, the captured piece's value and this many centipawns a ply of d
+    /// stays at or below alpha (as Stockfish prunes captures; a candidate; 0 switches it off).
+    capture_futility: 0 in 0..=2000,
     /// Quiescence at the horizon's first ply also tries the quiet moves that give check and
     /// lose nothing by exchange (a candidate, as Pikafish's `DEPTH_QS_CHECKS`; 0 tries captures
     /// only).

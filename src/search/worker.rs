@@ -284,6 +284,9 @@ impl<'a> Worker<'a> {
         let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             if !pv_node && !singular_search && h.depth >= depth && h.cuts(alpha, beta) {
+                if self.shared.params.tt_cut_bonus > 0 && h.score >= beta {
+                    self.reward_table_cut(h.mv, depth, ply);
+                }
                 return h.score;
             }
         }
@@ -523,6 +526,22 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            // Step 10a. Futility pruning of captures: even winning the victim leaves the
+            // static evaluation far below alpha at the reduced depth (checks are kept).
+            if may_prune && capture && params.capture_futility > 0 {
+                let futility_depth = (depth - 1 - self.shared.reduction(depth, legal)).max(0);
+                if futility_depth <= params.futility_depth
+                    && static_eval
+                        + params.futility_base
+                        + value_on(&self.pos, mv.to())
+                        + params.capture_futility * futility_depth
+                        <= alpha
+                    && !self.pos.gives_check(mv)
+                {
+                    continue;
+                }
+            }
+
             // Step 10b. Static-exchange pruning: near the leaves, a move that loses material on
             // its square (a capture by more than a margin a ply, a quiet move by more than one a
             // ply squared) is left out.
@@ -650,6 +669,9 @@ impl<'a> Worker<'a> {
             return -MATE + ply as i32;
         }
         let bound = Bound::of(best_score, original_alpha, beta);
+        if bound == Bound::Upper && ply > 0 && self.shared.params.prior_bonus > 0 {
+            self.reward_prior_move(depth, ply);
+        }
         if let Some(slot) = correction_slot {
             if best_move == Move::NONE || !self.pos.piece_at(best_move.to()).is_piece() {
                 self.correction.learn(slot, raw_eval, static_eval, best_score, bound, depth);
@@ -705,6 +727,42 @@ impl<'a> Worker<'a> {
             }
         }
         None
+    }
+
+    /// A cut-off from the table at `ply` with its move `mv`: a quiet one is rewarded as if it
+    /// had been searched and cut at `depth` (a move from another position that shares the key
+    /// is left alone when it is not a quiet move of the side to move here).
+    fn reward_table_cut(&mut self, mv: Move, depth: i32, ply: usize) {
+        if mv == Move::NONE {
+            return;
+        }
+        let mover = self.pos.piece_at(mv.from());
+        if !mover.is_piece()
+            || mover.color() != self.pos.side_to_move()
+            || self.pos.piece_at(mv.to()).is_piece()
+        {
+            return;
+        }
+        let conts = self.stack.conts(ply);
+        self.stack[ply].add_killer(mv);
+        self.tables.reward_quiet(&self.pos, mv, &[], depth, conts);
+    }
+
+    /// A node at `ply` failed low at `depth`: the parent's move refuted every reply, so a quiet
+    /// one gains history for its side (`prior_bonus`). Null moves and ProbCut's captures leave no
+    /// continuation row or are captures, and are passed over.
+    fn reward_prior_move(&mut self, depth: i32, ply: usize) {
+        let at = self.stack[ply - 1].cont_row;
+        let Some(&last) = self.pos.history().last() else {
+            return;
+        };
+        if at == NO_CONTINUATION || last.mv == Move::NONE || last.captured.is_piece() {
+            return;
+        }
+        let to = last.mv.to();
+        let conts = self.stack.conts(ply - 1);
+        let sixteenths = self.shared.params.prior_bonus;
+        self.tables.reward_prior((self.pos.piece_at(to), to), at, conts, depth, sixteenths);
     }
 
     /// A static evaluation damped toward a draw as the move rule nears: times (N − h) / N for

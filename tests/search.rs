@@ -193,7 +193,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // parent's late move, continuation history taught by re-searches, capture history and
     // check extensions only from a depth on, a larger history bonus, quiet checks in
     // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
-    // and futility pruning of captures are candidates: at their
+    // a continuation history four plies back and futility pruning of captures are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -212,7 +212,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "history_bonus=1024",
         "qs_checks=1",
         "rule_damping=1",
-        "tt_cut_bonus=1,prior_bonus=64",
+        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1",
         "capture_futility=1,futility_depth=32",
     ] {
         assert_finds_the_mates(setting);
@@ -242,6 +242,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "tt_cut_bonus=1",
         "prior_bonus=16",
         "capture_futility=90",
+        "cont_fourth=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -81,15 +81,8 @@ const BONUS_PER_DEPTH_SQUARED: i32 = 16;
 
 impl OrderingTables {
     /// Records a quiet move that caused a beta cutoff, and punishes the quiet moves tried before
-    /// it. `conts` are the rows of the moves one and two plies before.
-    pub fn reward_quiet(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        tried: &[Move],
-        depth: i32,
-        conts: [ContRow; 2],
-    ) {
+    /// it. `conts` are the rows of the moves before it (`Conts`).
+    pub fn reward_quiet(&mut self, pos: &Position, mv: Move, tried: &[Move], depth: i32, conts: Conts) {
         let bonus = self.cutoff_bonus(depth);
         self.update_quiet(pos, mv, bonus, conts);
         for &other in tried {
@@ -104,14 +97,14 @@ impl OrderingTables {
     }
 
     /// After a node failed low: the quiet move that led to it (`mover`, now on `to`; its
-    /// `piece_square` `at`, and `conts` the rows of the moves one and two plies before it)
+    /// `piece_square` `at`, and `conts` the rows of the moves before it)
     /// refuted every reply, so it earns `sixteenths` of a cutoff's bonus at the node's `depth`
     /// in its own side's history and continuation histories.
     pub fn reward_prior(
         &mut self,
         (mover, to): (Piece, Square),
         at: ContRow,
-        conts: [ContRow; 2],
+        conts: Conts,
         depth: i32,
         sixteenths: i32,
     ) {
@@ -123,7 +116,7 @@ impl OrderingTables {
     /// After a reduced quiet move (its `piece_square` `at`) beat alpha and was searched again
     /// to `depth`: its continuation histories after the moves of `conts` gain a cutoff's bonus
     /// when the full search still beat alpha (`held`), and lose it when not.
-    pub fn reward_research(&mut self, at: usize, conts: [ContRow; 2], depth: i32, held: bool) {
+    pub fn reward_research(&mut self, at: usize, conts: Conts, depth: i32, held: bool) {
         let bonus = if held { self.cutoff_bonus(depth) } else { -self.cutoff_bonus(depth) };
         self.update_continuations(at, conts, bonus);
     }
@@ -154,13 +147,13 @@ impl OrderingTables {
         self.capture[row][victim]
     }
 
-    fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: [ContRow; 2]) {
+    fn update_quiet(&mut self, pos: &Position, mv: Move, bonus: i32, conts: Conts) {
         update_history(&mut self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()], bonus);
         self.update_continuations(piece_square(pos, mv), conts, bonus);
     }
 
     /// Adds `bonus` to the continuation entries of reply `at` after the moves of `conts`.
-    fn update_continuations(&mut self, at: usize, conts: [ContRow; 2], bonus: i32) {
+    fn update_continuations(&mut self, at: usize, conts: Conts, bonus: i32) {
         for row in conts {
             if row != NO_CONTINUATION {
                 update_history(self.cont.entry(row, at), bonus);
@@ -171,11 +164,12 @@ impl OrderingTables {
     /// The history score of a quiet move: its own history and its two continuation histories
     /// (whose rows `ContinuationHistory::prepare` brought up to date).
     #[inline]
-    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: [ContRow; 2]) -> i32 {
+    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: Conts) -> i32 {
         let at = piece_square(pos, mv);
         self.history[pos.piece_at(mv.from()).type_index()][mv.to().index()]
             + self.cont.get(conts[0], at)
             + self.cont.get(conts[1], at)
+            + self.cont.get(conts[2], at)
     }
 
     /// The history bonus of a cutoff at `depth` (and the malus of the moves tried before it).
@@ -214,6 +208,10 @@ pub type ContRow = usize;
 /// The row for "no such move" (the root, a null move): read as zeros, never updated.
 pub const NO_CONTINUATION: ContRow = PIECE_SQUARES;
 
+/// The continuation rows a node reads and teaches: those of the moves one, two and four plies
+/// before it (the last is `NO_CONTINUATION` unless the `cont_fourth` candidate is on).
+pub type Conts = [ContRow; 3];
+
 /// After this many fades by 4 every entry is 0: |entry| ≤ `HISTORY_MAX` = 4^10 < 4^11.
 const FADES_TO_ZERO: u32 = 11;
 const _: () = assert!(HISTORY_MAX <= 4i32.pow(FADES_TO_ZERO - 1));
@@ -244,9 +242,9 @@ impl ContinuationHistory {
     }
 
     /// Brings `rows` up to date, so that `get` may read them: a node calls it once for the
-    /// rows of the moves one and two plies before.
+    /// rows of the earlier moves (`Conts`).
     #[inline]
-    pub fn prepare(&mut self, rows: [ContRow; 2]) {
+    pub fn prepare(&mut self, rows: Conts) {
         for row in rows {
             if self.row_fades[row] != self.fades {
                 self.catch_up(row);
@@ -286,7 +284,7 @@ impl ContinuationHistory {
 
     /// Whether every entry of `row` is 0 (once brought up to date).
     pub fn row_is_zero(&mut self, row: ContRow) -> bool {
-        self.prepare([row, row]);
+        self.prepare([row; 3]);
         self.rows[row].iter().all(|&v| v == 0)
     }
 }
@@ -327,7 +325,7 @@ mod tests {
                 }
             }
             for (i, &row) in rows.iter().enumerate() {
-                lazy.prepare([row, row]);
+                lazy.prepare([row; 3]);
                 for column in (0..PIECE_SQUARES).step_by(7) {
                     assert_eq!(lazy.get(row, column), eager.0[i][column], "search {search}");
                 }
@@ -387,18 +385,18 @@ mod tests {
         pos.make_move(central_cannon);
         let horse = Move::parse_iccs("h9g7").unwrap();
         let rook = Move::parse_iccs("i9h9").unwrap();
-        let conts = [after_cannon, NO_CONTINUATION];
+        let conts = [after_cannon, NO_CONTINUATION, NO_CONTINUATION];
         tables.reward_quiet(&pos, horse, &[rook, horse], 6, conts);
         // The plain history moves both ways; the continuation entry after h2e2 does too ...
         assert!(
-            tables.quiet_score(&pos, horse, conts) > tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
+            tables.quiet_score(&pos, horse, conts) > tables.quiet_score(&pos, horse, [NO_CONTINUATION; 3])
         );
-        assert!(tables.quiet_score(&pos, rook, conts) < tables.quiet_score(&pos, rook, [NO_CONTINUATION; 2]));
+        assert!(tables.quiet_score(&pos, rook, conts) < tables.quiet_score(&pos, rook, [NO_CONTINUATION; 3]));
         // ... but after another first move the reply has only its plain history.
-        let other = [after_pawn, NO_CONTINUATION];
+        let other = [after_pawn, NO_CONTINUATION, NO_CONTINUATION];
         assert_eq!(
             tables.quiet_score(&pos, horse, other),
-            tables.quiet_score(&pos, horse, [NO_CONTINUATION; 2])
+            tables.quiet_score(&pos, horse, [NO_CONTINUATION; 3])
         );
         // The row for "no earlier move" is never written.
         assert!(tables.cont.row_is_zero(NO_CONTINUATION));
@@ -413,10 +411,10 @@ mod tests {
         pos.make_move(central_cannon);
         let horse = Move::parse_iccs("h9g7").unwrap();
         let rook = Move::parse_iccs("i9h9").unwrap();
-        let conts = [after_cannon, NO_CONTINUATION];
+        let conts = [after_cannon, NO_CONTINUATION, NO_CONTINUATION];
         tables.reward_research(piece_square(&pos, horse), conts, 6, true);
         tables.reward_research(piece_square(&pos, rook), conts, 6, false);
-        let plain = [NO_CONTINUATION; 2];
+        let plain = [NO_CONTINUATION; 3];
         assert!(tables.quiet_score(&pos, horse, conts) > 0, "a search that held is rewarded");
         assert!(tables.quiet_score(&pos, rook, conts) < 0, "one that did not is punished");
         // The plain history is the cutoffs' alone, and the empty row is never written.
@@ -432,14 +430,14 @@ mod tests {
         let central_cannon = Move::parse_iccs("h2e2").unwrap();
         let flank_pawn = Move::parse_iccs("a3a4").unwrap();
         let at = piece_square(&pos, central_cannon);
-        let before_pawn = tables.quiet_score(&pos, flank_pawn, [NO_CONTINUATION; 2]);
+        let before_pawn = tables.quiet_score(&pos, flank_pawn, [NO_CONTINUATION; 3]);
         let opening = Move::parse_iccs("b0c2").unwrap();
-        let conts = [piece_square(&pos, opening), NO_CONTINUATION];
+        let conts = [piece_square(&pos, opening), NO_CONTINUATION, NO_CONTINUATION];
         pos.make_move(central_cannon);
         let cannon = pos.piece_at(central_cannon.to());
         tables.reward_prior((cannon, central_cannon.to()), at, conts, 6, 16);
         pos.unmake_move();
-        let plain = [NO_CONTINUATION; 2];
+        let plain = [NO_CONTINUATION; 3];
         let alone = tables.quiet_score(&pos, central_cannon, plain);
         assert_eq!(alone, tables.cutoff_bonus(6), "a full cutoff's bonus for 16 sixteenths");
         assert_eq!(tables.quiet_score(&pos, central_cannon, conts), 2 * alone, "and in its continuation");

@@ -1,10 +1,10 @@
 //! Move ordering: hash move, good captures (by SEE, then MVV-LVA), killers, counter move,
-//! history and continuation history (by the moves one and two plies before) for quiet moves,
+//! history and continuation history (by the moves one, two and four plies before) for quiet moves,
 //! and losing captures last. The history tables themselves, with their bounds, are `history`'s.
 
 use crate::board::{Move, MoveList, Position};
 
-use super::history::{ContRow, OrderingTables, HISTORY_MAX};
+use super::history::{Conts, OrderingTables, HISTORY_MAX};
 use super::see::{see_non_negative, value_on, SEE_VALUE_MAX};
 
 /// Plies the search can go deep (stacks are sized by it).
@@ -68,8 +68,8 @@ pub struct ScoredMoves {
 }
 
 impl ScoredMoves {
-    /// Scores `moves` for a node with these `killers`; `conts` are the rows of the moves one
-    /// and two plies before; captures add their history divided by `capture_history_div`
+    /// Scores `moves` for a node with these `killers`; `conts` are the rows of the earlier
+    /// moves it reads; captures add their history divided by `capture_history_div`
     /// (0: none).
     pub fn new(
         pos: &mut Position,
@@ -77,7 +77,7 @@ impl ScoredMoves {
         hash_move: Move,
         tables: &mut OrderingTables,
         killers: [Move; 2],
-        conts: [ContRow; 2],
+        conts: Conts,
         capture_history_div: i32,
     ) -> Self {
         tables.cont.prepare(conts);
@@ -223,7 +223,7 @@ mod tests {
             hash,
             &mut OrderingTables::default(),
             [Move::NONE; 2],
-            [NO_CONTINUATION; 2],
+            [NO_CONTINUATION; 3],
             0,
         )
         .map(|(m, _)| m)
@@ -276,7 +276,7 @@ mod tests {
         pos.make_move(central_cannon);
         // `favourite` gets all the history there is; `counter` is the last move to have refuted
         // h2e2 (each reward makes its move the counter move).
-        let conts = [piece_square(&Position::startpos(), central_cannon), NO_CONTINUATION];
+        let conts = [piece_square(&Position::startpos(), central_cannon), NO_CONTINUATION, NO_CONTINUATION];
         for _ in 0..1_000 {
             tables.reward_quiet(&pos, favourite, &[], 20, conts);
         }
@@ -304,7 +304,7 @@ mod tests {
         let mut tables = OrderingTables::default();
         let captures = |pos: &mut Position, tables: &mut OrderingTables, div: i32| -> Vec<Move> {
             let moves = movegen::legal_moves(pos);
-            ScoredMoves::new(pos, moves, Move::NONE, tables, [Move::NONE; 2], [NO_CONTINUATION; 2], div)
+            ScoredMoves::new(pos, moves, Move::NONE, tables, [Move::NONE; 2], [NO_CONTINUATION; 3], div)
                 .map(|(m, _)| m)
                 .filter(|m| pos.piece_at(m.to()).is_piece())
                 .collect()

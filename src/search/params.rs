@@ -189,6 +189,10 @@ search_params! {
     /// move, when quiet, earns a cutoff's bonus and becomes a killer, as if it had been
     /// searched and cut (Stockfish's update on a table cut-off; a candidate; 0 switches it off).
     tt_cut_bonus: 0 in 0..=1,
+    /// Quiet moves are also ordered and taught by a third continuation history, after the
+    /// side's own move two moves before (four plies), as Stockfish reads one (a candidate; 0
+    /// reads only the moves one and two plies before).
+    cont_fourth: 0 in 0..=1,
     /// A node where every move failed low rewards the quiet move that led to it: the parent's
     /// move earns this many sixteenths of a cutoff's bonus at the node's depth in its side's
     /// history and continuation histories, since it refuted everything here (Stockfish's

@@ -7,7 +7,7 @@ use std::ops::{Index, IndexMut};
 
 use crate::board::Move;
 
-use super::history::{ContRow, NO_CONTINUATION};
+use super::history::{ContRow, Conts, NO_CONTINUATION};
 use super::ordering::MAX_PLY;
 
 /// What the search keeps for one ply of the current line.
@@ -84,11 +84,12 @@ impl IndexMut<usize> for Stack {
 }
 
 impl Stack {
-    /// The continuation rows of the moves one and two plies before the node at `ply`.
+    /// The continuation rows of the moves one, two and (with `fourth`) four plies before the
+    /// node at `ply`.
     #[inline]
-    pub fn conts(&self, ply: usize) -> [ContRow; 2] {
+    pub fn conts(&self, ply: usize, fourth: bool) -> Conts {
         let back = |n: usize| if ply >= n { self.frames[ply - n].cont_row } else { NO_CONTINUATION };
-        [back(1), back(2)]
+        [back(1), back(2), if fourth { back(4) } else { NO_CONTINUATION }]
     }
 
     /// Whether the side to move's static evaluation at `ply` beats its own two plies before.
@@ -160,14 +161,16 @@ mod tests {
     }
 
     #[test]
-    fn continuation_rows_and_improving_look_back_one_and_two_plies() {
+    fn continuation_rows_and_improving_look_back_one_two_and_four_plies() {
         let mut stack = Stack::default();
-        for ply in 0..4 {
+        for ply in 0..6 {
             stack[ply].cont_row = 10 + ply;
         }
-        assert_eq!(stack.conts(0), [NO_CONTINUATION; 2]);
-        assert_eq!(stack.conts(1), [10, NO_CONTINUATION]);
-        assert_eq!(stack.conts(3), [12, 11]);
+        assert_eq!(stack.conts(0, true), [NO_CONTINUATION; 3]);
+        assert_eq!(stack.conts(1, true), [10, NO_CONTINUATION, NO_CONTINUATION]);
+        assert_eq!(stack.conts(3, true), [12, 11, NO_CONTINUATION]);
+        assert_eq!(stack.conts(5, true), [14, 13, 11]);
+        assert_eq!(stack.conts(5, false), [14, 13, NO_CONTINUATION]);
         stack[1].static_eval = 50;
         stack[3].static_eval = 60;
         assert!(stack.improving(3));

@@ -454,7 +454,7 @@ impl<'a> Worker<'a> {
         // Step 8. Generate and order the moves.
         let mut list = MoveList::new();
         movegen::pseudo_moves(&self.pos, &mut list);
-        let conts = self.stack.conts(ply);
+        let conts = self.stack.conts(ply, self.shared.params.cont_fourth > 0);
         let killers = self.stack[ply].killers;
         let capture_history = params.capture_history_div;
         let moves = ScoredMoves::new(
@@ -743,7 +743,7 @@ impl<'a> Worker<'a> {
         {
             return;
         }
-        let conts = self.stack.conts(ply);
+        let conts = self.stack.conts(ply, self.shared.params.cont_fourth > 0);
         self.stack[ply].add_killer(mv);
         self.tables.reward_quiet(&self.pos, mv, &[], depth, conts);
     }
@@ -760,7 +760,7 @@ impl<'a> Worker<'a> {
             return;
         }
         let to = last.mv.to();
-        let conts = self.stack.conts(ply - 1);
+        let conts = self.stack.conts(ply - 1, self.shared.params.cont_fourth > 0);
         let sixteenths = self.shared.params.prior_bonus;
         self.tables.reward_prior((self.pos.piece_at(to), to), at, conts, depth, sixteenths);
     }

@@ -105,7 +105,7 @@ impl Worker<'_> {
             movegen::pseudo_captures(&self.pos, &mut list);
         }
         let moves = if in_check {
-            let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 2]);
+            let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 3]);
             let capture_history = self.shared.params.capture_history_div;
             ScoredMoves::new(
                 &mut self.pos,

@@ -193,7 +193,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // parent's late move, continuation history taught by re-searches, capture history and
     // check extensions only from a depth on, a larger history bonus, quiet checks in
     // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
-    // a continuation history four plies back and futility pruning of captures are candidates: at their
+    // a continuation history four plies back, futility pruning of captures and the table's
+    // move searched before the others are generated are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -212,7 +213,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "history_bonus=1024",
         "qs_checks=1",
         "rule_damping=1",
-        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1",
+        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_hash=1",
         "capture_futility=1,futility_depth=32",
     ] {
         assert_finds_the_mates(setting);
@@ -243,6 +244,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "prior_bonus=16",
         "capture_futility=90",
         "cont_fourth=1",
+        "staged_hash=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

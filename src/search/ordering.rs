@@ -2,7 +2,7 @@
 //! history and continuation history (by the moves one, two and four plies before) for quiet moves,
 //! and losing captures last. The history tables themselves, with their bounds, are `history`'s.
 
-use crate::board::{Move, MoveList, Position};
+use crate::board::{movegen, Move, MoveList, Position};
 
 use super::history::{Conts, OrderingTables, HISTORY_MAX};
 use super::see::{see_non_negative, value_on, SEE_VALUE_MAX};
@@ -130,6 +130,73 @@ impl ScoredMoves {
             keys[place] = selection_key(mvv_lva(pos, mv), place);
         }
         ScoredMoves { moves, keys, next: 0 }
+    }
+}
+
+/// The moves of a main-search node in order. Staged (`staged_hash`), the table's move comes
+/// first, before any other move is generated: it refutes the node often enough that generating
+/// and scoring the others would be wasted, and when it does not, they are generated and scored
+/// then, with what its search taught the history tables. Unstaged, every move is generated and
+/// scored at once, the table's move among them.
+pub struct MovePicker {
+    /// The table's move, pseudo-legal here, still to be handed out (`Move::NONE` once it is).
+    hash_move: Move,
+    /// The table's move once handed out, passed over among the others.
+    tried: Move,
+    killers: [Move; 2],
+    conts: Conts,
+    capture_history_div: i32,
+    rest: Option<ScoredMoves>,
+}
+
+impl MovePicker {
+    /// The picker for `pos` with the table's move `hash_move` (vetted here), the node's
+    /// `killers`, the continuation rows `conts` and the capture-history divisor (0: none).
+    pub fn new(
+        pos: &mut Position,
+        hash_move: Move,
+        tables: &mut OrderingTables,
+        (killers, conts): ([Move; 2], Conts),
+        capture_history_div: i32,
+        staged: bool,
+    ) -> Self {
+        let mut picker = MovePicker {
+            hash_move: Move::NONE,
+            tried: Move::NONE,
+            killers,
+            conts,
+            capture_history_div,
+            rest: None,
+        };
+        if !staged {
+            picker.rest = Some(picker.score_all(pos, hash_move, tables));
+        } else if hash_move != Move::NONE && movegen::is_pseudo_legal(pos, hash_move) {
+            picker.hash_move = hash_move;
+        }
+        picker
+    }
+
+    /// The next move and its order score, in `pos` (the node's position) with `tables` as
+    /// they stand now.
+    #[inline]
+    pub fn next(&mut self, pos: &mut Position, tables: &mut OrderingTables) -> Option<(Move, i32)> {
+        if self.hash_move != Move::NONE {
+            self.tried = std::mem::replace(&mut self.hash_move, Move::NONE);
+            return Some((self.tried, HASH_MOVE));
+        }
+        if self.rest.is_none() {
+            // Scored with the table's move on top again, so that the others keep the order
+            // they would have had with it (the picker's swaps move ties).
+            self.rest = Some(self.score_all(pos, self.tried, tables));
+        }
+        let rest = self.rest.as_mut()?;
+        rest.find(|&(mv, _)| mv != self.tried)
+    }
+
+    fn score_all(&self, pos: &mut Position, hash_move: Move, tables: &mut OrderingTables) -> ScoredMoves {
+        let mut list = MoveList::new();
+        movegen::pseudo_moves(pos, &mut list);
+        ScoredMoves::new(pos, list, hash_move, tables, self.killers, self.conts, self.capture_history_div)
     }
 }
 
@@ -293,6 +360,51 @@ mod tests {
         assert!(rank(favourite) < rank(plain));
         assert!(score(counter) >= REFUTATION && score(second_killer) >= REFUTATION);
         assert!(score(favourite) < REFUTATION && score(favourite) > 2 * HISTORY_MAX - HISTORY_MAX / 8);
+    }
+
+    #[test]
+    fn the_staged_picker_hands_out_the_tables_move_first_and_every_move_once() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut pos = Position::startpos();
+        for step in 0..300 {
+            let mut all = MoveList::new();
+            movegen::pseudo_moves(&pos, &mut all);
+            if all.is_empty() {
+                pos = Position::startpos();
+                continue;
+            }
+            // The table's move: none, one of the moves here, or one from another position.
+            let hash_move = match step % 3 {
+                0 => Move::NONE,
+                1 => all.as_slice()[rng.gen_range(0..all.len())],
+                _ => Move::new(
+                    Square::from_index(rng.gen_range(0..=255)),
+                    Square::from_index(rng.gen_range(0..=255)),
+                ),
+            };
+            let conts = [NO_CONTINUATION; 3];
+            let hand_out = |pos: &mut Position, staged: bool| {
+                let mut tables = OrderingTables::default();
+                let mut picker =
+                    MovePicker::new(pos, hash_move, &mut tables, ([Move::NONE; 2], conts), 0, staged);
+                std::iter::from_fn(|| picker.next(pos, &mut tables)).collect::<Vec<_>>()
+            };
+            let (staged, unstaged) = (hand_out(&mut pos, true), hand_out(&mut pos, false));
+            // With tables that nothing teaches in between, both give the same order.
+            assert_eq!(staged, unstaged, "step {step}, table's move {hash_move}");
+            assert_eq!(staged.len(), all.len());
+            if all.contains(hash_move) {
+                assert_eq!(staged[0], (hash_move, HASH_MOVE));
+            } else {
+                assert!(staged.iter().all(|&(_, score)| score < HASH_MOVE));
+            }
+            let mv = all.as_slice()[rng.gen_range(0..all.len())];
+            if movegen::is_legal(&mut pos, mv) {
+                pos.make_move(mv);
+            }
+        }
     }
 
     #[test]

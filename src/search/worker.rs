@@ -6,7 +6,7 @@ use crate::eval::{EvalChoice, Evaluator};
 
 use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::history::{piece_square, OrderingTables, NO_CONTINUATION};
-use super::ordering::{ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
+use super::ordering::{MovePicker, ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
 use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{INFINITE, MATE, MATE_BOUND};
@@ -452,19 +452,16 @@ impl<'a> Worker<'a> {
         }
 
         // Step 8. Generate and order the moves.
-        let mut list = MoveList::new();
-        movegen::pseudo_moves(&self.pos, &mut list);
         let conts = self.stack.conts(ply, self.shared.params.cont_fourth > 0);
         let killers = self.stack[ply].killers;
         let capture_history = params.capture_history_div;
-        let moves = ScoredMoves::new(
+        let mut moves = MovePicker::new(
             &mut self.pos,
-            list,
             hash_move,
             &mut self.tables,
-            killers,
-            conts,
+            (killers, conts),
             capture_history,
+            params.staged_hash > 0,
         );
 
         let original_alpha = alpha;
@@ -476,7 +473,7 @@ impl<'a> Worker<'a> {
         let tt_capture = hash_move != Move::NONE && self.pos.piece_at(hash_move.to()).is_piece();
 
         // Step 9. The move loop.
-        for (mv, order_score) in moves {
+        while let Some((mv, order_score)) = moves.next(&mut self.pos, &mut self.tables) {
             if mv == excluded || !legality.is_legal(&mut self.pos, mv) {
                 continue;
             }

@@ -213,7 +213,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "history_bonus=1024",
         "qs_checks=1",
         "rule_damping=1",
-        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_hash=1",
+        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_picker=1",
         "capture_futility=1,futility_depth=32",
     ] {
         assert_finds_the_mates(setting);
@@ -244,7 +244,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "prior_bonus=16",
         "capture_futility=90",
         "cont_fourth=1",
-        "staged_hash=1",
+        "staged_picker=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

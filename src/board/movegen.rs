@@ -16,6 +16,7 @@ use super::square::Square;
 enum Wanted {
     All,
     Captures,
+    Quiets,
 }
 
 /// Appends every pseudo-legal move of the side to move.
@@ -26,6 +27,11 @@ pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
 /// Appends the pseudo-legal captures of the side to move (for quiescence).
 pub fn pseudo_captures(pos: &Position, list: &mut MoveList) {
     generate(pos, list, Wanted::Captures);
+}
+
+/// Appends the pseudo-legal moves of the side to move that capture nothing.
+pub fn pseudo_quiets(pos: &Position, list: &mut MoveList) {
+    generate(pos, list, Wanted::Quiets);
 }
 
 /// Decides legality of pseudo-legal moves in one position, skipping the board test for moves
@@ -114,23 +120,29 @@ fn generate(pos: &Position, list: &mut MoveList, wanted: Wanted) {
 #[inline]
 fn push_if(board: &Mailbox, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, to: Square) {
     let target = board[to];
-    if target.is_enterable_by(us) && (wanted == Wanted::All || target.is_piece()) {
+    let kind_wanted = match wanted {
+        Wanted::All => true,
+        Wanted::Captures => target.is_piece(),
+        Wanted::Quiets => !target.is_piece(),
+    };
+    if target.is_enterable_by(us) && kind_wanted {
         list.push(Move::new(from, to));
     }
 }
 
 /// A rook's or cannon's moves: the empty squares along each line, if quiet moves are wanted, and
-/// a capture of the first blocker (rook) or of the blocker behind it (cannon) if it is theirs.
+/// a capture of the first blocker (rook) or of the blocker behind it (cannon) if it is theirs
+/// and captures are wanted.
 #[inline]
 fn slider(board: &Mailbox, list: &mut MoveList, wanted: Wanted, us: Color, from: Square, kind: PieceKind) {
     for d in delta::ORTHOGONAL {
         let first = attacks::walk(board, from, d, |to| {
-            if wanted == Wanted::All {
+            if wanted != Wanted::Captures {
                 list.push(Move::new(from, to));
             }
         });
         let target = if kind == PieceKind::Cannon { attacks::blocker_behind(board, first, d) } else { first };
-        if board[target].is_color(us.opponent()) {
+        if wanted != Wanted::Quiets && board[target].is_color(us.opponent()) {
             list.push(Move::new(from, target));
         }
     }

@@ -96,6 +96,15 @@ impl OrderingTables {
         }
     }
 
+    /// The reply that last refuted the move that led to `pos` (`Move::NONE` if none did, or
+    /// at the root).
+    #[inline]
+    pub fn counter_move(&self, pos: &Position) -> Move {
+        pos.last_move()
+            .map(|prev| self.counter[pos.piece_at(prev.to()).type_index()][prev.to().index()])
+            .unwrap_or(Move::NONE)
+    }
+
     /// After a node failed low: the quiet move that led to it (`mover`, now on `to`; its
     /// `piece_square` `at`, and `conts` the rows of the moves before it)
     /// refuted every reply, so it earns `sixteenths` of a cutoff's bonus at the node's `depth`

@@ -31,6 +31,7 @@ pub mod memory;
 pub mod options;
 pub mod ordering;
 pub mod params;
+mod picker;
 mod reductions;
 mod root;
 mod rules_hook;

@@ -2,7 +2,7 @@
 //! history and continuation history (by the moves one, two and four plies before) for quiet moves,
 //! and losing captures last. The history tables themselves, with their bounds, are `history`'s.
 
-use crate::board::{movegen, Move, MoveList, Position};
+use crate::board::{Move, MoveList, Position};
 
 use super::history::{Conts, OrderingTables, HISTORY_MAX};
 use super::see::{see_non_negative, value_on, SEE_VALUE_MAX};
@@ -13,14 +13,14 @@ pub const MAX_PLY: usize = 128;
 /// The order scores of the classes of moves, from the hash move down to losing captures. They
 /// keep within 24 bits, so that a score and the move's place in the list share one `i32`: the
 /// picker's `selection_key`.
-const HASH_MOVE: i32 = 7 * HISTORY_MAX;
+pub(super) const HASH_MOVE: i32 = 7 * HISTORY_MAX;
 const GOOD_CAPTURE: i32 = 5 * HISTORY_MAX;
 /// The lowest order score of a killer or the counter move, below good captures and above
 /// every history score: a quiet move scoring at least this refuted a sibling or the last move.
 /// (A quiet move's score adds three history entries: its own and two continuations.)
 pub const REFUTATION: i32 = 3 * HISTORY_MAX + 1;
-const KILLER: [i32; 2] = [REFUTATION + 2, REFUTATION + 1];
-const COUNTER: i32 = REFUTATION;
+pub(super) const KILLER: [i32; 2] = [REFUTATION + 2, REFUTATION + 1];
+pub(super) const COUNTER: i32 = REFUTATION;
 const BAD_CAPTURE: i32 = -5 * HISTORY_MAX;
 /// A capture's MVV-LVA term stays within ±this (the king's SEE value times 16 is 80,000).
 const CAPTURE_SPREAD: i32 = HISTORY_MAX;
@@ -80,13 +80,61 @@ impl ScoredMoves {
         conts: Conts,
         capture_history_div: i32,
     ) -> Self {
+        let mut scored = ScoredMoves { moves, keys: [0; crate::board::moves::MAX_MOVES], next: 0 };
+        scored.score_from(0, pos, hash_move, tables, (killers, conts), capture_history_div);
+        scored
+    }
+
+    /// No moves yet: `append` adds them.
+    pub fn empty() -> Self {
+        ScoredMoves { moves: MoveList::new(), keys: [0; crate::board::moves::MAX_MOVES], next: 0 }
+    }
+
+    /// Appends the moves `generate` makes in `pos` and scores them as `new` does (`hash_move`
+    /// on top); returns the
+    /// place of the first of them (the staged picker hands each stage out from its own
+    /// places with `pick`).
+    pub fn append(
+        &mut self,
+        pos: &mut Position,
+        generate: fn(&Position, &mut MoveList),
+        hash_move: Move,
+        tables: &mut OrderingTables,
+        (killers, conts): ([Move; 2], Conts),
+        capture_history_div: i32,
+    ) -> usize {
+        let start = self.moves.len();
+        generate(pos, &mut self.moves);
+        self.score_from(start, pos, hash_move, tables, (killers, conts), capture_history_div);
+        start
+    }
+
+    /// The number of moves held, handed out or not.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether no move is held.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Scores the moves from place `start` on.
+    fn score_from(
+        &mut self,
+        start: usize,
+        pos: &mut Position,
+        hash_move: Move,
+        tables: &mut OrderingTables,
+        (killers, conts): ([Move; 2], Conts),
+        capture_history_div: i32,
+    ) {
         tables.cont.prepare(conts);
-        let mut keys = [0; crate::board::moves::MAX_MOVES];
-        let counter = pos
-            .last_move()
-            .map(|prev| tables.counter[pos.piece_at(prev.to()).type_index()][prev.to().index()])
-            .unwrap_or(Move::NONE);
-        for (place, &mv) in moves.iter().enumerate() {
+        let counter = tables.counter_move(pos);
+        for place in start..self.moves.len() {
+            let mv = self.moves.as_slice()[place];
             let score = if mv == hash_move {
                 HASH_MOVE
             } else if pos.piece_at(mv.to()).is_piece() {
@@ -108,9 +156,8 @@ impl ScoredMoves {
             } else {
                 tables.quiet_score(pos, mv, conts)
             };
-            keys[place] = selection_key(score, place);
+            self.keys[place] = selection_key(score, place);
         }
-        ScoredMoves { moves, keys, next: 0 }
     }
 
     /// `moves` with their ordering `scores` (the first `moves.len()` of them).
@@ -133,70 +180,27 @@ impl ScoredMoves {
     }
 }
 
-/// The moves of a main-search node in order. Staged (`staged_hash`), the table's move comes
-/// first, before any other move is generated: it refutes the node often enough that generating
-/// and scoring the others would be wasted, and when it does not, they are generated and scored
-/// then, with what its search taught the history tables. Unstaged, every move is generated and
-/// scored at once, the table's move among them.
-pub struct MovePicker {
-    /// The table's move, pseudo-legal here, still to be handed out (`Move::NONE` once it is).
-    hash_move: Move,
-    /// The table's move once handed out, passed over among the others.
-    tried: Move,
-    killers: [Move; 2],
-    conts: Conts,
-    capture_history_div: i32,
-    rest: Option<ScoredMoves>,
-}
-
-impl MovePicker {
-    /// The picker for `pos` with the table's move `hash_move` (vetted here), the node's
-    /// `killers`, the continuation rows `conts` and the capture-history divisor (0: none).
-    pub fn new(
-        pos: &mut Position,
-        hash_move: Move,
-        tables: &mut OrderingTables,
-        (killers, conts): ([Move; 2], Conts),
-        capture_history_div: i32,
-        staged: bool,
-    ) -> Self {
-        let mut picker = MovePicker {
-            hash_move: Move::NONE,
-            tried: Move::NONE,
-            killers,
-            conts,
-            capture_history_div,
-            rest: None,
-        };
-        if !staged {
-            picker.rest = Some(picker.score_all(pos, hash_move, tables));
-        } else if hash_move != Move::NONE && movegen::is_pseudo_legal(pos, hash_move) {
-            picker.hash_move = hash_move;
-        }
-        picker
-    }
-
-    /// The next move and its order score, in `pos` (the node's position) with `tables` as
-    /// they stand now.
+impl ScoredMoves {
+    /// The best move at places `cursor..end` and its ordering score, swapped to `cursor`, if
+    /// that score is at least `floor` (the caller then moves its cursor on); otherwise `None`,
+    /// and nothing moves. A selection sort's step over one stage's places.
     #[inline]
-    pub fn next(&mut self, pos: &mut Position, tables: &mut OrderingTables) -> Option<(Move, i32)> {
-        if self.hash_move != Move::NONE {
-            self.tried = std::mem::replace(&mut self.hash_move, Move::NONE);
-            return Some((self.tried, HASH_MOVE));
+    pub fn pick(&mut self, cursor: usize, end: usize, floor: i32) -> Option<(Move, i32)> {
+        if cursor >= end {
+            return None;
         }
-        if self.rest.is_none() {
-            // Scored with the table's move on top again, so that the others keep the order
-            // they would have had with it (the picker's swaps move ties).
-            self.rest = Some(self.score_all(pos, self.tried, tables));
+        // The first of the highest scores, as a scan keeping the earlier of equals would find
+        // it: the greatest key, one maximum over a slice, which vectorises.
+        let top = self.keys[cursor..end].iter().copied().max().unwrap_or(i32::MIN);
+        if top >> PLACE_BITS < floor {
+            return None;
         }
-        let rest = self.rest.as_mut()?;
-        rest.find(|&(mv, _)| mv != self.tried)
-    }
-
-    fn score_all(&self, pos: &mut Position, hash_move: Move, tables: &mut OrderingTables) -> ScoredMoves {
-        let mut list = MoveList::new();
-        movegen::pseudo_moves(pos, &mut list);
-        ScoredMoves::new(pos, list, hash_move, tables, self.killers, self.conts, self.capture_history_div)
+        let best = (PLACE_MASK - (top & PLACE_MASK)) as usize;
+        let slice = self.moves.as_mut_slice();
+        slice.swap(cursor, best);
+        // The move that stood at the cursor now stands where the best one was: its key says so.
+        self.keys[best] = (self.keys[cursor] & !PLACE_MASK) | (PLACE_MASK - best as i32);
+        Some((slice[cursor], top >> PLACE_BITS))
     }
 }
 
@@ -204,20 +208,9 @@ impl Iterator for ScoredMoves {
     type Item = (Move, i32);
 
     /// The best remaining move and its ordering score (selection sort, one step).
+    #[inline]
     fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        // The first of the highest scores, as a scan keeping the earlier of equals would find
-        // it: the greatest key, one maximum over a slice, which vectorises.
-        let top = self.keys[self.next..n].iter().copied().max().unwrap_or(i32::MIN);
-        let best = (PLACE_MASK - (top & PLACE_MASK)) as usize;
-        let slice = self.moves.as_mut_slice();
-        slice.swap(self.next, best);
-        // The move that stood next now stands where the best one was: its key says so.
-        self.keys[best] = (self.keys[self.next] & !PLACE_MASK) | (PLACE_MASK - best as i32);
-        let item = (slice[self.next], top >> PLACE_BITS);
+        let item = self.pick(self.next, self.moves.len(), i32::MIN)?;
         self.next += 1;
         Some(item)
     }
@@ -360,51 +353,6 @@ mod tests {
         assert!(rank(favourite) < rank(plain));
         assert!(score(counter) >= REFUTATION && score(second_killer) >= REFUTATION);
         assert!(score(favourite) < REFUTATION && score(favourite) > 2 * HISTORY_MAX - HISTORY_MAX / 8);
-    }
-
-    #[test]
-    fn the_staged_picker_hands_out_the_tables_move_first_and_every_move_once() {
-        use rand::rngs::StdRng;
-        use rand::{Rng, SeedableRng};
-        let mut rng = StdRng::seed_from_u64(11);
-        let mut pos = Position::startpos();
-        for step in 0..300 {
-            let mut all = MoveList::new();
-            movegen::pseudo_moves(&pos, &mut all);
-            if all.is_empty() {
-                pos = Position::startpos();
-                continue;
-            }
-            // The table's move: none, one of the moves here, or one from another position.
-            let hash_move = match step % 3 {
-                0 => Move::NONE,
-                1 => all.as_slice()[rng.gen_range(0..all.len())],
-                _ => Move::new(
-                    Square::from_index(rng.gen_range(0..=255)),
-                    Square::from_index(rng.gen_range(0..=255)),
-                ),
-            };
-            let conts = [NO_CONTINUATION; 3];
-            let hand_out = |pos: &mut Position, staged: bool| {
-                let mut tables = OrderingTables::default();
-                let mut picker =
-                    MovePicker::new(pos, hash_move, &mut tables, ([Move::NONE; 2], conts), 0, staged);
-                std::iter::from_fn(|| picker.next(pos, &mut tables)).collect::<Vec<_>>()
-            };
-            let (staged, unstaged) = (hand_out(&mut pos, true), hand_out(&mut pos, false));
-            // With tables that nothing teaches in between, both give the same order.
-            assert_eq!(staged, unstaged, "step {step}, table's move {hash_move}");
-            assert_eq!(staged.len(), all.len());
-            if all.contains(hash_move) {
-                assert_eq!(staged[0], (hash_move, HASH_MOVE));
-            } else {
-                assert!(staged.iter().all(|&(_, score)| score < HASH_MOVE));
-            }
-            let mv = all.as_slice()[rng.gen_range(0..all.len())];
-            if movegen::is_legal(&mut pos, mv) {
-                pos.make_move(mv);
-            }
-        }
     }
 
     #[test]

@@ -193,10 +193,11 @@ search_params! {
     /// side's own move two moves before (four plies), as Stockfish reads one (a candidate; 0
     /// reads only the moves one and two plies before).
     cont_fourth: 0 in 0..=1,
-    /// The table's move is searched before the node's other moves are generated and scored,
-    /// and they are scored after it with what its search taught (a speed candidate, as
-    /// Stockfish's staged move picker begins; 0 generates and scores every move first).
-    staged_hash: 0 in 0..=1,
+    /// A node's moves are generated and scored in stages as they are needed (`picker.rs`: the
+    /// table's move, captures, killers and counter move, other quiet moves, losing captures),
+    /// as Stockfish's move picker does (a speed candidate; 0 generates and scores every move at
+    /// once).
+    staged_picker: 0 in 0..=1,
     /// A node where every move failed low rewards the quiet move that led to it: the parent's
     /// move earns this many sixteenths of a cutoff's bonus at the node's depth in its side's
     /// history and continuation histories, since it refuted everything here (Stockfish's

@@ -6,7 +6,8 @@ use crate::eval::{EvalChoice, Evaluator};
 
 use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::history::{piece_square, OrderingTables, NO_CONTINUATION};
-use super::ordering::{MovePicker, ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
+use super::ordering::{ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
+use super::picker::MovePicker;
 use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{INFINITE, MATE, MATE_BOUND};
@@ -461,7 +462,7 @@ impl<'a> Worker<'a> {
             &mut self.tables,
             (killers, conts),
             capture_history,
-            params.staged_hash > 0,
+            params.staged_picker > 0,
         );
 
         let original_alpha = alpha;

@@ -94,10 +94,11 @@ impl ScoredMoves {
     /// on top); returns the
     /// place of the first of them (the staged picker hands each stage out from its own
     /// places with `pick`).
+    #[inline]
     pub fn append(
         &mut self,
         pos: &mut Position,
-        generate: fn(&Position, &mut MoveList),
+        generate: impl FnOnce(&Position, &mut MoveList),
         hash_move: Move,
         tables: &mut OrderingTables,
         (killers, conts): ([Move; 2], Conts),

@@ -213,7 +213,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "history_bonus=1024",
         "qs_checks=1",
         "rule_damping=1",
-        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_picker=1",
+        "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_picker=1,rep_root_rule=1",
         "capture_futility=1,futility_depth=32",
     ] {
         assert_finds_the_mates(setting);
@@ -248,6 +248,23 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }
+}
+
+#[test]
+fn the_root_rule_searches_on_through_repetitions_of_the_games_history() {
+    // Rook against rook after four plies that brought the start back: without the candidate
+    // `rep_root_rule`, every line that repeats one of those positions is a draw at once; with
+    // it, the search goes on until the game's own third occurrence, so it searches more.
+    let mut pos = Position::from_fen("3k4r/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+    for mv in ["a0a1", "i9i8", "a1a0", "i8i9"] {
+        pos.make_move(chariot::board::Move::parse_iccs(mv).unwrap());
+    }
+    let nodes = |setting: &str| {
+        let control = SearchControl::new();
+        control.start(false);
+        tuned(setting).search(&pos, &Limits::depth(6), &control, &mut |_| {}).nodes
+    };
+    assert!(nodes("rep_root_rule=1") > nodes(""), "the root rule changes nothing here");
 }
 
 #[test]

@@ -198,6 +198,10 @@ search_params! {
     /// as Stockfish's move picker does (a speed candidate; 0 generates and scores every move at
     /// once).
     staged_picker: 0 in 0..=1,
+    /// A repetition of a position from before the root (the game's history) gets the rules'
+    /// verdict at its third occurrence, as the game gives it, not at its second: the opponent
+    /// may still leave the cycle (a candidate; 0 judges every repetition at its second).
+    rep_root_rule: 0 in 0..=1,
     /// A node where every move failed low rewards the quiet move that led to it: the parent's
     /// move earns this many sixteenths of a cutoff's bonus at the node's depth in its side's
     /// history and continuation histories, since it refuted everything here (Stockfish's

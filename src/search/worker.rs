@@ -235,7 +235,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let pv_node = kind == NodeKind::Pv;
-        if let Some(score) = rule_score(&self.pos, ply as i32) {
+        if let Some(score) = rule_score(&self.pos, ply as i32, self.shared.params.rep_root_rule > 0) {
             return score;
         }
         if let Some(tables) = self.shared.tablebases.as_deref().filter(|_| ply > 0) {

@@ -39,8 +39,14 @@ pub const CORRECTION_GRAIN: i32 = 256;
 /// index into a continuation row, and the row that this move opens for the replies to it.
 #[inline]
 pub fn piece_square(pos: &Position, mv: Move) -> ContRow {
-    let to = mv.to();
-    pos.piece_at(mv.from()).type_index() * 90 + to.rank() as usize * 9 + to.file() as usize
+    piece_on(pos.piece_at(mv.from()), mv.to())
+}
+
+/// The continuation index of `piece` arriving on `to` (`piece_square` of the move that brings
+/// it there).
+#[inline]
+fn piece_on(piece: Piece, to: Square) -> ContRow {
+    piece.type_index() * 90 + to.rank() as usize * 9 + to.file() as usize
 }
 
 /// The move-ordering history tables of one search thread, kept (faded) from one search to the
@@ -105,21 +111,14 @@ impl OrderingTables {
             .unwrap_or(Move::NONE)
     }
 
-    /// After a node failed low: the quiet move that led to it (`mover`, now on `to`; its
-    /// `piece_square` `at`, and `conts` the rows of the moves before it)
-    /// refuted every reply, so it earns `sixteenths` of a cutoff's bonus at the node's `depth`
-    /// in its own side's history and continuation histories.
-    pub fn reward_prior(
-        &mut self,
-        (mover, to): (Piece, Square),
-        at: ContRow,
-        conts: Conts,
-        depth: i32,
-        sixteenths: i32,
-    ) {
+    /// After a node failed low: the quiet move that led to it (`mover`, now on `to`, and
+    /// `conts` the rows of the moves before it) refuted every reply, so it earns `sixteenths`
+    /// of a cutoff's bonus at the node's `depth` in its own side's history and continuation
+    /// histories.
+    pub fn reward_prior(&mut self, (mover, to): (Piece, Square), conts: Conts, depth: i32, sixteenths: i32) {
         let bonus = (self.cutoff_bonus(depth) * sixteenths / 16).min(HISTORY_MAX);
         update_history(&mut self.history[mover.type_index()][to.index()], bonus);
-        self.update_continuations(at, conts, bonus);
+        self.update_continuations(piece_on(mover, to), conts, bonus);
     }
 
     /// After a reduced quiet move (its `piece_square` `at`) beat alpha and was searched again
@@ -438,13 +437,12 @@ mod tests {
         let mut tables = OrderingTables::default();
         let central_cannon = Move::parse_iccs("h2e2").unwrap();
         let flank_pawn = Move::parse_iccs("a3a4").unwrap();
-        let at = piece_square(&pos, central_cannon);
         let before_pawn = tables.quiet_score(&pos, flank_pawn, [NO_CONTINUATION; 3]);
         let opening = Move::parse_iccs("b0c2").unwrap();
         let conts = [piece_square(&pos, opening), NO_CONTINUATION, NO_CONTINUATION];
         pos.make_move(central_cannon);
         let cannon = pos.piece_at(central_cannon.to());
-        tables.reward_prior((cannon, central_cannon.to()), at, conts, 6, 16);
+        tables.reward_prior((cannon, central_cannon.to()), conts, 6, 16);
         pos.unmake_move();
         let plain = [NO_CONTINUATION; 3];
         let alone = tables.quiet_score(&pos, central_cannon, plain);
@@ -453,11 +451,11 @@ mod tests {
         assert_eq!(tables.quiet_score(&pos, flank_pawn, plain), before_pawn, "other moves untouched");
         // Half the sixteenths, half the bonus (on a fresh table).
         let mut half = OrderingTables::default();
-        half.reward_prior((cannon, central_cannon.to()), at, conts, 6, 8);
+        half.reward_prior((cannon, central_cannon.to()), conts, 6, 8);
         assert_eq!(half.quiet_score(&pos, central_cannon, plain), alone / 2);
         // The deepest bonus at the most sixteenths keeps the entry in range.
         for _ in 0..100 {
-            tables.reward_prior((cannon, central_cannon.to()), at, conts, 64, 64);
+            tables.reward_prior((cannon, central_cannon.to()), conts, 64, 64);
         }
         let entry = tables.history[cannon.type_index()][central_cannon.to().index()];
         assert!(entry > 0 && entry <= HISTORY_MAX, "{entry}");

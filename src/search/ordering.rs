@@ -91,9 +91,8 @@ impl ScoredMoves {
     }
 
     /// Appends the moves `generate` makes in `pos` and scores them as `new` does (`hash_move`
-    /// on top); returns the
-    /// place of the first of them (the staged picker hands each stage out from its own
-    /// places with `pick`).
+    /// on top); returns the place of the first of them (the staged picker hands each stage out
+    /// from its own places with `pick`).
     #[inline]
     pub fn append(
         &mut self,
@@ -179,9 +178,7 @@ impl ScoredMoves {
         }
         ScoredMoves { moves, keys, next: 0 }
     }
-}
 
-impl ScoredMoves {
     /// The best move at places `cursor..end` and its ordering score, swapped to `cursor`, if
     /// that score is at least `floor` (the caller then moves its cursor on); otherwise `None`,
     /// and nothing moves. A selection sort's step over one stage's places.

@@ -111,13 +111,11 @@ impl MovePicker {
                     return Some((self.hash_move, HASH_MOVE));
                 }
                 Stage::GoodCaptures => {
-                    while let Some(item) =
-                        self.moves.pick(self.capture_cursor, self.quiet_start, LOSING_CAPTURE_MAX + 1)
+                    let (end, skip) = (self.quiet_start, [self.hash_move; 4]);
+                    let good = LOSING_CAPTURE_MAX + 1;
+                    if let Some(item) = pick_from(&mut self.moves, &mut self.capture_cursor, end, good, skip)
                     {
-                        self.capture_cursor += 1;
-                        if item.0 != self.hash_move {
-                            return Some(item);
-                        }
+                        return Some(item);
                     }
                     self.refutations = self.refutations(pos, tables);
                     self.stage = Stage::Refutations;
@@ -132,34 +130,24 @@ impl MovePicker {
                         }
                     }
                     let context = (self.killers, self.conts);
-                    self.moves.append(
-                        pos,
-                        movegen::pseudo_quiets,
-                        Move::NONE,
-                        tables,
-                        context,
-                        self.capture_history_div,
-                    );
-                    self.quiet_cursor = self.quiet_start;
+                    let div = self.capture_history_div;
+                    self.quiet_cursor =
+                        self.moves.append(pos, movegen::pseudo_quiets, Move::NONE, tables, context, div);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    while let Some(item) = self.moves.pick(self.quiet_cursor, self.moves.len(), i32::MIN) {
-                        self.quiet_cursor += 1;
-                        if item.0 != self.hash_move && !self.refutations.contains(&item.0) {
-                            return Some(item);
-                        }
+                    let [a, b, c] = self.refutations;
+                    let (end, skip) = (self.moves.len(), [self.hash_move, a, b, c]);
+                    if let Some(item) =
+                        pick_from(&mut self.moves, &mut self.quiet_cursor, end, i32::MIN, skip)
+                    {
+                        return Some(item);
                     }
                     self.stage = Stage::BadCaptures;
                 }
                 Stage::BadCaptures => {
-                    while let Some(item) = self.moves.pick(self.capture_cursor, self.quiet_start, i32::MIN) {
-                        self.capture_cursor += 1;
-                        if item.0 != self.hash_move {
-                            return Some(item);
-                        }
-                    }
-                    return None;
+                    let (end, skip) = (self.quiet_start, [self.hash_move; 4]);
+                    return pick_from(&mut self.moves, &mut self.capture_cursor, end, i32::MIN, skip);
                 }
             }
         }
@@ -178,6 +166,26 @@ impl MovePicker {
         }
         out
     }
+}
+
+/// The best move of `moves` at places `*cursor..end` scoring at least `floor` that is none of
+/// `skip` (moves handed out in an earlier stage), moving the cursor past it and past the
+/// skipped ones.
+#[inline]
+fn pick_from(
+    moves: &mut ScoredMoves,
+    cursor: &mut usize,
+    end: usize,
+    floor: i32,
+    skip: [Move; 4],
+) -> Option<(Move, i32)> {
+    while let Some(item) = moves.pick(*cursor, end, floor) {
+        *cursor += 1;
+        if !skip.contains(&item.0) {
+            return Some(item);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

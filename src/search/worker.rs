@@ -5,7 +5,7 @@ use crate::board::{movegen, Move, MoveList, PieceKind, Position};
 use crate::eval::{EvalChoice, Evaluator};
 
 use super::correction::{CorrectionHistory, CorrectionKeys};
-use super::history::{piece_square, OrderingTables, NO_CONTINUATION};
+use super::history::{piece_square, Conts, OrderingTables, NO_CONTINUATION};
 use super::ordering::{ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
 use super::picker::MovePicker;
 use super::root::RootMove;
@@ -453,7 +453,7 @@ impl<'a> Worker<'a> {
         }
 
         // Step 8. Generate and order the moves.
-        let conts = self.stack.conts(ply, self.shared.params.cont_fourth > 0);
+        let conts = self.conts(ply);
         let killers = self.stack[ply].killers;
         let capture_history = params.capture_history_div;
         let mut moves = MovePicker::new(
@@ -731,36 +731,34 @@ impl<'a> Worker<'a> {
     /// had been searched and cut at `depth` (a move from another position that shares the key
     /// is left alone when it is not a quiet move of the side to move here).
     fn reward_table_cut(&mut self, mv: Move, depth: i32, ply: usize) {
-        if mv == Move::NONE {
+        if !movegen::is_pseudo_legal(&self.pos, mv) || self.pos.piece_at(mv.to()).is_piece() {
             return;
         }
-        let mover = self.pos.piece_at(mv.from());
-        if !mover.is_piece()
-            || mover.color() != self.pos.side_to_move()
-            || self.pos.piece_at(mv.to()).is_piece()
-        {
-            return;
-        }
-        let conts = self.stack.conts(ply, self.shared.params.cont_fourth > 0);
+        let conts = self.conts(ply);
         self.stack[ply].add_killer(mv);
         self.tables.reward_quiet(&self.pos, mv, &[], depth, conts);
     }
 
     /// A node at `ply` failed low at `depth`: the parent's move refuted every reply, so a quiet
-    /// one gains history for its side (`prior_bonus`). Null moves and ProbCut's captures leave no
-    /// continuation row or are captures, and are passed over.
+    /// one gains history for its side (`prior_bonus`). Null moves and captures (ProbCut's
+    /// among them) are passed over.
     fn reward_prior_move(&mut self, depth: i32, ply: usize) {
-        let at = self.stack[ply - 1].cont_row;
         let Some(&last) = self.pos.history().last() else {
             return;
         };
-        if at == NO_CONTINUATION || last.mv == Move::NONE || last.captured.is_piece() {
+        if last.mv == Move::NONE || last.captured.is_piece() {
             return;
         }
         let to = last.mv.to();
-        let conts = self.stack.conts(ply - 1, self.shared.params.cont_fourth > 0);
+        let conts = self.conts(ply - 1);
         let sixteenths = self.shared.params.prior_bonus;
-        self.tables.reward_prior((self.pos.piece_at(to), to), at, conts, depth, sixteenths);
+        self.tables.reward_prior((self.pos.piece_at(to), to), conts, depth, sixteenths);
+    }
+
+    /// The continuation rows of the node at `ply` (the fourth ply's with `cont_fourth`).
+    #[inline]
+    fn conts(&self, ply: usize) -> Conts {
+        self.stack.conts(ply, self.shared.params.cont_fourth > 0)
     }
 
     /// A static evaluation damped toward a draw as the move rule nears: times (N − h) / N for

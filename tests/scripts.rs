@@ -5,7 +5,8 @@
 //! `scripts/egtb-reach.py` counts the games of a tables match that reached a table; and
 //! `scripts/sprt.sh` says which of its two builds is the one it calls `new`; and
 //! `scripts/gate-queue.sh` plays the undecided gates of a queue in order; and
-//! `scripts/pgn-depth.py` says how each engine spent its own clock.
+//! `scripts/pgn-depth.py` says how each engine spent its own clock; and `scripts/pgn-paired.py`
+//! compares two gauntlets opening by opening.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -375,4 +376,59 @@ fn pgn_depth_measures_each_engine_against_its_own_clock() {
         said.contains("cannot read") && said.contains("missing.pgn") && !said.contains("Traceback"),
         "{said}"
     );
+}
+
+/// One game of `cand` against `peer` (cand has Red in odd rounds) from the opening `book`, in
+/// the shape `chariot match` writes; `cand_points` is cand's score.
+fn paired_game(round: usize, book: &str, cand_points: f64) -> String {
+    let cand_red = round % 2 == 1;
+    let (red, black) = if cand_red { ("cand", "peer") } else { ("peer", "cand") };
+    let red_points = if cand_red { cand_points } else { 1.0 - cand_points };
+    let result = match red_points {
+        p if p == 1.0 => "1-0",
+        p if p == 0.0 => "0-1",
+        _ => "1/2-1/2",
+    };
+    format!(
+        "[Event \"chariot match\"]\n[Round \"{round}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n\
+         [Result \"{result}\"]\n\n1. {book} {{book}} 1... h9g7 {{book}} 2. h0g2 {{+0.20/11 0.1s}} {result}\n\n"
+    )
+}
+
+#[test]
+fn pgn_paired_compares_two_gauntlets_opening_by_opening_and_leaves_out_other_openings() {
+    let dir = scratch("paired");
+    let (base, new) = (dir.join("base.pgn"), dir.join("new.pgn"));
+    // cand scores 0.5, 0, 0.5, 0 with the base build and 1, 0.5, 0.5, 0 with the new one; round
+    // 5 began from another opening in each file and must not be paired.
+    let base_games = [0.5, 0.0, 0.5, 0.0].iter().enumerate().map(|(i, &p)| paired_game(i + 1, "h2e2", p));
+    let new_games = [1.0, 0.5, 0.5, 0.0].iter().enumerate().map(|(i, &p)| paired_game(i + 1, "h2e2", p));
+    let base_text: String = base_games.chain([paired_game(5, "b2e2", 1.0)]).collect();
+    let new_text: String = new_games.chain([paired_game(5, "c3c4", 0.0)]).collect();
+    std::fs::write(&base, base_text).unwrap();
+    std::fs::write(&new, new_text).unwrap();
+    let out = python_script("pgn-paired.py", &[&base, &new, Path::new("cand")]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("4 games paired by round (2 openings)"), "{said}");
+    assert!(said.contains("1 rounds began differently and are left out: [5]"), "{said}");
+    // 25% is -190.8 Elo, 50% is 0: the difference is +190.8.
+    assert!(said.contains("base  W0 D2 L2  score 25.0%  Elo -190.8"), "{said}");
+    assert!(said.contains("new   W1 D2 L1  score 50.0%  Elo +0.0"), "{said}");
+    assert!(said.contains("new - base: +190.8"), "{said}");
+    assert!(said.contains("games whose result changed: 2 of 4"), "{said}");
+    // Files of other openings only, and a missing file, are refused with what is wrong.
+    let other = dir.join("other.pgn");
+    std::fs::write(&other, paired_game(1, "c3c4", 1.0)).unwrap();
+    let out = python_script("pgn-paired.py", &[&base, &other, Path::new("cand")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("same opening"));
+    let out = python_script("pgn-paired.py", &[&base, &dir.join("missing.pgn"), Path::new("cand")]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("cannot read") && said.contains("missing.pgn") && !said.contains("Traceback"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

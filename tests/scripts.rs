@@ -379,16 +379,12 @@ fn pgn_depth_measures_each_engine_against_its_own_clock() {
 }
 
 /// One game of `cand` against `peer` (cand has Red in odd rounds) from the opening `book`, in
-/// the shape `chariot match` writes; `cand_points` is cand's score.
-fn paired_game(round: usize, book: &str, cand_points: f64) -> String {
+/// the shape `chariot match` writes; `cand_halves` is cand's score in half points (0, 1 or 2).
+fn paired_game(round: usize, book: &str, cand_halves: u8) -> String {
     let cand_red = round % 2 == 1;
     let (red, black) = if cand_red { ("cand", "peer") } else { ("peer", "cand") };
-    let red_points = if cand_red { cand_points } else { 1.0 - cand_points };
-    let result = match red_points {
-        p if p == 1.0 => "1-0",
-        p if p == 0.0 => "0-1",
-        _ => "1/2-1/2",
-    };
+    let red_halves = if cand_red { cand_halves } else { 2 - cand_halves };
+    let result = ["0-1", "1/2-1/2", "1-0"][red_halves as usize];
     format!(
         "[Event \"chariot match\"]\n[Round \"{round}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n\
          [Result \"{result}\"]\n\n1. {book} {{book}} 1... h9g7 {{book}} 2. h0g2 {{+0.20/11 0.1s}} {result}\n\n"
@@ -401,10 +397,10 @@ fn pgn_paired_compares_two_gauntlets_opening_by_opening_and_leaves_out_other_ope
     let (base, new) = (dir.join("base.pgn"), dir.join("new.pgn"));
     // cand scores 0.5, 0, 0.5, 0 with the base build and 1, 0.5, 0.5, 0 with the new one; round
     // 5 began from another opening in each file and must not be paired.
-    let base_games = [0.5, 0.0, 0.5, 0.0].iter().enumerate().map(|(i, &p)| paired_game(i + 1, "h2e2", p));
-    let new_games = [1.0, 0.5, 0.5, 0.0].iter().enumerate().map(|(i, &p)| paired_game(i + 1, "h2e2", p));
-    let base_text: String = base_games.chain([paired_game(5, "b2e2", 1.0)]).collect();
-    let new_text: String = new_games.chain([paired_game(5, "c3c4", 0.0)]).collect();
+    let base_games = [1, 0, 1, 0].iter().enumerate().map(|(i, &p)| paired_game(i + 1, "h2e2", p));
+    let new_games = [2, 1, 1, 0].iter().enumerate().map(|(i, &p)| paired_game(i + 1, "h2e2", p));
+    let base_text: String = base_games.chain([paired_game(5, "b2e2", 2)]).collect();
+    let new_text: String = new_games.chain([paired_game(5, "c3c4", 0)]).collect();
     std::fs::write(&base, base_text).unwrap();
     std::fs::write(&new, new_text).unwrap();
     let out = python_script("pgn-paired.py", &[&base, &new, Path::new("cand")]);
@@ -419,7 +415,7 @@ fn pgn_paired_compares_two_gauntlets_opening_by_opening_and_leaves_out_other_ope
     assert!(said.contains("games whose result changed: 2 of 4"), "{said}");
     // Files of other openings only, and a missing file, are refused with what is wrong.
     let other = dir.join("other.pgn");
-    std::fs::write(&other, paired_game(1, "c3c4", 1.0)).unwrap();
+    std::fs::write(&other, paired_game(1, "c3c4", 2)).unwrap();
     let out = python_script("pgn-paired.py", &[&base, &other, Path::new("cand")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("same opening"));

@@ -307,11 +307,36 @@ pub fn capture_targets(board: &Mailbox, from: Square, mut visit: impl FnMut(usiz
 /// never leave their own half, so they are not looked at.
 #[inline]
 pub fn king_attacked(board: &Mailbox, king: Square, attacker: Color) -> bool {
+    pawn_or_horse_attacks(board, king, attacker)
+        || delta::ORTHOGONAL.into_iter().any(|d| line_attacks(board, king, attacker, d))
+}
+
+/// `king_attacked` after a move changed the board on `changed` (its from and to squares only),
+/// for a king that no line attacked before it and that did not move itself: only a line through
+/// a changed square can hold an attack now, so the king's other lines are not walked (the walks
+/// are most of the full test's work). Pawns and horses are looked at as in the full test.
+///
+/// Both uses meet the condition: a move's legality when its side is not in check (its own king,
+/// attacked by nothing before), and whether a move gives check (the other king: a legal position
+/// never has the side not to move in check).
+#[inline]
+pub fn king_attacked_after(board: &Mailbox, king: Square, attacker: Color, changed: [Square; 2]) -> bool {
+    if pawn_or_horse_attacks(board, king, attacker) {
+        return true;
+    }
+    let first = line_step(king, changed[0]);
+    let second = line_step(king, changed[1]).filter(|&d| Some(d) != first);
+    first.into_iter().chain(second).any(|d| line_attacks(board, king, attacker, d))
+}
+
+/// Whether an `attacker` pawn or horse attacks the king on `king`: a pawn one rank behind it as
+/// the attacker moves, or beside it from across the river; a horse over an empty leg.
+#[inline]
+fn pawn_or_horse_attacks(board: &Mailbox, king: Square, attacker: Color) -> bool {
     let is = |sq: Square, kind: PieceKind| {
         let p = board[sq];
         p.is_color(attacker) && p.kind() == kind
     };
-    // Pawns: one rank behind the king as the attacker moves, or beside it from across the river.
     if is(king.offset(-pawn_forward(attacker)), PieceKind::Pawn) {
         return true;
     }
@@ -321,28 +346,26 @@ pub fn king_attacked(board: &Mailbox, king: Square, attacker: Color) -> bool {
             return true;
         }
     }
-    for (leg, sources) in HORSE_ATTACKER_STEPS {
-        if board[king.offset(leg)].is_empty()
+    HORSE_ATTACKER_STEPS.into_iter().any(|(leg, sources)| {
+        board[king.offset(leg)].is_empty()
             && (is(king.offset(sources[0]), PieceKind::Horse)
                 || is(king.offset(sources[1]), PieceKind::Horse))
-        {
-            return true;
-        }
+    })
+}
+
+/// Whether `attacker` attacks the king on `king` along the line `d`: a rook (or, on the file, the
+/// king) as the first blocker, a cannon as the second.
+#[inline]
+fn line_attacks(board: &Mailbox, king: Square, attacker: Color, d: i8) -> bool {
+    let Blockers { first, second } = blockers(board, king, d);
+    let p = board[first];
+    if p.is_color(attacker)
+        && (p.kind() == PieceKind::Rook || (p.kind() == PieceKind::King && (d == UP || d == DOWN)))
+    {
+        return true;
     }
-    // Lines: a rook (or, on the file, the king) as the first blocker, a cannon as the second.
-    for d in delta::ORTHOGONAL {
-        let Blockers { first, second } = blockers(board, king, d);
-        let p = board[first];
-        if p.is_color(attacker)
-            && (p.kind() == PieceKind::Rook || (p.kind() == PieceKind::King && (d == UP || d == DOWN)))
-        {
-            return true;
-        }
-        if is(second, PieceKind::Cannon) {
-            return true;
-        }
-    }
-    false
+    let c = board[second];
+    c.is_color(attacker) && c.kind() == PieceKind::Cannon
 }
 
 /// Whether a move of a `kind` piece from `from` to `to` may attack the king on `king` (false
@@ -680,6 +703,57 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_attack_test_after_a_move_agrees_with_the_full_test() {
+        use crate::board::{movegen, MoveList, Position};
+        let mut rng = StdRng::seed_from_u64(13);
+        let (mut own, mut own_attacked, mut other, mut other_attacked) = (0, 0, 0, 0);
+        // Random games from the start: every pseudo-legal move of every position they reach,
+        // tried on the board; the targeted test is asked where its condition holds.
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                let mover = pos.side_to_move();
+                let (ours, theirs) = (pos.king_square(mover), pos.king_square(mover.opponent()));
+                let in_check = pos.is_check();
+                let mut pseudo = MoveList::new();
+                movegen::pseudo_moves(&pos, &mut pseudo);
+                for &mv in pseudo.iter() {
+                    let changed = [mv.from(), mv.to()];
+                    let fen = pos.to_fen();
+                    pos.with_board_move(mv, |p| {
+                        let board = p.mailbox();
+                        // The other king: attacked by nothing before (the position is legal).
+                        let full = king_attacked(board, theirs, mover);
+                        assert_eq!(
+                            king_attacked_after(board, theirs, mover, changed),
+                            full,
+                            "{mv} checks in {fen}"
+                        );
+                        other += 1;
+                        other_attacked += usize::from(full);
+                        // The mover's own king, when it was not in check and did not move.
+                        if !in_check && mv.from() != ours {
+                            let full = king_attacked(board, ours, mover.opponent());
+                            let after = king_attacked_after(board, ours, mover.opponent(), changed);
+                            assert_eq!(after, full, "{mv} exposes its king in {fen}");
+                            own += 1;
+                            own_attacked += usize::from(full);
+                        }
+                    });
+                }
+                let legal = movegen::legal_moves(&mut pos);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.make_move(legal.as_slice()[rng.gen_range(0..legal.len())]);
+            }
+        }
+        // Both answers were seen often enough to mean something.
+        assert!(own > 100_000 && own_attacked > 500, "{own} own, {own_attacked} exposed");
+        assert!(other > 100_000 && other_attacked > 1_000, "{other} other, {other_attacked} checks");
     }
 
     #[test]

@@ -69,6 +69,12 @@ impl LegalityFilter {
             if !on_lines(from) && !on_lines(to) && !attacks::is_horse_leg_toward(k, from) {
                 return true;
             }
+            // Not in check: only the lines through the two squares the move changes can hold
+            // a new attack (`attacks::king_attacked_after`).
+            let attacker = pos.side_to_move().opponent();
+            return pos.with_board_move(mv, |p| {
+                !attacks::king_attacked_after(p.mailbox(), k, attacker, [from, to])
+            });
         }
         pos.leaves_king_safe(mv)
     }

@@ -353,7 +353,10 @@ impl Position {
         if king != Square::NONE && !attacks::may_give_check(piece.kind(), mv.from(), mv.to(), king) {
             return false;
         }
-        self.with_board_move(mv, |p| p.king_attacked(piece.color().opponent()))
+        // The other king was attacked by nothing before the move (the position is legal), so
+        // only the lines through the move's two squares need walking.
+        let changed = [mv.from(), mv.to()];
+        self.with_board_move(mv, |p| attacks::king_attacked_after(&p.board, king, piece.color(), changed))
     }
 
     /// Recomputes the key from scratch (for tests of the incremental update).

@@ -311,27 +311,61 @@ pub fn king_attacked(board: &Mailbox, king: Square, attacker: Color) -> bool {
         || delta::ORTHOGONAL.into_iter().any(|d| line_attacks(board, king, attacker, d))
 }
 
-/// `king_attacked` after a move changed the board on `changed` (its from and to squares only),
-/// for a king that no line attacked before it and that did not move itself: only a line through
-/// a changed square can hold an attack now, so the king's other lines are not walked (the walks
-/// are most of the full test's work). Pawns and horses are looked at as in the full test.
+/// `king_attacked` after a move from `from` to `to` (the only squares it changed), for a king
+/// that nothing attacked before it and that did not move itself. An attack now must come from
+/// the piece on `to` (a pawn's or a horse's here; a rook's, cannon's or king's along a line) or
+/// through a changed square: a line through `from` or `to` (a piece gone or a new cannon screen),
+/// or a horse whose leg was `from`. Only those are looked at; the king's other lines, the walks
+/// that are most of the full test's work, are not.
 ///
 /// Both uses meet the condition: a move's legality when its side is not in check (its own king,
 /// attacked by nothing before), and whether a move gives check (the other king: a legal position
 /// never has the side not to move in check).
 #[inline]
-pub fn king_attacked_after(board: &Mailbox, king: Square, attacker: Color, changed: [Square; 2]) -> bool {
-    if pawn_or_horse_attacks(board, king, attacker) {
-        return true;
+pub fn king_attacked_after(board: &Mailbox, king: Square, attacker: Color, [from, to]: [Square; 2]) -> bool {
+    let is = |sq: Square, kind: PieceKind| {
+        let p = board[sq];
+        p.is_color(attacker) && p.kind() == kind
+    };
+    let arrived = board[to];
+    if arrived.is_color(attacker) {
+        match arrived.kind() {
+            PieceKind::Pawn => {
+                let beside = PAWN_SIDE_STEPS.into_iter().any(|d| king.offset(d) == to);
+                if to == king.offset(-pawn_forward(attacker)) || (beside && !to.on_home_side(attacker)) {
+                    return true;
+                }
+            }
+            PieceKind::Horse => {
+                let attacks = HORSE_ATTACKER_STEPS.into_iter().any(|(leg, sources)| {
+                    (king.offset(sources[0]) == to || king.offset(sources[1]) == to)
+                        && board[king.offset(leg)].is_empty()
+                });
+                if attacks {
+                    return true;
+                }
+            }
+            _ => {}
+        }
     }
-    let first = line_step(king, changed[0]);
-    let second = line_step(king, changed[1]).filter(|&d| Some(d) != first);
+    if is_horse_leg_toward(king, from) {
+        let uncovered = HORSE_ATTACKER_STEPS.into_iter().any(|(leg, sources)| {
+            king.offset(leg) == from
+                && (is(king.offset(sources[0]), PieceKind::Horse)
+                    || is(king.offset(sources[1]), PieceKind::Horse))
+        });
+        if uncovered {
+            return true;
+        }
+    }
+    let first = line_step(king, from);
+    let second = line_step(king, to).filter(|&d| Some(d) != first);
     first.into_iter().chain(second).any(|d| line_attacks(board, king, attacker, d))
 }
 
 /// Whether an `attacker` pawn or horse attacks the king on `king`: a pawn one rank behind it as
 /// the attacker moves, or beside it from across the river; a horse over an empty leg.
-#[inline]
+#[inline(always)]
 fn pawn_or_horse_attacks(board: &Mailbox, king: Square, attacker: Color) -> bool {
     let is = |sq: Square, kind: PieceKind| {
         let p = board[sq];
@@ -355,7 +389,7 @@ fn pawn_or_horse_attacks(board: &Mailbox, king: Square, attacker: Color) -> bool
 
 /// Whether `attacker` attacks the king on `king` along the line `d`: a rook (or, on the file, the
 /// king) as the first blocker, a cannon as the second.
-#[inline]
+#[inline(always)]
 fn line_attacks(board: &Mailbox, king: Square, attacker: Color, d: i8) -> bool {
     let Blockers { first, second } = blockers(board, king, d);
     let p = board[first];

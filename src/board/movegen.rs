@@ -64,8 +64,20 @@ impl LegalityFilter {
     #[inline]
     pub fn is_legal(&self, pos: &mut Position, mv: Move) -> bool {
         let (from, to, k) = (mv.from(), mv.to(), self.king);
-        if !self.in_check && from != k {
-            let on_lines = |s: Square| s.file() == k.file() || s.rank() == k.rank();
+        let on_lines = |s: Square| s.file() == k.file() || s.rank() == k.rank();
+        if self.in_check && from != k {
+            // A check is answered only by capturing the checker or standing in its way: on the
+            // king's lines (a rook, cannon, king or pawn and their paths, or a cannon's screen
+            // moved away), on a checking horse's square, or on its leg. A move touching none of
+            // those leaves every check standing.
+            let horse_step = {
+                let (df, dr) = (to.file().abs_diff(k.file()), to.rank().abs_diff(k.rank()));
+                (df, dr) == (1, 2) || (df, dr) == (2, 1)
+            };
+            if !on_lines(from) && !on_lines(to) && !horse_step && !attacks::is_horse_leg_toward(k, to) {
+                return false;
+            }
+        } else if from != k {
             if !on_lines(from) && !on_lines(to) && !attacks::is_horse_leg_toward(k, from) {
                 return true;
             }
@@ -202,4 +214,46 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
             (mv, n)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The filter's shortcuts (a move that cannot expose the king, a targeted test of the lines
+    /// it changes, an evasion that touches no check's path) agree with trying every move on the
+    /// board, in check and out of it.
+    #[test]
+    fn the_legality_filter_agrees_with_trying_each_move() {
+        let mut rng = StdRng::seed_from_u64(21);
+        let (mut in_check, mut evasions_refused, mut exposed) = (0, 0, 0);
+        for _ in 0..80 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let filter = LegalityFilter::new(&pos);
+                assert_eq!(filter.in_check(), pos.king_attacked(pos.side_to_move()), "{}", pos.to_fen());
+                in_check += usize::from(filter.in_check());
+                let mut pseudo = MoveList::new();
+                pseudo_moves(&pos, &mut pseudo);
+                for &mv in pseudo.iter() {
+                    let tried = pos.leaves_king_safe(mv);
+                    assert_eq!(filter.is_legal(&mut pos, mv), tried, "{mv} in {}", pos.to_fen());
+                    evasions_refused += usize::from(filter.in_check() && !tried);
+                    exposed += usize::from(!filter.in_check() && !tried);
+                }
+                let legal = legal_moves(&mut pos);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.make_move(legal.as_slice()[rng.gen_range(0..legal.len())]);
+            }
+        }
+        // Enough of each kind to mean something.
+        assert!(
+            in_check > 300 && evasions_refused > 5_000 && exposed > 500,
+            "{in_check} {evasions_refused} {exposed}"
+        );
+    }
 }

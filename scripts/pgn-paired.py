@@ -9,13 +9,14 @@ Games are paired by their round number and kept only when both began with the sa
 moves (the plies marked {book}); a mismatch is reported, not silently paired. Prints each
 side's score and Elo against the opponent, and the difference NEW - BASE twice: with the 95%
 error of two independent samples, and with the paired error (each opening's score difference
-is one sample), which is smaller when the opening decides much of a game's result. Time
-forfeits are listed: an opponent's flag is not strength.
+is one sample), which is smaller when the opening decides much of a game's result. A round
+with a time forfeit in either file is left out and listed: a flag is not strength.
 
 A gauntlet against one sparring partner measures a change that self-play cannot see (both
 sides of a self-play game share the change's blind spot); this is its arithmetic.
 """
 import math
+import signal
 import re
 import sys
 
@@ -53,7 +54,7 @@ def scores(path, engine):
         if engine == black:
             points = 1.0 - points
         opening = tuple(BOOK_MOVE.findall(movetext))
-        forfeit = "time" in tags.get("Termination", "").lower()
+        forfeit = tags.get("Termination", "") == "time forfeit"  # as scripts/pgn-score.py
         table[int(tags["Round"])] = (points, opening, forfeit)
     return table
 
@@ -78,6 +79,7 @@ def mean_and_error(values):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a closed pipe (`| head`) ends it quietly
     if len(sys.argv) != 4:
         print("usage: " + __doc__.strip().splitlines()[4].strip(), file=sys.stderr)
         sys.exit(2)
@@ -93,10 +95,12 @@ def main():
             print(f"error: no finished game of '{engine}' in {path}", file=sys.stderr)
             sys.exit(2)
     base, new = tables
-    common, mismatched = [], []
+    common, mismatched, forfeited = [], [], []
     for round_number in sorted(set(base) & set(new)):
         if base[round_number][1] != new[round_number][1]:
             mismatched.append(round_number)
+        elif base[round_number][2] or new[round_number][2]:
+            forfeited.append(round_number)
         else:
             common.append(round_number)
     if not common:
@@ -128,10 +132,8 @@ def main():
           f"± {slope * paired_error:.1f} (paired by opening)")
     changed = sum(1 for r in common if base[r][0] != new[r][0])
     print(f"games whose result changed: {changed} of {len(common)}")
-    for name, table in (("base", base), ("new", new)):
-        flags = [r for r in common if table[r][2]]
-        if flags:
-            print(f"time forfeits in {name}: rounds {flags}")
+    if forfeited:
+        print(f"rounds left out for a time forfeit in either file (not strength): {forfeited}")
 
 
 if __name__ == "__main__":

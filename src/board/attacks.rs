@@ -323,10 +323,7 @@ pub fn king_attacked(board: &Mailbox, king: Square, attacker: Color) -> bool {
 /// never has the side not to move in check).
 #[inline]
 pub fn king_attacked_after(board: &Mailbox, king: Square, attacker: Color, [from, to]: [Square; 2]) -> bool {
-    let is = |sq: Square, kind: PieceKind| {
-        let p = board[sq];
-        p.is_color(attacker) && p.kind() == kind
-    };
+    let is = |sq: Square, kind: PieceKind| holds(board, sq, attacker, kind);
     let arrived = board[to];
     if arrived.is_color(attacker) {
         match arrived.kind() {
@@ -367,10 +364,7 @@ pub fn king_attacked_after(board: &Mailbox, king: Square, attacker: Color, [from
 /// the attacker moves, or beside it from across the river; a horse over an empty leg.
 #[inline(always)]
 fn pawn_or_horse_attacks(board: &Mailbox, king: Square, attacker: Color) -> bool {
-    let is = |sq: Square, kind: PieceKind| {
-        let p = board[sq];
-        p.is_color(attacker) && p.kind() == kind
-    };
+    let is = |sq: Square, kind: PieceKind| holds(board, sq, attacker, kind);
     if is(king.offset(-pawn_forward(attacker)), PieceKind::Pawn) {
         return true;
     }
@@ -398,8 +392,14 @@ fn line_attacks(board: &Mailbox, king: Square, attacker: Color, d: i8) -> bool {
     {
         return true;
     }
-    let c = board[second];
-    c.is_color(attacker) && c.kind() == PieceKind::Cannon
+    holds(board, second, attacker, PieceKind::Cannon)
+}
+
+/// Whether `sq` holds a piece of `color` and `kind`.
+#[inline(always)]
+fn holds(board: &Mailbox, sq: Square, color: Color, kind: PieceKind) -> bool {
+    let p = board[sq];
+    p.is_color(color) && p.kind() == kind
 }
 
 /// Whether a move of a `kind` piece from `from` to `to` may attack the king on `king` (false
@@ -411,14 +411,30 @@ fn line_attacks(board: &Mailbox, king: Square, attacker: Color, d: i8) -> bool {
 /// vacated.
 #[inline]
 pub fn may_give_check(kind: PieceKind, from: Square, to: Square, king: Square) -> bool {
-    let on_lines = |s: Square| s.file() == king.file() || s.rank() == king.rank();
-    if on_lines(from) || on_lines(to) || is_horse_leg_toward(king, from) {
-        return true;
-    }
-    kind == PieceKind::Horse && {
-        let (df, dr) = (to.file().abs_diff(king.file()), to.rank().abs_diff(king.rank()));
-        (df, dr) == (1, 2) || (df, dr) == (2, 1)
-    }
+    may_change_lines_or_legs(king, from, to) || (kind == PieceKind::Horse && is_horse_step(king, to))
+}
+
+/// Whether a move from `from` to `to` by a piece other than the king on `king` may uncover or
+/// make an attack on it through the squares it changes: either stands on the king's rank or
+/// file (a line opened, blocked, or a cannon screen added or taken away), or `from` is a
+/// horse's leg toward it. False means every line and horse attack on the king is as before.
+#[inline(always)]
+pub fn may_change_lines_or_legs(king: Square, from: Square, to: Square) -> bool {
+    on_lines_of(king, from) || on_lines_of(king, to) || is_horse_leg_toward(king, from)
+}
+
+/// Whether `sq` stands on the rank or the file of `king`.
+#[inline(always)]
+pub fn on_lines_of(king: Square, sq: Square) -> bool {
+    sq.file() == king.file() || sq.rank() == king.rank()
+}
+
+/// Whether `a` and `b` are a horse's step apart (one file and two ranks, or two files and one
+/// rank), legs aside.
+#[inline(always)]
+pub fn is_horse_step(a: Square, b: Square) -> bool {
+    let (df, dr) = (a.file().abs_diff(b.file()), a.rank().abs_diff(b.rank()));
+    (df, dr) == (1, 2) || (df, dr) == (2, 1)
 }
 
 /// Whether `sq` is the leg of a horse's attack on `target` (one of its four diagonal neighbours):
@@ -752,11 +768,11 @@ mod tests {
                 let mover = pos.side_to_move();
                 let (ours, theirs) = (pos.king_square(mover), pos.king_square(mover.opponent()));
                 let in_check = pos.is_check();
+                let fen = pos.to_fen();
                 let mut pseudo = MoveList::new();
                 movegen::pseudo_moves(&pos, &mut pseudo);
                 for &mv in pseudo.iter() {
                     let changed = [mv.from(), mv.to()];
-                    let fen = pos.to_fen();
                     pos.with_board_move(mv, |p| {
                         let board = p.mailbox();
                         // The other king: attacked by nothing before (the position is legal).

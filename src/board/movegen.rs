@@ -66,21 +66,20 @@ impl LegalityFilter {
     #[inline]
     pub fn is_legal(&self, pos: &mut Position, mv: Move) -> bool {
         let (from, to, k) = (mv.from(), mv.to(), self.king);
-        let on_lines = |s: Square| s.file() == k.file() || s.rank() == k.rank();
         if self.in_check && from != k {
             // A check is answered only by capturing the checker or standing in its way: on the
             // king's lines (a rook, cannon, king or pawn and their paths, or a cannon's screen
             // moved away), on a checking horse's square, or on its leg. A move touching none of
             // those leaves every check standing.
-            let horse_step = {
-                let (df, dr) = (to.file().abs_diff(k.file()), to.rank().abs_diff(k.rank()));
-                (df, dr) == (1, 2) || (df, dr) == (2, 1)
-            };
-            if !on_lines(from) && !on_lines(to) && !horse_step && !attacks::is_horse_leg_toward(k, to) {
+            let answers = attacks::on_lines_of(k, from)
+                || attacks::on_lines_of(k, to)
+                || attacks::is_horse_step(k, to)
+                || attacks::is_horse_leg_toward(k, to);
+            if !answers {
                 return false;
             }
         } else if from != k {
-            if !on_lines(from) && !on_lines(to) && !attacks::is_horse_leg_toward(k, from) {
+            if !attacks::may_change_lines_or_legs(k, from, to) {
                 return true;
             }
             // Not in check: only the lines through the two squares the move changes can hold

@@ -1,6 +1,12 @@
 //! Move ordering: hash move, good captures (by SEE, then MVV-LVA), killers, counter move,
 //! history and continuation history (by the moves one, two and four plies before) for quiet moves,
 //! and losing captures last. The history tables themselves, with their bounds, are `history`'s.
+//!
+//! SEE runs lazily: every capture is first keyed as a good one, and its exchange is only played
+//! out when it comes to the top. A capture that loses is keyed down among the losing ones, in its
+//! place, and the pick looks again. Keys only fall, so the top of the optimistic keys that holds
+//! is the top of the true keys: the order is the one eager scoring gives, and the captures of a
+//! node that cuts before they come up never run SEE.
 
 use crate::board::{Move, MoveList, Position};
 
@@ -142,11 +148,8 @@ impl ScoredMoves {
                 if capture_history_div > 0 {
                     order += tables.capture_score(pos, mv) / capture_history_div.max(CAPTURE_HISTORY_DIV_MIN);
                 }
-                if see_non_negative(pos, mv) {
-                    GOOD_CAPTURE + order
-                } else {
-                    BAD_CAPTURE + order
-                }
+                // Good until `pick` finds otherwise (the module's note).
+                GOOD_CAPTURE + order
             } else if mv == killers[0] {
                 KILLER[0]
             } else if mv == killers[1] {
@@ -181,37 +184,64 @@ impl ScoredMoves {
 
     /// The best move at places `cursor..end` and its ordering score, swapped to `cursor`, if
     /// that score is at least `floor` (the caller then moves its cursor on); otherwise `None`,
-    /// and nothing moves. A selection sort's step over one stage's places.
+    /// and nothing moves. A selection sort's step over one stage's places; a capture still keyed
+    /// as good has its exchange played out in `pos` when it comes to the top (the module's note).
     #[inline]
-    pub fn pick(&mut self, cursor: usize, end: usize, floor: i32) -> Option<(Move, i32)> {
+    pub fn pick(&mut self, pos: &mut Position, cursor: usize, end: usize, floor: i32) -> Option<(Move, i32)> {
+        self.pick_confirmed(cursor, end, floor, |mv| see_non_negative(pos, mv))
+    }
+
+    /// `pick`, with `holds` saying whether a capture keyed as good does not lose by exchange.
+    #[inline]
+    fn pick_confirmed(
+        &mut self,
+        cursor: usize,
+        end: usize,
+        floor: i32,
+        mut holds: impl FnMut(Move) -> bool,
+    ) -> Option<(Move, i32)> {
         if cursor >= end {
             return None;
         }
-        // The first of the highest scores, as a scan keeping the earlier of equals would find
-        // it: the greatest key, one maximum over a slice, which vectorises.
-        let top = self.keys[cursor..end].iter().copied().max().unwrap_or(i32::MIN);
-        if top >> PLACE_BITS < floor {
-            return None;
+        loop {
+            // The first of the highest scores, as a scan keeping the earlier of equals would
+            // find it: the greatest key, one maximum over a slice, which vectorises.
+            let top = self.keys[cursor..end].iter().copied().max().unwrap_or(i32::MIN);
+            let score = top >> PLACE_BITS;
+            if score < floor {
+                return None;
+            }
+            let best = (PLACE_MASK - (top & PLACE_MASK)) as usize;
+            // Every good capture is handed out as soon as SEE confirms it, so one still in the
+            // list at a good key has not been confirmed yet.
+            if is_good_capture(score) && !holds(self.moves.as_slice()[best]) {
+                // The same place, so that ties break as they would have with the true key.
+                self.keys[best] = selection_key(score - GOOD_CAPTURE + BAD_CAPTURE, best);
+                continue;
+            }
+            let slice = self.moves.as_mut_slice();
+            slice.swap(cursor, best);
+            // The move that stood at the cursor now stands where the best one was: its key
+            // says so.
+            self.keys[best] = (self.keys[cursor] & !PLACE_MASK) | (PLACE_MASK - best as i32);
+            return Some((slice[cursor], score));
         }
-        let best = (PLACE_MASK - (top & PLACE_MASK)) as usize;
-        let slice = self.moves.as_mut_slice();
-        slice.swap(cursor, best);
-        // The move that stood at the cursor now stands where the best one was: its key says so.
-        self.keys[best] = (self.keys[cursor] & !PLACE_MASK) | (PLACE_MASK - best as i32);
-        Some((slice[cursor], top >> PLACE_BITS))
     }
-}
 
-impl Iterator for ScoredMoves {
-    type Item = (Move, i32);
-
-    /// The best remaining move and its ordering score (selection sort, one step).
+    /// The best move not yet handed out and its ordering score, or `None` when all have been:
+    /// the list's own cursor, for callers that take every move in order.
     #[inline]
-    fn next(&mut self) -> Option<(Move, i32)> {
-        let item = self.pick(self.next, self.moves.len(), i32::MIN)?;
+    pub fn next_move(&mut self, pos: &mut Position) -> Option<(Move, i32)> {
+        let item = self.pick(pos, self.next, self.moves.len(), i32::MIN)?;
         self.next += 1;
         Some(item)
     }
+}
+
+/// Whether an order score is in the good captures' class.
+#[inline]
+fn is_good_capture(score: i32) -> bool {
+    (GOOD_CAPTURE - CAPTURE_SPREAD..=GOOD_CAPTURE + CAPTURE_SPREAD).contains(&score)
 }
 
 #[cfg(test)]
@@ -219,6 +249,11 @@ mod tests {
     use super::*;
     use crate::board::{movegen, Square};
     use crate::search::history::{piece_square, NO_CONTINUATION};
+
+    /// Every move of `scored`, best first, with its order score.
+    fn in_order(mut scored: ScoredMoves, pos: &mut Position) -> Vec<(Move, i32)> {
+        std::iter::from_fn(|| scored.next_move(pos)).collect()
+    }
 
     /// The order of the one-pass scan the picker replaced: the earliest highest score, swapped
     /// to the front.
@@ -263,7 +298,10 @@ mod tests {
                 };
             }
             let expected = reference_order(list.iter().copied().collect(), scores[..n].to_vec());
-            let picked: Vec<(Move, i32)> = ScoredMoves::from_scores(list, &scores).collect();
+            let mut scored = ScoredMoves::from_scores(list, &scores);
+            let picked: Vec<(Move, i32)> =
+                (0..n).map_while(|cursor| scored.pick_confirmed(cursor, n, i32::MIN, |_| true)).collect();
+            assert_eq!(scored.pick_confirmed(n, n, i32::MIN, |_| true), None);
             assert_eq!(picked, expected, "round {round}, {n} moves");
         }
     }
@@ -275,7 +313,7 @@ mod tests {
         let mut pos = Position::from_fen("r2k5/9/9/p8/4n4/9/9/9/R3R4/5K3 w - - 0 1").unwrap();
         let moves = movegen::legal_moves(&mut pos);
         let hash = Move::parse_iccs("e1e2").unwrap();
-        let order: Vec<Move> = ScoredMoves::new(
+        let scored = ScoredMoves::new(
             &mut pos,
             moves,
             hash,
@@ -283,9 +321,8 @@ mod tests {
             [Move::NONE; 2],
             [NO_CONTINUATION; 3],
             0,
-        )
-        .map(|(m, _)| m)
-        .collect();
+        );
+        let order: Vec<Move> = in_order(scored, &mut pos).into_iter().map(|(m, _)| m).collect();
         assert_eq!(order[0], hash);
         assert_eq!(order[1].to_string(), "e1e5", "the free horse next");
         assert_eq!(order.last().unwrap().to_string(), "a1a6", "the losing capture last");
@@ -340,9 +377,9 @@ mod tests {
         }
         tables.reward_quiet(&pos, counter, &[], 1, conts);
         let moves = movegen::legal_moves(&mut pos);
-        let scored: Vec<(Move, i32)> =
-            ScoredMoves::new(&mut pos, moves, Move::NONE, &mut tables, [killer, second_killer], conts, 0)
-                .collect();
+        let scored =
+            ScoredMoves::new(&mut pos, moves, Move::NONE, &mut tables, [killer, second_killer], conts, 0);
+        let scored = in_order(scored, &mut pos);
         let rank = |mv: Move| scored.iter().position(|&(m, _)| m == mv).unwrap();
         let score = |mv: Move| scored[rank(mv)].1;
         assert!(rank(killer) < rank(second_killer));
@@ -362,7 +399,10 @@ mod tests {
         let mut tables = OrderingTables::default();
         let captures = |pos: &mut Position, tables: &mut OrderingTables, div: i32| -> Vec<Move> {
             let moves = movegen::legal_moves(pos);
-            ScoredMoves::new(pos, moves, Move::NONE, tables, [Move::NONE; 2], [NO_CONTINUATION; 3], div)
+            let scored =
+                ScoredMoves::new(pos, moves, Move::NONE, tables, [Move::NONE; 2], [NO_CONTINUATION; 3], div);
+            in_order(scored, pos)
+                .into_iter()
                 .map(|(m, _)| m)
                 .filter(|m| pos.piece_at(m.to()).is_piece())
                 .collect()
@@ -373,5 +413,111 @@ mod tests {
         tables.reward_capture(&pos, Some(second), &[first, second], 8);
         assert_eq!(captures(&mut pos, &mut tables, 0), plain, "off: the history is not read");
         assert_eq!(captures(&mut pos, &mut tables, 256), vec![second, first]);
+    }
+
+    /// A position along a random game from the start (`plies` random legal moves).
+    fn random_position(rng: &mut rand::rngs::StdRng, plies: usize) -> Position {
+        use rand::Rng;
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let moves = movegen::legal_moves(&mut pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
+        }
+        pos
+    }
+
+    #[test]
+    fn lazy_see_hands_out_the_order_of_scores_with_every_exchange_played_out() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut losing_seen = 0;
+        for round in 0..600 {
+            let plies = rng.gen_range(0..80);
+            let mut pos = random_position(&mut rng, plies);
+            let mut moves = MoveList::new();
+            movegen::pseudo_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                continue;
+            }
+            let any = |rng: &mut rand::rngs::StdRng| moves.as_slice()[rng.gen_range(0..moves.len())];
+            let mut tables = OrderingTables::default();
+            let conts = [piece_square(&pos, any(&mut rng)), NO_CONTINUATION, NO_CONTINUATION];
+            for _ in 0..8 {
+                let mv = any(&mut rng);
+                if pos.piece_at(mv.to()).is_piece() {
+                    tables.reward_capture(&pos, Some(mv), &[mv], rng.gen_range(1..10));
+                } else {
+                    tables.reward_quiet(&pos, mv, &[], rng.gen_range(1..10), conts);
+                }
+            }
+            let (hash, killers) = ([Move::NONE, any(&mut rng)][round % 2], [any(&mut rng), Move::NONE]);
+            let div = [0, 4][round % 2];
+            let scored = ScoredMoves::new(&mut pos, moves.clone(), hash, &mut tables, killers, conts, div);
+            // Eagerly: each capture keyed good is moved down now if its exchange loses.
+            let mut scores: Vec<i32> =
+                (0..moves.len()).map(|place| scored.keys[place] >> PLACE_BITS).collect();
+            for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+                if is_good_capture(*score) && !see_non_negative(&mut pos, mv) {
+                    *score += BAD_CAPTURE - GOOD_CAPTURE;
+                    losing_seen += 1;
+                }
+            }
+            let expected = reference_order(moves.iter().copied().collect(), scores);
+            let fen = pos.to_fen();
+            assert_eq!(in_order(scored, &mut pos), expected, "round {round}: {fen}");
+            assert_eq!(pos.to_fen(), fen, "round {round}: SEE leaves the position as it was");
+        }
+        assert!(losing_seen > 50, "captures that lose by exchange came up: {losing_seen}");
+    }
+
+    #[test]
+    fn a_capture_below_the_first_move_has_no_exchange_played_out() {
+        // Red's rook takes a free horse (first) or a guarded pawn; red's cannon takes a guarded
+        // rook. Only the captures at the top before the first hand-out are looked at.
+        let mut pos = Position::from_fen("r2k5/9/9/p8/4n4/9/9/9/R3R4/5K3 w - - 0 1").unwrap();
+        let moves = movegen::legal_moves(&mut pos);
+        let captures = moves.iter().filter(|m| pos.piece_at(m.to()).is_piece()).count();
+        assert!(captures >= 2, "{captures} captures");
+        let mut scored = ScoredMoves::new(
+            &mut pos,
+            moves,
+            Move::NONE,
+            &mut OrderingTables::default(),
+            [Move::NONE; 2],
+            [NO_CONTINUATION; 3],
+            0,
+        );
+        let mut asked = Vec::new();
+        let first = scored.pick_confirmed(0, scored.len(), i32::MIN, |mv| {
+            asked.push(mv);
+            true
+        });
+        assert_eq!(first.map(|(m, _)| m.to_string()), Some("e1e5".to_string()));
+        assert_eq!(asked.len(), 1, "one exchange played out: {asked:?}");
+        // Told that it loses, the first capture goes below every quiet move.
+        let moves = movegen::legal_moves(&mut pos);
+        let mut scored = ScoredMoves::new(
+            &mut pos,
+            moves,
+            Move::NONE,
+            &mut OrderingTables::default(),
+            [Move::NONE; 2],
+            [NO_CONTINUATION; 3],
+            0,
+        );
+        let (mv, score) =
+            scored.pick_confirmed(0, scored.len(), i32::MIN, |mv| mv.to_string() != "e1e5").unwrap();
+        assert_ne!(mv.to_string(), "e1e5");
+        assert!(score > LOSING_CAPTURE_MAX);
+        let order: Vec<(Move, i32)> = (1..scored.len())
+            .map_while(|cursor| {
+                scored.pick_confirmed(cursor, scored.len(), i32::MIN, |mv| mv.to_string() != "e1e5")
+            })
+            .collect();
+        let e1e5 = order.iter().find(|(m, _)| m.to_string() == "e1e5").unwrap();
+        assert!(e1e5.1 <= LOSING_CAPTURE_MAX, "{e1e5:?}");
     }
 }

@@ -105,7 +105,7 @@ impl MovePicker {
     pub fn next(&mut self, pos: &mut Position, tables: &mut OrderingTables) -> Option<(Move, i32)> {
         loop {
             match self.stage {
-                Stage::All => return self.moves.next(),
+                Stage::All => return self.moves.next_move(pos),
                 Stage::Hash => {
                     self.begin_captures(pos, tables);
                     return Some((self.hash_move, HASH_MOVE));
@@ -113,7 +113,8 @@ impl MovePicker {
                 Stage::GoodCaptures => {
                     let (end, skip) = (self.quiet_start, [self.hash_move; 4]);
                     let good = LOSING_CAPTURE_MAX + 1;
-                    if let Some(item) = pick_from(&mut self.moves, &mut self.capture_cursor, end, good, skip)
+                    if let Some(item) =
+                        pick_from(&mut self.moves, pos, &mut self.capture_cursor, end, good, skip)
                     {
                         return Some(item);
                     }
@@ -139,7 +140,7 @@ impl MovePicker {
                     let [a, b, c] = self.refutations;
                     let (end, skip) = (self.moves.len(), [self.hash_move, a, b, c]);
                     if let Some(item) =
-                        pick_from(&mut self.moves, &mut self.quiet_cursor, end, i32::MIN, skip)
+                        pick_from(&mut self.moves, pos, &mut self.quiet_cursor, end, i32::MIN, skip)
                     {
                         return Some(item);
                     }
@@ -147,7 +148,7 @@ impl MovePicker {
                 }
                 Stage::BadCaptures => {
                     let (end, skip) = (self.quiet_start, [self.hash_move; 4]);
-                    return pick_from(&mut self.moves, &mut self.capture_cursor, end, i32::MIN, skip);
+                    return pick_from(&mut self.moves, pos, &mut self.capture_cursor, end, i32::MIN, skip);
                 }
             }
         }
@@ -174,12 +175,13 @@ impl MovePicker {
 #[inline]
 fn pick_from(
     moves: &mut ScoredMoves,
+    pos: &mut Position,
     cursor: &mut usize,
     end: usize,
     floor: i32,
     skip: [Move; 4],
 ) -> Option<(Move, i32)> {
-    while let Some(item) = moves.pick(*cursor, end, floor) {
+    while let Some(item) = moves.pick(pos, *cursor, end, floor) {
         *cursor += 1;
         if !skip.contains(&item.0) {
             return Some(item);

@@ -694,7 +694,8 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let mut list = MoveList::new();
         movegen::pseudo_captures(&self.pos, &mut list);
-        for (mv, _) in ScoredMoves::captures(&self.pos, list) {
+        let mut captures = ScoredMoves::captures(&self.pos, list);
+        while let Some((mv, _)) = captures.next_move(&mut self.pos) {
             if see(&mut self.pos, mv) < probcut_beta - static_eval || !legality.is_legal(&mut self.pos, mv) {
                 continue;
             }

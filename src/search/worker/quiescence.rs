@@ -104,7 +104,7 @@ impl Worker<'_> {
             best.score = stand_pat;
             movegen::pseudo_captures(&self.pos, &mut list);
         }
-        let moves = if in_check {
+        let mut moves = if in_check {
             let (killers, no_conts) = (self.stack[ply].killers, [NO_CONTINUATION; 3]);
             let capture_history = self.shared.params.capture_history_div;
             ScoredMoves::new(
@@ -121,7 +121,7 @@ impl Worker<'_> {
         };
         let mut legal = 0;
         let mut cut = false;
-        for (mv, _) in moves {
+        while let Some((mv, _)) = moves.next_move(&mut self.pos) {
             if !in_check && self.shared.features.quiescence_pruning {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 if stand_pat + value_on(&self.pos, mv.to()) + self.shared.params.delta_margin <= best.alpha {

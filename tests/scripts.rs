@@ -6,7 +6,8 @@
 //! `scripts/sprt.sh` says which of its two builds is the one it calls `new`; and
 //! `scripts/gate-queue.sh` plays the undecided gates of a queue in order; and
 //! `scripts/pgn-depth.py` says how each engine spent its own clock; and `scripts/pgn-paired.py`
-//! compares two gauntlets opening by opening.
+//! compares two gauntlets opening by opening; and `scripts/loss-lag.py` finds where a lost game
+//! went wrong unseen and searches it deeper.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -426,5 +427,59 @@ fn pgn_paired_compares_two_gauntlets_opening_by_opening_and_leaves_out_other_ope
         said.contains("cannot read") && said.contains("missing.pgn") && !said.contains("Traceback"),
         "{said}"
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn loss_lag_probes_the_position_where_the_opponent_saw_the_loss_and_searches_it() {
+    let dir = scratch("loss-lag");
+    let pgn = dir.join("games.pgn");
+    // Game 1: Chariot (Black) loses; the opponent's score is +1.00 or more from its second move
+    // on, Chariot's -1.00 or less only from its fourth: the probe is Chariot's second move.
+    // Game 2: Chariot (Red) sees its loss at once: no probe. Game 3: a win: no probe.
+    let lost_late = "[Event \"chariot match\"]\n[Round \"1\"]\n[Red \"op\"]\n[Black \"chariot\"]\n\
+        [Result \"1-0\"]\n\n1. h2e2 {+0.20/10 0.1s} 1... h9g7 {-0.10/10 0.1s} 2. h0g2 {+1.10/10 0.1s} \
+        2... i9h9 {-0.20/10 0.1s} 3. i0h0 {+1.20/10 0.1s} 3... b9c7 {-0.30/10 0.1s} \
+        4. b0c2 {+1.50/10 0.1s} 4... a9a8 {-1.10/10 0.1s} 5. a0a1 {+2.00/10 0.1s} \
+        5... a8d8 {-1.50/10 0.1s} 1-0\n\n";
+    let lost_at_once = "[Event \"chariot match\"]\n[Round \"2\"]\n[Red \"chariot\"]\n[Black \"op\"]\n\
+        [Result \"0-1\"]\n\n1. h2e2 {-1.20/10 0.1s} 1... h9g7 {+1.50/10 0.1s} 2. h0g2 {-1.30/10 0.1s} \
+        2... i9h9 {+1.60/10 0.1s} 0-1\n\n";
+    let won = "[Event \"chariot match\"]\n[Round \"3\"]\n[Red \"chariot\"]\n[Black \"op\"]\n\
+        [Result \"1-0\"]\n\n1. h2e2 {-1.20/10 0.1s} 1... h9g7 {+1.50/10 0.1s} 1-0\n\n";
+    std::fs::write(&pgn, format!("{lost_late}{lost_at_once}{won}")).unwrap();
+    let chariot = Path::new(env!("CARGO_BIN_EXE_chariot"));
+    let script = |extra: &[&str]| {
+        Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/loss-lag.py"))
+            .arg(&pgn)
+            .arg("chariot")
+            .arg(chariot)
+            .args(extra)
+            .output()
+            .expect("python runs the script")
+    };
+    let out = script(&["--list"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(said, "1\t3\t7\t-0.20\tstartpos\th2e2 h9g7 h0g2\n");
+    // Searched: the probe at each node count, then a summary line per count.
+    let out = script(&["--nodes", "500,3000"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.starts_with("game 1 ply 3: in the game -20  500: "), "{said}");
+    assert!(said.contains("1 probes\n"), "{said}");
+    assert!(said.contains("      game  median    -20 cp  <= -50:   0  <= -100:   0\n"), "{said}");
+    assert_eq!(said.lines().filter(|l| l.contains("median depth")).count(), 2, "{said}");
+    // Bad node counts and a missing engine are refused with what is wrong.
+    let out = script(&["--nodes", "500,x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes wants positive node counts"));
+    let out = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/loss-lag.py"))
+        .args([pgn.as_path(), Path::new("chariot"), &dir.join("no-such-engine")])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("cannot run") && !said.contains("Traceback"), "{said}");
     let _ = std::fs::remove_dir_all(dir);
 }

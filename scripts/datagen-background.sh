@@ -7,6 +7,9 @@
 #   scripts/datagen-background.sh resume    # SIGCONT
 #   scripts/datagen-background.sh stop      # end it; `start` resumes the file where it ends
 #   scripts/datagen-background.sh status    # running or not, and what the file holds
+#   scripts/datagen-background.sh upgrade BUILD
+#                                           # a faster build with the same bench node count
+#                                           # (so the same games) takes over the run
 #
 # The run is the one docs/data.md names as current (RUN below); a file that is already there is
 # resumed, so a session that was stopped loses at most the games in progress. The engine is
@@ -16,6 +19,7 @@
 #
 # Environment: DATA (the folder for data files) [/work/data], CONCURRENCY [2].
 set -euo pipefail
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
 
 data=${DATA:-/work/data}
@@ -80,8 +84,40 @@ status)
         "$reader" datagen --stats "$data/$name.bin" --quick | sed -n 1,2p
     fi
     ;;
+upgrade)
+    # A build that searches the same trees (the bench's node count and the built-in net are the
+    # search's and evaluation's signature) plays the same games faster; the file's settings
+    # fingerprint still refuses a build whose datagen settings or net differ.
+    build=${2:-}
+    old=$(cat "$data/$name.engine" 2>/dev/null || true)
+    if [ -z "$build" ] || [ ! -x "$build" ]; then
+        echo "upgrade: no executable build named ('$build')" >&2
+        exit 2
+    fi
+    if [ -z "$old" ] || [ ! -x "$old" ]; then
+        echo "upgrade: $name has no engine yet ($data/$name.engine): start it first" >&2
+        exit 2
+    fi
+    signature() { "$1" bench 2>&1 | sed -n 's/^Nodes searched: *//p' | tail -n 1; }
+    before=$(signature "$old")
+    after=$(signature "$build")
+    if [ -z "$before" ] || [ "$before" != "$after" ]; then
+        echo "upgrade: refused: $build's bench searches '${after:-nothing}' nodes, $old's '${before:-nothing}'" >&2
+        exit 2
+    fi
+    pinned="$data/chariot-$(sha256sum "$build" | cut -c1-12)"
+    [ -x "$pinned" ] || cp "$build" "$pinned"
+    was_running=$([ -n "$(pids)" ] && echo yes || echo no)
+    if [ "$was_running" = yes ]; then
+        "$self" stop >/dev/null
+        while [ -n "$(pids)" ]; do sleep 1; done
+    fi
+    echo "$pinned" > "$data/$name.engine"
+    echo "upgrade: $name now runs $pinned (bench $after nodes, as $old)"
+    if [ "$was_running" = yes ]; then exec "$self" start; fi
+    ;;
 *)
-    echo "usage: $0 start|pause|resume|stop|status" >&2
+    echo "usage: $0 start|pause|resume|stop|status|upgrade BUILD" >&2
     exit 2
     ;;
 esac

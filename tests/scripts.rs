@@ -7,7 +7,8 @@
 //! `scripts/gate-queue.sh` plays the undecided gates of a queue in order; and
 //! `scripts/pgn-depth.py` says how each engine spent its own clock; and `scripts/pgn-paired.py`
 //! compares two gauntlets opening by opening; and `scripts/loss-lag.py` finds where a lost game
-//! went wrong unseen and searches it deeper.
+//! went wrong unseen and searches it deeper; and `scripts/datagen-background.sh upgrade` hands a
+//! data run only to a build that searches the same trees.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -481,5 +482,62 @@ fn loss_lag_probes_the_position_where_the_opponent_saw_the_loss_and_searches_it(
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains("cannot run") && !said.contains("Traceback"), "{said}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A stand-in engine whose bench searches `nodes` nodes.
+fn fake_engine(path: &Path, nodes: u64) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\necho 'Nodes searched: {nodes}'\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn datagen_upgrade_hands_the_run_to_a_build_with_the_same_bench_only() {
+    let dir = scratch("datagen-upgrade");
+    // The run's name, as the script reads it.
+    let current =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/datagen-current.sh")).unwrap();
+    let name = current
+        .lines()
+        .find_map(|l| l.strip_prefix("current_name="))
+        .expect("datagen-current.sh names the run")
+        .trim_matches('"')
+        .to_string();
+    let (old, same, other) = (dir.join("old"), dir.join("same"), dir.join("other"));
+    fake_engine(&old, 3_196_987);
+    fake_engine(&same, 3_196_987);
+    fake_engine(&other, 3_196_988);
+    let engine_file = dir.join(format!("{name}.engine"));
+    let upgrade = |build: &Path| {
+        Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/datagen-background.sh"))
+            .arg("upgrade")
+            .arg(build)
+            .env("DATA", &dir)
+            .output()
+            .expect("bash runs the script")
+    };
+    // No engine yet: refused.
+    let out = upgrade(&same);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("start it first"));
+    std::fs::write(&engine_file, format!("{}\n", old.display())).unwrap();
+    // Another bench: refused, and the run keeps its engine.
+    let out = upgrade(&other);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("refused") && said.contains("3196988") && said.contains("3196987"), "{said}");
+    assert_eq!(std::fs::read_to_string(&engine_file).unwrap().trim(), old.to_str().unwrap());
+    // A missing build: refused.
+    let out = upgrade(&dir.join("missing"));
+    assert_eq!(out.status.code(), Some(2));
+    // The same bench: a pinned copy takes over.
+    let out = upgrade(&same);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    let pinned = std::fs::read_to_string(&engine_file).unwrap().trim().to_string();
+    assert!(pinned.starts_with(dir.join("chariot-").to_str().unwrap()), "{pinned}");
+    assert_eq!(std::fs::read(&pinned).unwrap(), std::fs::read(&same).unwrap());
+    assert!(said.contains("now runs") && said.contains(&pinned), "{said}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -96,8 +96,8 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 192;
 
 /// A stack-allocated list of moves, as the generators fill it. Its storage is left
-/// uninitialised until written: the search makes several lists a node, and zeroing them cost
-/// about 2% of its time.
+/// uninitialised until written: the search makes three lists a node, and zeroing them cost
+/// about 1.5% of its time.
 #[derive(Clone)]
 pub struct MoveList {
     moves: ArrayVec<Move, MAX_MOVES>,

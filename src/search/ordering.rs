@@ -481,15 +481,19 @@ mod tests {
         let moves = movegen::legal_moves(&mut pos);
         let captures = moves.iter().filter(|m| pos.piece_at(m.to()).is_piece()).count();
         assert!(captures >= 2, "{captures} captures");
-        let mut scored = ScoredMoves::new(
-            &mut pos,
-            moves,
-            Move::NONE,
-            &mut OrderingTables::default(),
-            [Move::NONE; 2],
-            [NO_CONTINUATION; 3],
-            0,
-        );
+        let unordered = |pos: &mut Position| {
+            let moves = movegen::legal_moves(pos);
+            ScoredMoves::new(
+                pos,
+                moves,
+                Move::NONE,
+                &mut OrderingTables::default(),
+                [Move::NONE; 2],
+                [NO_CONTINUATION; 3],
+                0,
+            )
+        };
+        let mut scored = unordered(&mut pos);
         let mut asked = Vec::new();
         let first = scored.pick_confirmed(0, scored.len(), i32::MIN, |mv| {
             asked.push(mv);
@@ -498,16 +502,7 @@ mod tests {
         assert_eq!(first.map(|(m, _)| m.to_string()), Some("e1e5".to_string()));
         assert_eq!(asked.len(), 1, "one exchange played out: {asked:?}");
         // Told that it loses, the first capture goes below every quiet move.
-        let moves = movegen::legal_moves(&mut pos);
-        let mut scored = ScoredMoves::new(
-            &mut pos,
-            moves,
-            Move::NONE,
-            &mut OrderingTables::default(),
-            [Move::NONE; 2],
-            [NO_CONTINUATION; 3],
-            0,
-        );
+        let mut scored = unordered(&mut pos);
         let (mv, score) =
             scored.pick_confirmed(0, scored.len(), i32::MIN, |mv| mv.to_string() != "e1e5").unwrap();
         assert_ne!(mv.to_string(), "e1e5");

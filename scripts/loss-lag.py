@@ -27,7 +27,8 @@ import statistics
 import subprocess
 import sys
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+from pgn_games import read_games
+
 PLY = re.compile(r"([a-i][0-9][a-i][0-9])\s*\{([^}]*)\}")
 SCORE = re.compile(r"\s*([+-]?)(\d+\.\d+|M\d+|#-?\d+)/")
 
@@ -37,26 +38,12 @@ def fail(message):
     sys.exit(2)
 
 
-def read_games(path):
-    """Yields (tags, movetext) for each game of a PGN."""
+def games(path):
+    """The games of the PGN at `path` (`pgn_games.read_games`), or a clear refusal."""
     try:
-        opener = lzma.open if path.endswith(".xz") else open
-        with opener(path, "rt", encoding="utf-8", errors="replace") as pgn:
-            text = pgn.read()
+        return list(read_games(path))
     except (OSError, lzma.LZMAError) as error:
         fail(f"cannot read {path}: {error}")
-    tags, moves = {}, []
-    for line in text.splitlines():
-        match = TAG.match(line.strip())
-        if match:
-            if match.group(1) == "Event" and tags:
-                yield tags, " ".join(moves)
-                tags, moves = {}, []
-            tags[match.group(1)] = match.group(2)
-        elif line.strip():
-            moves.append(line.strip())
-    if tags:
-        yield tags, " ".join(moves)
 
 
 def pawns(comment):
@@ -83,7 +70,7 @@ def probes(path, engine):
     """(round or index, probe ply, the engine's ply of -1.00, its game score there, FEN or None,
     moves) for each lost game where the engine saw the loss more than one move late."""
     found = []
-    for index, (tags, movetext) in enumerate(read_games(path)):
+    for index, (tags, movetext) in enumerate(games(path)):
         red, black = tags.get("Red"), tags.get("Black")
         if engine not in (red, black):
             continue

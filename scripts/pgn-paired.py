@@ -20,25 +20,9 @@ import signal
 import re
 import sys
 
-TAG = re.compile(r'\[(\w+) "(.*)"\]')
+from pgn_games import read_games
+
 BOOK_MOVE = re.compile(r'([a-i][0-9][a-i][0-9])\s*\{book\}')
-
-
-def read_games(path):
-    """Yields (tags, movetext) for each game of a PGN."""
-    tags, moves = {}, []
-    with open(path, encoding="utf-8", errors="replace") as pgn:
-        for line in pgn:
-            match = TAG.match(line.strip())
-            if match:
-                if match.group(1) == "Event" and tags:
-                    yield tags, " ".join(moves)
-                    tags, moves = {}, []
-                tags[match.group(1)] = match.group(2)
-            elif line.strip():
-                moves.append(line.strip())
-    if tags:
-        yield tags, " ".join(moves)
 
 
 def scores(path, engine):

@@ -5,7 +5,8 @@
 //!   labelled with the search score and the result, appended to FILE and resumed after an
 //!   interruption (docs/datagen.md);
 //! - `--stats FILE`: checks a scored data file and prints what it holds;
-//! - `merge -o OUT FILE…`: merges the shard files of a run (`--scored --shard K/N`) into one.
+//! - `merge -o OUT FILE…`: merges the shard files of a run (`--scored --shard K/N`) into one;
+//! - `rescore FILE -o OUT`: the file's positions searched again, deeper labels for the trainer.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use super::common::{bar_style, check_writable, progress_bar, write_file};
 use crate::datagen::format::Wdl;
 use crate::datagen::games::{generate, DatagenConfig, GameData, GameEnd};
 use crate::datagen::merge;
+use crate::datagen::rescore::{self, RescoreConfig, RescoreProgress};
 use crate::datagen::scored::{self, Progress, Target};
 use crate::datagen::shard::Shard;
 use crate::datagen::stats::{self, DataStats, SCORE_EDGES};
@@ -96,6 +98,45 @@ pub enum DatagenAction {
     /// Checks that the files share the seed, nodes and settings, that each is whole and that no
     /// game is in two, and writes the games in order, as one process would have.
     Merge(MergeArgs),
+    /// Search a data file's positions again (deeper, or with another evaluation) into a new file.
+    ///
+    /// The records keep their board, game, ply and result; the score and best move are the new
+    /// search's. Each game is searched by one engine whose tables are cleared before it, so the
+    /// output does not depend on --concurrency. An interrupted run resumes where the output ends.
+    Rescore(RescoreArgs),
+}
+
+/// Arguments of `chariot datagen rescore`.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct RescoreArgs {
+    /// The data file whose positions are searched again (one run or shard).
+    #[arg(value_name = "FILE")]
+    pub input: PathBuf,
+    /// The file to write, or to resume.
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub out: PathBuf,
+    /// Search each position at most this many plies.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
+    pub depth: Option<i32>,
+    /// Search each position at most this many nodes [default with --soft-nodes:
+    /// SOFT_NODES_HARD_FACTOR times that].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub nodes: Option<u64>,
+    /// Deepen no further once an iteration ends past this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub soft_nodes: Option<u64>,
+    /// Stop once the output holds at least this many positions (after a whole game).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub positions: Option<u64>,
+    /// Games searched at once (one search thread each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: u64,
+    /// Hash table of each concurrent game, in megabytes (cleared before every game).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+    /// The evaluation the searches use: the built-in net, `--evalfile NET` or `--classic`.
+    #[command(flatten)]
+    pub eval: super::eval_source::EvalSource,
 }
 
 /// Arguments of `chariot datagen merge`.
@@ -120,8 +161,12 @@ pub const SOFT_NODES_HARD_FACTOR: u64 = 5;
 
 /// Runs the mode the arguments ask for: results on `out`, notes (resuming a file) on stderr.
 pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<()> {
-    if let Some(DatagenAction::Merge(merge_args)) = &args.action {
-        return run_merge(merge_args, out);
+    match &args.action {
+        Some(DatagenAction::Merge(merge_args)) => return run_merge(merge_args, out),
+        Some(DatagenAction::Rescore(rescore_args)) => {
+            return run_rescore(rescore_args, out, &mut std::io::stderr(), progress)
+        }
+        None => {}
     }
     if let Some(path) = &args.stats {
         return stats(path, !args.quick, out);
@@ -295,6 +340,63 @@ fn run_merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         s.games,
         s.records,
         args.out.display()
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `rescore IN -o OUT`: searches the positions again and prints what changed.
+fn run_rescore(args: &RescoreArgs, out: &mut impl Write, err: &mut impl Write, progress: bool) -> Result<()> {
+    if args.soft_nodes.zip(args.nodes).is_some_and(|(soft, hard)| soft > hard) {
+        bail!("--soft-nodes must not be above --nodes, the hard limit");
+    }
+    let cfg = RescoreConfig {
+        depth: args.depth,
+        nodes: args.nodes.or(args
+            .soft_nodes
+            .map(|soft| soft.saturating_mul(SOFT_NODES_HARD_FACTOR).min(u64::from(u32::MAX)))),
+        soft_nodes: args.soft_nodes,
+        concurrency: args.concurrency as usize,
+        hash_mb: args.hash as usize,
+        eval: args.eval.choice()?,
+        positions: args.positions,
+    };
+    let bar = bar(args.positions.unwrap_or(0), progress && args.positions.is_some(), "positions");
+    let started = Instant::now();
+    let summary = rescore::rescore(
+        &args.input,
+        &args.out,
+        &cfg,
+        &mut |note| {
+            bar.suspend(|| {
+                let _ = writeln!(err, "{note}");
+            })
+        },
+        &mut |p: &RescoreProgress| {
+            bar.set_position(p.file_positions);
+            if p.games == 0 {
+                bar.reset_eta();
+            }
+            let rate = p.positions as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("({} positions, {rate:.0} positions/s)", p.file_positions));
+        },
+    )
+    .map_err(Error::msg)?;
+    bar.finish_and_clear();
+    let p = &summary.progress;
+    let secs = summary.elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "rescored {} games, {} positions in {secs:.1} s ({:.1} positions/s): mean score change {:.1}, best move changed in {:.1}%; \
+         {} now holds {} positions{}",
+        p.games,
+        p.positions,
+        p.positions as f64 / secs.max(1e-9),
+        p.score_change as f64 / p.positions.max(1) as f64,
+        percent(p.best_changed, p.positions),
+        args.out.display(),
+        p.file_positions,
+        if summary.complete { ", every game of the input" } else { "" }
     )?;
     out.flush()?;
     Ok(())

@@ -336,6 +336,26 @@ impl Record {
         self.0[FLAGS] = side | last | (end.code() << END_SHIFT);
     }
 
+    /// The same position, game and result with another search's score (side to move's view,
+    /// clamped to ±`MAX_SCORE`) and best move: a rescored label.
+    pub fn with_search(&self, score: i32, best: Move) -> Record {
+        let mut b = self.0;
+        let score = score.clamp(-MAX_SCORE, MAX_SCORE) as i16;
+        b[SCORE..SCORE + 2].copy_from_slice(&score.to_le_bytes());
+        b[BEST_FROM] = square_index(best.from()) as u8;
+        b[BEST_TO] = square_index(best.to()) as u8;
+        Record(b)
+    }
+
+    /// Whether `other` holds the same position from the same place in the same game (the labels
+    /// aside).
+    pub fn same_position(&self, other: &Record) -> bool {
+        self.0[..SCORE] == other.0[..SCORE]
+            && self.0[FLAGS] & FLAG_BLACK_TO_MOVE == other.0[FLAGS] & FLAG_BLACK_TO_MOVE
+            && self.ply() == other.ply()
+            && self.game() == other.game()
+    }
+
     /// A record from its bytes, unchecked (see `validate`).
     pub fn from_bytes(bytes: [u8; BLOCK]) -> Record {
         Record(bytes)

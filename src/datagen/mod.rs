@@ -9,7 +9,8 @@
 //! * `reader`: the streaming reader that checks every block and the order of games;
 //! * `stats`: what a data file holds, and the check of every record;
 //! * `shard`: `--shard K/N`, which of a run's games one process plays;
-//! * `merge`: the shard files of a run merged into one, checked.
+//! * `merge`: the shard files of a run merged into one, checked;
+//! * `rescore`: a file's positions searched again (deeper labels), games and results kept.
 //!
 //! `docs/datagen.md` describes the format byte by byte and how to run it.
 
@@ -17,6 +18,7 @@ pub mod format;
 pub mod games;
 pub mod merge;
 pub mod reader;
+pub mod rescore;
 pub mod scored;
 pub mod shard;
 pub mod stats;

@@ -33,6 +33,7 @@ use rand::{Rng, SeedableRng};
 
 mod format;
 mod merge;
+mod rescore;
 mod runs;
 
 fn test_data(file: &str) -> PathBuf {

@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 
 use super::common::{bar_style, check_writable, progress_bar, write_file};
-use crate::datagen::format::Wdl;
+use crate::datagen::format::{Wdl, BLOCK};
 use crate::datagen::games::{generate, DatagenConfig, GameData, GameEnd};
 use crate::datagen::merge;
 use crate::datagen::rescore::{self, RescoreConfig, RescoreProgress};
@@ -361,7 +361,11 @@ fn run_rescore(args: &RescoreArgs, out: &mut impl Write, err: &mut impl Write, p
         eval: args.eval.choice()?,
         positions: args.positions,
     };
-    let bar = bar(args.positions.unwrap_or(0), progress && args.positions.is_some(), "positions");
+    // Without a target, the input's blocks less its header: its positions, as near as a bar needs.
+    let total = args.positions.unwrap_or_else(|| {
+        std::fs::metadata(&args.input).map_or(0, |m| (m.len() / BLOCK as u64).saturating_sub(1))
+    });
+    let bar = bar(total, progress, "positions");
     let started = Instant::now();
     let summary = rescore::rescore(
         &args.input,

@@ -23,7 +23,7 @@ use crate::search::{Engine, HashError, Limits, SearchControl};
 
 use super::format::{Header, Record, BLOCK};
 use super::reader::{scan_for_append, DataError, DataReader};
-use super::scored::AppendError;
+use super::scored::{AppendError, StopOnPanic};
 
 /// How the positions are searched again.
 #[derive(Clone, Debug)]
@@ -298,17 +298,6 @@ fn rescore_game(
         });
     }
     Some(out)
-}
-
-/// Raises the stop flag if the thread holding it panics, so that the others stop too.
-struct StopOnPanic<'a>(&'a AtomicBool);
-
-impl Drop for StopOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.store(true, Ordering::SeqCst);
-        }
-    }
 }
 
 /// Searches the positions of `input` again and writes them to `output`, resuming it if it holds

@@ -308,7 +308,7 @@ fn open_for_append(
 
 /// Raises the stop flag if the thread holding it panics, so that the other workers stop rather
 /// than play on while the game the panicking one held never comes.
-struct StopOnPanic<'a>(&'a AtomicBool);
+pub(super) struct StopOnPanic<'a>(pub(super) &'a AtomicBool);
 
 impl Drop for StopOnPanic<'_> {
     fn drop(&mut self) {

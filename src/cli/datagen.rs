@@ -78,16 +78,24 @@ pub struct DatagenArgs {
     /// Seed of the random plies and book choices: the same seed gives the same file.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// `--concurrency` and `--hash`.
+    #[command(flatten)]
+    pub slots: GameSlots,
+    /// The evaluation the games are searched with: the built-in net, `--evalfile NET` or
+    /// `--classic`. Part of a scored file's settings: a file is resumed with the one it began with.
+    #[command(flatten)]
+    pub eval: super::eval_source::EvalSource,
+}
+
+/// How many games run at once and the table each gets (generating and rescoring alike).
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct GameSlots {
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: u64,
     /// Hash table of each concurrent game, in megabytes (cleared before every game).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
-    /// The evaluation the games are searched with: the built-in net, `--evalfile NET` or
-    /// `--classic`. Part of a scored file's settings: a file is resumed with the one it began with.
-    #[command(flatten)]
-    pub eval: super::eval_source::EvalSource,
 }
 
 /// What `chariot datagen` does besides generating and checking.
@@ -128,12 +136,9 @@ pub struct RescoreArgs {
     /// Stop once the output holds at least this many positions (after a whole game).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub positions: Option<u64>,
-    /// Games searched at once (one search thread each).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub concurrency: u64,
-    /// Hash table of each concurrent game, in megabytes (cleared before every game).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub hash: u64,
+    /// `--concurrency` and `--hash`.
+    #[command(flatten)]
+    pub slots: GameSlots,
     /// The evaluation the searches use: the built-in net, `--evalfile NET` or `--classic`.
     #[command(flatten)]
     pub eval: super::eval_source::EvalSource,
@@ -193,8 +198,8 @@ pub fn run(args: &DatagenArgs, out: &mut impl Write, progress: bool) -> Result<(
             args.seed,
         )
     };
-    cfg.concurrency = args.concurrency as usize;
-    cfg.hash_mb = args.hash as usize;
+    cfg.concurrency = args.slots.concurrency as usize;
+    cfg.hash_mb = args.slots.hash as usize;
     cfg.shard = args.shard.unwrap_or(Shard::WHOLE);
     cfg.eval = args.eval.choice()?;
     if let Some(file) = &args.openings {
@@ -356,8 +361,8 @@ fn run_rescore(args: &RescoreArgs, out: &mut impl Write, err: &mut impl Write, p
             .soft_nodes
             .map(|soft| soft.saturating_mul(SOFT_NODES_HARD_FACTOR).min(u64::from(u32::MAX)))),
         soft_nodes: args.soft_nodes,
-        concurrency: args.concurrency as usize,
-        hash_mb: args.hash as usize,
+        concurrency: args.slots.concurrency as usize,
+        hash_mb: args.slots.hash as usize,
         eval: args.eval.choice()?,
         positions: args.positions,
     };

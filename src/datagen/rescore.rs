@@ -211,16 +211,22 @@ fn open_output(
 }
 
 /// Reads the input's games after its first `skip` positions (the last of which must be
-/// `last_skipped`: the output's last record) in order and hands each to `send` with its place.
+/// `last_skipped`: the last record of `output`) in order and hands each to `send` with its place.
 /// Returns the games handed over when it reached the input's end (`None`: it stopped because
 /// `send` said so or `stop` was raised). Records after the last complete game are left.
 fn read_games(
     input: &Path,
+    output: &Path,
     skip: u64,
     last_skipped: Option<Record>,
     stop: &AtomicBool,
     send: &mut dyn FnMut(u64, Vec<Record>) -> bool,
 ) -> Result<Option<u64>, RescoreError> {
+    let not_from_input = || RescoreError::NotFromInput {
+        output: output.to_path_buf(),
+        input: input.to_path_buf(),
+        positions: skip,
+    };
     let mut reader = DataReader::open(input).map_err(RescoreError::Input)?;
     let mut chunk = Vec::with_capacity(1 << 14);
     let mut game = Vec::new();
@@ -237,11 +243,7 @@ fn read_games(
         }
         if read == 0 {
             if index < skip {
-                return Err(RescoreError::NotFromInput {
-                    output: PathBuf::new(),
-                    input: input.to_path_buf(),
-                    positions: skip,
-                });
+                return Err(not_from_input());
             }
             return Ok(Some(place));
         }
@@ -251,11 +253,7 @@ fn read_games(
                 if index == skip
                     && last_skipped.is_some_and(|out| !(out.same_position(&rec) && rec.last_of_game()))
                 {
-                    return Err(RescoreError::NotFromInput {
-                        output: PathBuf::new(),
-                        input: input.to_path_buf(),
-                        positions: skip,
-                    });
+                    return Err(not_from_input());
                 }
                 continue;
             }
@@ -362,7 +360,7 @@ pub fn rescore(
         let stop = &stop;
         let reader = scope.spawn(move || {
             let _guard = StopOnPanic(stop);
-            let result = read_games(input, positions, last, stop, &mut |place, game| {
+            let result = read_games(input, output, positions, last, stop, &mut |place, game| {
                 jobs_tx.send((place, game)).is_ok()
             });
             if result.is_err() {
@@ -414,13 +412,7 @@ pub fn rescore(
         drop(done_rx);
         let read = reader.join().unwrap_or(Ok(None));
         written?;
-        let read = read.map_err(|e| match e {
-            RescoreError::NotFromInput { input, positions, .. } => {
-                RescoreError::NotFromInput { output: output.to_path_buf(), input, positions }
-            }
-            e => e,
-        })?;
-        Ok::<bool, RescoreError>(read == Some(progress.games))
+        Ok::<bool, RescoreError>(read? == Some(progress.games))
     });
     let complete = match outcome {
         Ok(complete) => complete,

@@ -41,6 +41,7 @@ pub mod quote;
 pub mod rules;
 pub mod search;
 pub mod serve;
+pub mod spsa;
 pub mod svg;
 pub mod texel;
 pub mod tournament;

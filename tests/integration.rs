@@ -39,6 +39,7 @@ mod rules;
 mod scripts;
 mod serve;
 mod shards;
+mod spsa;
 mod stdin;
 mod tournament;
 mod tune;

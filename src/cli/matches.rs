@@ -172,28 +172,11 @@ pub const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
 /// out of range is refused with its range.
 pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
     let engines = args.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<Vec<_>, _>>()?;
-    let limits = &args.limits;
-    let limit = match (&limits.tc, &limits.nodes, &limits.depth, &limits.movetime) {
-        (Some(tc), ..) => Limit::parse_tc(tc)?,
-        (_, Some(n), ..) => Limit::parse_nodes(n)?,
-        (_, _, Some(d), _) => Limit::parse_depth(d)?,
-        (.., Some(ms)) => Limit::parse_movetime(ms)?,
-        (None, None, None, None) => bail!("give one of --tc, --nodes, --depth or --movetime"),
-    };
+    let settings = game_settings(&args.limits, args.draw.as_deref(), args.resign.as_deref())?;
     let games = whole_number("--games", &args.games, 1, MAX_GAMES)?;
     let concurrency = whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY)?;
-    let tolerance_ms = whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS)?;
-    let timeout = seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)?;
-    let handshake =
-        seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)?;
-    let openings = match &args.openings {
-        Some(path) => openings::load(path)?,
-        None => vec![Opening::startpos()],
-    };
-    let plies = whole_number("--random-plies", &args.random_plies, 0, u64::from(MAX_RANDOM_PLIES))?;
-    let seed = whole_number("--seed", &args.seed, 0, u64::MAX)?;
-    // The range fits the field.
-    let random_plies = (plies > 0).then_some(RandomPlies { plies: plies as u32, seed });
+    let (openings, random_plies) =
+        openings_and_plies(args.openings.as_deref(), &args.random_plies, &args.seed)?;
     Ok(MatchConfig {
         engines,
         gauntlet: args.gauntlet,
@@ -207,15 +190,50 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
         sprt: args.sprt.as_deref().map(SprtSpec::parse).transpose()?,
         resume: args.resume,
         shard: args.shard.as_deref().map(Shard::parse).transpose()?,
-        settings: GameSettings {
-            limit,
-            tolerance_ms,
-            move_timeout: Duration::from_millis(timeout),
-            handshake_timeout: Duration::from_millis(handshake),
-            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
-            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
-        },
+        settings,
     })
+}
+
+/// How each game is played and judged, from the limit flags and the `--draw` and `--resign`
+/// rules (`chariot match` and `chariot spsa` alike).
+pub fn game_settings(limits: &LimitArgs, draw: Option<&str>, resign: Option<&str>) -> Result<GameSettings> {
+    let limit = match (&limits.tc, &limits.nodes, &limits.depth, &limits.movetime) {
+        (Some(tc), ..) => Limit::parse_tc(tc)?,
+        (_, Some(n), ..) => Limit::parse_nodes(n)?,
+        (_, _, Some(d), _) => Limit::parse_depth(d)?,
+        (.., Some(ms)) => Limit::parse_movetime(ms)?,
+        (None, None, None, None) => bail!("give one of --tc, --nodes, --depth or --movetime"),
+    };
+    let tolerance_ms = whole_number("--tolerance", &limits.tolerance, 0, MAX_TOLERANCE_MS)?;
+    let timeout = seconds("--timeout", &limits.timeout, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)?;
+    let handshake =
+        seconds("--handshake-timeout", &limits.handshake_timeout, MIN_TIMEOUT_MS, MAX_HANDSHAKE_TIMEOUT_MS)?;
+    Ok(GameSettings {
+        limit,
+        tolerance_ms,
+        move_timeout: Duration::from_millis(timeout),
+        handshake_timeout: Duration::from_millis(handshake),
+        draw: draw.map(DrawRule::parse).transpose()?,
+        resign: resign.map(ResignRule::parse).transpose()?,
+    })
+}
+
+/// The openings of `--openings` (the start position without it) and the `--random-plies` drawn
+/// after them from `--seed`.
+pub fn openings_and_plies(
+    openings: Option<&std::path::Path>,
+    plies: &str,
+    seed: &str,
+) -> Result<(Vec<Opening>, Option<RandomPlies>)> {
+    let lines = match openings {
+        Some(path) => openings::load(path)?,
+        None => vec![Opening::startpos()],
+    };
+    let plies = whole_number("--random-plies", plies, 0, u64::from(MAX_RANDOM_PLIES))?;
+    let seed = whole_number("--seed", seed, 0, u64::MAX)?;
+    // The range fits the field.
+    let random_plies = (plies > 0).then_some(RandomPlies { plies: plies as u32, seed });
+    Ok((lines, random_plies))
 }
 
 /// A report on a match some of whose games are missing: the table was printed, and the exit

@@ -22,6 +22,7 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod spsa;
 pub mod tune;
 pub mod winrate_fit;
 
@@ -79,6 +80,8 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation weights to game results (Texel's method) and write a new weights.rs.
     Tune(tune::TuneArgs),
+    /// Tune an engine's search parameters by game pairs (SPSA), resumable from a state file.
+    Spsa(spsa::SpsaArgs),
     /// Neural evaluation nets: check a net file, make one with random weights, train one.
     Nnue(nnue::NnueArgs),
     /// Endgame tablebases: generate, probe, verify.
@@ -139,6 +142,7 @@ fn run_command(command: Option<Command>) -> Result<()> {
             datagen::run(&args, &mut std::io::stdout().lock(), common::progress_wanted())
         }
         Some(Command::Tune(args)) => tune::run(&args, &mut std::io::stdout().lock()),
+        Some(Command::Spsa(args)) => spsa::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Nnue(args)) => nnue::run(&args, &mut std::io::stdout().lock()),
         Some(Command::Egtb(args)) => egtb::run(&args, &mut std::io::stdout().lock()),
     }

@@ -411,6 +411,9 @@ impl Input {
     }
 }
 
+/// The most lines kept of what an engine prints while its options are set.
+const MAX_OPTION_REPLIES: usize = 100;
+
 /// How long `quit` may take to be written and obeyed before the engine is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(200);
 
@@ -422,6 +425,11 @@ pub struct EngineProcess {
     output: Output,
     /// The name of its `UCI_ShowWDL` / `showwdl` option, if it offers one.
     wdl_option: Option<String>,
+    /// The names of the options its handshake declared.
+    declared_options: Vec<String>,
+    /// What it printed after its options were set and before `readyok`: where an engine says
+    /// that it refused one.
+    option_replies: Vec<String>,
     /// Whether `kill` has ended the process group.
     killed: bool,
 }
@@ -457,8 +465,16 @@ impl EngineProcess {
         thread::spawn(move || read_pieces(stdout, tx));
         let output = Output::new(pieces, FLOOD_LIMIT);
         let input = Input::new(stdin);
-        let mut engine =
-            EngineProcess { spec: spec.clone(), child, input, output, wdl_option: None, killed: false };
+        let mut engine = EngineProcess {
+            spec: spec.clone(),
+            child,
+            input,
+            output,
+            wdl_option: None,
+            declared_options: Vec::new(),
+            option_replies: Vec::new(),
+            killed: false,
+        };
         engine
             .handshake(handshake_timeout, show_wdl)
             .map_err(|failure| EngineStartError::Handshake { name: name(), failure })?;
@@ -475,6 +491,16 @@ impl EngineProcess {
         self.wdl_option.is_some()
     }
 
+    /// The names of the options its handshake declared.
+    pub fn declared_options(&self) -> &[String] {
+        &self.declared_options
+    }
+
+    /// The lines it printed between the options being set and `readyok`.
+    pub fn option_replies(&self) -> &[String] {
+        &self.option_replies
+    }
+
     fn handshake(&mut self, timeout: Duration, show_wdl: bool) -> Result<(), Failure> {
         let deadline = Instant::now() + timeout;
         self.output.new_step();
@@ -487,8 +513,11 @@ impl EngineProcess {
         loop {
             let line = self.next_line(deadline)?;
             has_variant |= line.starts_with("option") && line.contains("UCI_Variant");
-            if let Some(name) = option_name(&line).filter(|name| is_wdl_option(name)) {
-                self.wdl_option = Some(name);
+            if let Some(name) = option_name(&line) {
+                if is_wdl_option(&name) {
+                    self.wdl_option = Some(name.clone());
+                }
+                self.declared_options.push(name);
             }
             if line.trim() == ok {
                 break;
@@ -524,8 +553,15 @@ impl EngineProcess {
             self.send(&command, deadline)?;
         }
         self.send("isready", deadline)?;
-        while self.next_line(deadline)?.trim() != "readyok" {}
-        Ok(())
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.trim() == "readyok" {
+                return Ok(());
+            }
+            if self.option_replies.len() < MAX_OPTION_REPLIES {
+                self.option_replies.push(line);
+            }
+        }
     }
 
     /// Sends one command line by `deadline`: an engine that does not take it in time (its input

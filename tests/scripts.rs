@@ -8,7 +8,8 @@
 //! `scripts/pgn-depth.py` says how each engine spent its own clock; and `scripts/pgn-paired.py`
 //! compares two gauntlets opening by opening; and `scripts/loss-lag.py` finds where a lost game
 //! went wrong unseen and searches it deeper; and `scripts/datagen-background.sh upgrade` hands a
-//! data run only to a build that searches the same trees.
+//! data run only to a build that searches the same trees; and `scripts/spsa-run.sh` turns a
+//! parameters file into `chariot spsa`'s arguments and resumes a run that has a state file.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -540,4 +541,53 @@ fn datagen_upgrade_hands_the_run_to_a_build_with_the_same_bench_only() {
     assert_eq!(std::fs::read(&pinned).unwrap(), std::fs::read(&same).unwrap());
     assert!(said.contains("now runs") && said.contains(&pinned), "{said}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `scripts/spsa-run.sh PARAMS DIR` with `BIN` a stand-in that prints its arguments a line each.
+fn spsa_run(params: &Path, dir: &Path) -> Output {
+    let fake = dir.parent().unwrap().join("args.sh");
+    std::fs::write(&fake, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n").unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"))
+        .arg(params)
+        .arg(dir)
+        .env("BIN", &fake)
+        .env("ITERATIONS", "40")
+        .output()
+        .expect("bash runs the script")
+}
+
+#[test]
+fn spsa_run_passes_each_parameter_line_and_resumes_only_a_run_with_a_state_file() {
+    let dir = scratch("spsa-run");
+    let params = dir.join("p.txt");
+    std::fs::write(&params, "# a comment\nrfp_margin=85,30,250,12,0.01  # margin\n\n lmp_base=3,0,12,1\n")
+        .unwrap();
+    let run = dir.join("run");
+    let out = spsa_run(&params, &run);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let args: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+    let after = |flag: &str| -> Vec<&str> {
+        args.windows(2).filter(|w| w[0] == flag).map(|w| w[1].as_str()).collect()
+    };
+    assert_eq!(args[0], "spsa");
+    assert_eq!(after("--param"), ["rfp_margin=85,30,250,12,0.01", "lmp_base=3,0,12,1"]);
+    assert_eq!(after("--iterations"), ["40"]);
+    assert_eq!(after("--tune-option"), ["tune"]);
+    assert_eq!(after("--state"), [run.join("state.spsa").to_str().unwrap()]);
+    assert!(after("--engine")[0].ends_with("/run/chariot,option.usebook=false"), "{args:?}");
+    assert!(!args.iter().any(|a| a == "--resume"), "a first run: {args:?}");
+    assert!(run.join("chariot").exists(), "the build is copied into the run's folder");
+    std::fs::write(run.join("state.spsa"), "chariot spsa 1\n").unwrap();
+    let again = spsa_run(&params, &run);
+    assert!(String::from_utf8_lossy(&again.stdout).lines().any(|a| a == "--resume"));
+    // A missing file, and one that names no parameter, are refused.
+    let missing = spsa_run(&dir.join("none.txt"), &run);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read the parameters file"));
+    std::fs::write(&params, "# nothing\n\n").unwrap();
+    let empty = spsa_run(&params, &run);
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("names no parameter"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -177,3 +177,43 @@ fn refusals_stop_the_run_before_a_game_and_leave_no_state_file() {
     // The refused resumes left the file as it was.
     assert!(std::fs::read_to_string(dir.join("s.spsa")).unwrap().contains("value rfp_margin 90\n"));
 }
+
+/// `tests/fake_engines/tunable.sh`: two UCI options, and the copy with the larger `Alpha` wins
+/// whenever the other's is below 50.
+fn tunable(dir: &Path) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engines/tunable.sh");
+    format!("cmd={script},proto=uci,arg={}", dir.join("options.log").display())
+}
+
+#[test]
+fn each_parameter_goes_to_its_own_option_and_the_values_climb_towards_the_winning_side() {
+    let dir = scratch("options");
+    let out = Command::new(common::chariot_bin())
+        .current_dir(&dir)
+        .args(["spsa", "--engine", &tunable(&dir), "--param", "Alpha=50,0,100,5,0.05"])
+        .args(["--param", "Beta=50,0,100,5,0.05", "--iterations", "6", "--nodes", "1000"])
+        .args(["--concurrency", "2", "--state", "t.spsa", "--log", "t.log"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sent = std::fs::read_to_string(dir.join("options.log")).unwrap();
+    // The check at both ends of the ranges, then each side of every pair.
+    assert!(sent.contains("setoption name Alpha value 0\nsetoption name Beta value 0\n"), "{sent}");
+    assert!(sent.contains("setoption name Alpha value 100\nsetoption name Beta value 100\n"), "{sent}");
+    assert_eq!(sent.lines().filter(|l| l.starts_with("setoption name Alpha")).count(), 2 + 6 * 4, "{sent}");
+    assert_eq!(sent.lines().filter(|l| l.starts_with("setoption name Beta")).count(), 2 + 6 * 4);
+    // Every pair had one side below 50 (each side plays 5 or more from the value): the side
+    // above won both games, and the value rose each time, whichever side was `+`.
+    let log = std::fs::read_to_string(dir.join("t.log")).unwrap();
+    let mut alphas = vec![50.0];
+    for line in log.lines() {
+        let result: i32 = line.split(' ').nth(1).unwrap().parse().unwrap();
+        assert_eq!(result.abs(), 2, "{line}");
+        alphas.push(line.rsplit(" | ").next().unwrap().split(' ').next().unwrap().parse::<f64>().unwrap());
+    }
+    assert_eq!(alphas.len(), 7, "{log}");
+    assert!(alphas.windows(2).all(|w| w[1] > w[0]), "Alpha rose at every pair: {alphas:?}");
+    let (_, games, values) = state_fields(&dir.join("t.spsa"));
+    assert_eq!(games[1], 0, "no draws: {games:?}");
+    assert!((values[0].1 - alphas[6]).abs() < 0.001, "{values:?} {alphas:?}");
+}

@@ -9,7 +9,8 @@
 //! compares two gauntlets opening by opening; and `scripts/loss-lag.py` finds where a lost game
 //! went wrong unseen and searches it deeper; and `scripts/datagen-background.sh upgrade` hands a
 //! data run only to a build that searches the same trees; and `scripts/spsa-run.sh` turns a
-//! parameters file into `chariot spsa`'s arguments and resumes a run that has a state file.
+//! parameters file into `chariot spsa`'s arguments and resumes a run that has a state file, and
+//! `scripts/spsa-drift.py` weighs each parameter's move against a walk without a slope.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -589,5 +590,51 @@ fn spsa_run_passes_each_parameter_line_and_resumes_only_a_run_with_a_state_file(
     let empty = spsa_run(&params, &run);
     assert_eq!(empty.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&empty.stderr).contains("names no parameter"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn spsa_drift_weighs_each_move_against_a_walk_of_the_same_steps() {
+    let dir = scratch("spsa-drift");
+    let params = dir.join("p.txt");
+    let state = dir.join("s.spsa");
+    let log = dir.join("pairs.log");
+    // Two parameters, C_END 2 and R_END 0.01 over 4 iterations; two pairs with results +2 and -2
+    // (spread 2.828), the first parameter at 12 after them, the second back at its start.
+    std::fs::write(&params, "# two\na=10,0,100,2,0.01\nb=50,0,100,2,0.01\n").unwrap();
+    std::fs::write(&state, "chariot spsa 1\nsettings 0123456789abcdef\niterations 4\ndone 2\n").unwrap();
+    std::fs::write(
+        &log,
+        "0 +2 checkmate | checkmate | 11.000 50.500\n1 -2 repetition | checkmate | 12.000 50.000\n",
+    )
+    .unwrap();
+    let out = python_script("spsa-drift.py", &[&params, &state, &log]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("pairs 2 of 4; a pair's result: mean +0.000, standard deviation 2.828"), "{text}");
+    // The steps a_k / c_k for k = 0 and 1, by the gains' formulas.
+    let step = |k: f64| {
+        let c = 2.0 * (4.0 / (k + 1.0)).powf(0.101);
+        let a = 0.01 * 4.0 * ((0.4 + 4.0) / (0.4 + k + 1.0)).powf(0.602);
+        a / c
+    };
+    let walk = (step(0.0).powi(2) + step(1.0).powi(2)).sqrt() * 8f64.sqrt();
+    let line_a = text.lines().find(|l| l.starts_with("a ")).unwrap();
+    let fields: Vec<&str> = line_a.split_whitespace().collect();
+    assert_eq!(&fields[1..4], ["10.0", "12.00", "+2.00"], "{line_a}");
+    assert_eq!(fields[4], format!("{walk:.2}"), "{line_a}");
+    assert_eq!(fields[5], format!("{:+.2}", 2.0 / walk), "{line_a}");
+    let line_b = text.lines().find(|l| l.starts_with("b ")).unwrap();
+    assert!(line_b.ends_with("+0.00"), "{line_b}");
+    // A log that is not chariot spsa's, and one with another count of values, are refused.
+    std::fs::write(&log, "a b c\nd e f\n").unwrap();
+    let bad = python_script("spsa-drift.py", &[&params, &state, &log]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("is not a chariot spsa log"));
+    std::fs::write(&log, "0 +2 x | y | 11.0\n1 -2 x | y | 12.0\n").unwrap();
+    let short = python_script("spsa-drift.py", &[&params, &state, &log]);
+    assert!(
+        String::from_utf8_lossy(&short.stderr).contains("the log has 1 values a line, the parameters file 2")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

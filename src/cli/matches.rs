@@ -44,18 +44,9 @@ pub struct MatchArgs {
     /// The search limit and the deadlines (boxed, so that `Command` stays small).
     #[command(flatten)]
     pub limits: Box<LimitArgs>,
-    /// Openings: one per line, ICCS moves from the start or a FEN (`[moves …]`).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// Random legal plies after each opening, drawn anew for each game pair and kept when a
-    /// depth-5 search finds the position within ±60 centipawns (0 to 20; 0: the openings as they
-    /// are). Under a node or depth limit the same opening gives the same game again, so a match
-    /// longer than two games an opening needs them to gather new evidence.
-    #[arg(long, default_value = "0", value_name = "N")]
-    pub random_plies: String,
-    /// Seed of the random plies: the same seed gives each pair the same opening again.
-    #[arg(long, default_value = "1", value_name = "SEED")]
-    pub seed: String,
+    /// The openings, their random plies and the seed.
+    #[command(flatten)]
+    pub opening: OpeningArgs,
     /// Games played at once, each with its own engine processes (1 to 256).
     #[arg(long, default_value = "1", value_name = "N")]
     pub concurrency: String,
@@ -78,16 +69,9 @@ pub struct MatchArgs {
     /// they were played with other settings; a larger `--games` extends the match).
     #[arg(long)]
     pub resume: bool,
-    /// Draw adjudication: `movenumber=N,movecount=M,score=CP` (both engines' scores within ±CP
-    /// centipawns) or `movenumber=N,movecount=M,wdl=P` (both engines' draw chance at least P per
-    /// mille), for M moves of each from move N on.
-    #[arg(long, value_name = "SPEC")]
-    pub draw: Option<String>,
-    /// Resign adjudication: `movecount=M,score=CP` (one engine at or below -CP centipawns, the
-    /// other at or above CP) or `movecount=M,wdl=P` (one engine's loss chance and the other's win
-    /// chance at least P per mille), for M moves of each.
-    #[arg(long, value_name = "SPEC")]
-    pub resign: Option<String>,
+    /// The `--draw` and `--resign` rules.
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
 }
 
 /// What `chariot match` does instead of playing.
@@ -126,6 +110,38 @@ pub struct ReportArgs {
     /// The SPRT to judge by, instead of the one the games record.
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+}
+
+/// The openings and the random plies after them: part of `MatchArgs` and `SpsaArgs`.
+#[derive(Args, Debug, Clone)]
+pub struct OpeningArgs {
+    /// Openings: one per line, ICCS moves from the start or a FEN (`[moves …]`).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random legal plies after each opening, drawn anew for each game pair and kept when a
+    /// depth-5 search finds the position within ±60 centipawns (0 to 20; 0: the openings as they
+    /// are). Under a node or depth limit the same opening gives the same game again, so a match
+    /// longer than two games an opening needs them to gather new evidence.
+    #[arg(long, default_value = "0", value_name = "N")]
+    pub random_plies: String,
+    /// Seed of the random plies: the same seed gives each pair the same opening again.
+    #[arg(long, default_value = "1", value_name = "SEED")]
+    pub seed: String,
+}
+
+/// Draw and resign adjudication: part of `MatchArgs` and `SpsaArgs`.
+#[derive(Args, Debug, Clone)]
+pub struct AdjudicationArgs {
+    /// Draw adjudication: `movenumber=N,movecount=M,score=CP` (both engines' scores within ±CP
+    /// centipawns) or `movenumber=N,movecount=M,wdl=P` (both engines' draw chance at least P per
+    /// mille), for M moves of each from move N on.
+    #[arg(long, value_name = "SPEC")]
+    pub draw: Option<String>,
+    /// Resign adjudication: `movecount=M,score=CP` (one engine at or below -CP centipawns, the
+    /// other at or above CP) or `movecount=M,wdl=P` (one engine's loss chance and the other's win
+    /// chance at least P per mille), for M moves of each.
+    #[arg(long, value_name = "SPEC")]
+    pub resign: Option<String>,
 }
 
 /// How moves are limited and how long engines may take: part of `MatchArgs`.
@@ -172,11 +188,10 @@ pub const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
 /// out of range is refused with its range.
 pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
     let engines = args.engines.iter().map(|e| EngineSpec::parse(e)).collect::<Result<Vec<_>, _>>()?;
-    let settings = game_settings(&args.limits, args.draw.as_deref(), args.resign.as_deref())?;
+    let settings = game_settings(&args.limits, &args.adjudication)?;
     let games = whole_number("--games", &args.games, 1, MAX_GAMES)?;
     let concurrency = whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY)?;
-    let (openings, random_plies) =
-        openings_and_plies(args.openings.as_deref(), &args.random_plies, &args.seed)?;
+    let (openings, random_plies) = openings_and_plies(&args.opening)?;
     Ok(MatchConfig {
         engines,
         gauntlet: args.gauntlet,
@@ -196,7 +211,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig> {
 
 /// How each game is played and judged, from the limit flags and the `--draw` and `--resign`
 /// rules (`chariot match` and `chariot spsa` alike).
-pub fn game_settings(limits: &LimitArgs, draw: Option<&str>, resign: Option<&str>) -> Result<GameSettings> {
+pub fn game_settings(limits: &LimitArgs, adjudication: &AdjudicationArgs) -> Result<GameSettings> {
     let limit = match (&limits.tc, &limits.nodes, &limits.depth, &limits.movetime) {
         (Some(tc), ..) => Limit::parse_tc(tc)?,
         (_, Some(n), ..) => Limit::parse_nodes(n)?,
@@ -213,24 +228,20 @@ pub fn game_settings(limits: &LimitArgs, draw: Option<&str>, resign: Option<&str
         tolerance_ms,
         move_timeout: Duration::from_millis(timeout),
         handshake_timeout: Duration::from_millis(handshake),
-        draw: draw.map(DrawRule::parse).transpose()?,
-        resign: resign.map(ResignRule::parse).transpose()?,
+        draw: adjudication.draw.as_deref().map(DrawRule::parse).transpose()?,
+        resign: adjudication.resign.as_deref().map(ResignRule::parse).transpose()?,
     })
 }
 
 /// The openings of `--openings` (the start position without it) and the `--random-plies` drawn
 /// after them from `--seed`.
-pub fn openings_and_plies(
-    openings: Option<&std::path::Path>,
-    plies: &str,
-    seed: &str,
-) -> Result<(Vec<Opening>, Option<RandomPlies>)> {
-    let lines = match openings {
+pub fn openings_and_plies(args: &OpeningArgs) -> Result<(Vec<Opening>, Option<RandomPlies>)> {
+    let lines = match &args.openings {
         Some(path) => openings::load(path)?,
         None => vec![Opening::startpos()],
     };
-    let plies = whole_number("--random-plies", plies, 0, u64::from(MAX_RANDOM_PLIES))?;
-    let seed = whole_number("--seed", seed, 0, u64::MAX)?;
+    let plies = whole_number("--random-plies", &args.random_plies, 0, u64::from(MAX_RANDOM_PLIES))?;
+    let seed = whole_number("--seed", &args.seed, 0, u64::MAX)?;
     // The range fits the field.
     let random_plies = (plies > 0).then_some(RandomPlies { plies: plies as u32, seed });
     Ok((lines, random_plies))

@@ -10,7 +10,9 @@ use clap::Args;
 use indicatif::ProgressBar;
 
 use super::common::{bar_style, progress_bar, progress_wanted};
-use super::matches::{game_settings, openings_and_plies, LimitArgs, MAX_CONCURRENCY};
+use super::matches::{
+    game_settings, openings_and_plies, AdjudicationArgs, LimitArgs, OpeningArgs, MAX_CONCURRENCY,
+};
 use crate::spsa::{run_spsa, FinishedPair, ParamSpec, SpsaConfig, SpsaProgress, SpsaSummary};
 use crate::tournament::spec::whole_number;
 use crate::tournament::EngineSpec;
@@ -46,28 +48,19 @@ pub struct SpsaArgs {
     /// Add a line per pair to this file: iteration, result, endings, values.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-    /// Seed of the directions (and of the random plies).
-    #[arg(long, default_value = "1", value_name = "SEED")]
-    pub seed: String,
     /// Games played at once, each with its own engine processes (1 to 256).
     #[arg(long, default_value = "1", value_name = "N")]
     pub concurrency: String,
     /// The search limit and the deadlines.
     #[command(flatten)]
     pub limits: Box<LimitArgs>,
-    /// Openings, one a pair in turn: ICCS moves from the start or a FEN (`[moves …]`).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// Random legal plies after each opening, drawn anew for each pair (0 to 20), as for
-    /// `chariot match`.
-    #[arg(long, default_value = "0", value_name = "N")]
-    pub random_plies: String,
-    /// Draw adjudication, as for `chariot match`.
-    #[arg(long, value_name = "SPEC")]
-    pub draw: Option<String>,
-    /// Resign adjudication, as for `chariot match`.
-    #[arg(long, value_name = "SPEC")]
-    pub resign: Option<String>,
+    /// The openings (one a pair in turn), their random plies, and the seed (of the random
+    /// plies and of the directions).
+    #[command(flatten)]
+    pub opening: OpeningArgs,
+    /// Draw and resign adjudication, as for `chariot match`.
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
 }
 
 /// The run the arguments describe.
@@ -85,10 +78,9 @@ pub fn config(args: &SpsaArgs) -> Result<SpsaConfig> {
     }
     let iterations = whole_number("--iterations", &args.iterations, 1, MAX_ITERATIONS)?;
     let concurrency = whole_number("--concurrency", &args.concurrency, 1, MAX_CONCURRENCY)?;
-    let settings = game_settings(&args.limits, args.draw.as_deref(), args.resign.as_deref())?;
-    let (openings, random_plies) =
-        openings_and_plies(args.openings.as_deref(), &args.random_plies, &args.seed)?;
-    let seed = whole_number("--seed", &args.seed, 0, u64::MAX)?;
+    let settings = game_settings(&args.limits, &args.adjudication)?;
+    let (openings, random_plies) = openings_and_plies(&args.opening)?;
+    let seed = whole_number("--seed", &args.opening.seed, 0, u64::MAX)?;
     Ok(SpsaConfig {
         engine,
         params,

@@ -217,3 +217,48 @@ fn each_parameter_goes_to_its_own_option_and_the_values_climb_towards_the_winnin
     assert_eq!(games[1], 0, "no draws: {games:?}");
     assert!((values[0].1 - alphas[6]).abs() < 0.001, "{values:?} {alphas:?}");
 }
+
+/// Every parameters file of `scripts/spsa/` reads as `scripts/spsa-run.sh` reads it (`#` starts a
+/// comment, blank lines skipped), each line is a valid `--param`, no name comes twice, and each
+/// names one of the search's parameters with its start and bounds inside that parameter's range:
+/// a file that the engine would refuse at its first pair fails here instead.
+#[test]
+fn every_parameters_file_names_search_parameters_within_their_ranges() {
+    use chariot::search::params::SearchParams;
+    use chariot::spsa::ParamSpec;
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/spsa");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("txt") {
+            continue;
+        }
+        files += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<String> = text
+            .lines()
+            .map(|line| {
+                line.split('#').next().unwrap().chars().filter(|c| !c.is_whitespace()).collect::<String>()
+            })
+            .filter(|line| !line.is_empty())
+            .collect();
+        assert!(!lines.is_empty(), "{} names no parameter", path.display());
+        let specs = ParamSpec::parse_all(&lines).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for spec in specs {
+            let &(_, min, max) = SearchParams::RANGES
+                .iter()
+                .find(|(name, _, _)| *name == spec.name)
+                .unwrap_or_else(|| panic!("{}: {} is no search parameter", path.display(), spec.name));
+            assert!(
+                f64::from(min) <= spec.min && spec.max <= f64::from(max),
+                "{}: {} tuned over {}..={} but the engine takes {min}..={max}",
+                path.display(),
+                spec.name,
+                spec.min,
+                spec.max
+            );
+        }
+    }
+    assert!(files >= 3, "only {files} parameters files in {}", dir.display());
+}

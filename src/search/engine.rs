@@ -85,7 +85,9 @@ impl Engine {
     /// Forgets everything learned: the table and the move-ordering history (new game).
     pub fn clear_hash(&self) {
         self.tt.clear();
-        self.saved_threads().clear();
+        for state in self.saved_threads().iter_mut() {
+            state.clear();
+        }
     }
 
     fn saved_threads(&self) -> MutexGuard<'_, Vec<ThreadState>> {

@@ -22,6 +22,7 @@
 //! write does the same. What a search sees is what fading every entry at once gave (integer
 //! division by 4, k times, truncates as one division by 4^k does).
 
+use super::huge_pages::HugePageBuf;
 use crate::board::{Move, Piece, Position, Square};
 
 /// Quiet and continuation history scores stay within ±this, so that the three a quiet move adds
@@ -86,6 +87,19 @@ const BONUS_DEPTH_SQUARED_MAX: i32 = 400;
 const BONUS_PER_DEPTH_SQUARED: i32 = 16;
 
 impl OrderingTables {
+    /// Forgets everything learned (a new game), as new tables would start, but keeps the
+    /// memory: the continuation history is megabytes on huge pages, and the data generator
+    /// starts a new game every few seconds.
+    pub fn clear(&mut self) {
+        // Every field by name, so that a new table cannot be left out.
+        let OrderingTables { history, capture, counter, cont, bonus_per_depth_squared } = self;
+        **history = [[0; 256]; 14];
+        capture.iter_mut().for_each(|row| *row = [0; 7]);
+        **counter = [[Move::NONE; 256]; 14];
+        cont.clear();
+        *bonus_per_depth_squared = BONUS_PER_DEPTH_SQUARED;
+    }
+
     /// Records a quiet move that caused a beta cutoff, and punishes the quiet moves tried before
     /// it. `conts` are the rows of the moves before it (`Conts`).
     pub fn reward_quiet(&mut self, pos: &Position, mv: Move, tried: &[Move], depth: i32, conts: Conts) {
@@ -226,7 +240,7 @@ const _: () = assert!(HISTORY_MAX <= 4i32.pow(FADES_TO_ZERO - 1));
 
 /// The continuation history of one search thread (it fades lazily: see the module's note).
 pub struct ContinuationHistory {
-    rows: Box<[[i32; PIECE_SQUARES]]>,
+    rows: HugePageBuf<[i32; PIECE_SQUARES]>,
     /// The fade count each row has caught up with.
     row_fades: Box<[u32]>,
     /// Fades so far (wrapping: only differences are read).
@@ -236,7 +250,7 @@ pub struct ContinuationHistory {
 impl Default for ContinuationHistory {
     fn default() -> Self {
         ContinuationHistory {
-            rows: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
+            rows: HugePageBuf::filled(PIECE_SQUARES + 1, [0; PIECE_SQUARES]),
             row_fades: vec![0; PIECE_SQUARES + 1].into_boxed_slice(),
             fades: 0,
         }
@@ -247,6 +261,12 @@ impl ContinuationHistory {
     /// Every entry to a quarter (lazily: see the module's note).
     pub fn fade(&mut self) {
         self.fades = self.fades.wrapping_add(1);
+    }
+
+    /// Every entry to 0, lazily: each row is zeroed when it is next brought up to date, as a
+    /// row that missed `FADES_TO_ZERO` fades is.
+    pub fn clear(&mut self) {
+        self.fades = self.fades.wrapping_add(FADES_TO_ZERO);
     }
 
     /// Brings `rows` up to date, so that `get` may read them: a node calls it once for the
@@ -345,6 +365,44 @@ mod tests {
             }
         }
         assert!(lazy.row_is_zero(NO_CONTINUATION));
+    }
+
+    #[test]
+    fn cleared_tables_read_as_new_ones() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut tables = OrderingTables::default();
+        let mut pos = Position::startpos();
+        // Learn from a few hundred random cutoffs, with fades between, over a short game.
+        for ply in 0..40 {
+            let moves = crate::board::movegen::legal_moves(&mut pos);
+            let (captures, quiets): (Vec<Move>, Vec<Move>) =
+                moves.iter().partition(|m| pos.piece_at(m.to()).is_piece());
+            let conts = [rng.gen_range(0..PIECE_SQUARES), rng.gen_range(0..PIECE_SQUARES), NO_CONTINUATION];
+            if let Some(&mv) = quiets.get(ply as usize % quiets.len().max(1)) {
+                tables.reward_quiet(&pos, mv, &quiets[..quiets.len().min(6)], 1 + ply % 12, conts);
+                tables.counter[ply as usize % 14][mv.to().index()] = mv;
+            }
+            tables.reward_capture(&pos, captures.first().copied(), &captures, 3);
+            if ply % 5 == 4 {
+                tables.age();
+            }
+            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
+        }
+        assert!(tables.history.iter().flatten().any(|&v| v != 0), "nothing was learnt");
+        tables.bonus_per_depth_squared = 99;
+        tables.clear();
+        let mut fresh = OrderingTables::default();
+        assert_eq!(tables.history, fresh.history);
+        assert_eq!(tables.capture, fresh.capture);
+        assert_eq!(tables.counter, fresh.counter);
+        assert_eq!(tables.bonus_per_depth_squared, fresh.bonus_per_depth_squared);
+        for row in 0..=PIECE_SQUARES {
+            tables.cont.prepare([row; 3]);
+            fresh.cont.prepare([row; 3]);
+            for column in 0..PIECE_SQUARES {
+                assert_eq!(tables.cont.get(row, column), fresh.cont.get(row, column), "row {row}");
+            }
+        }
     }
 
     #[test]

@@ -19,3 +19,11 @@ pub(crate) struct ThreadState {
     /// The last search's evaluator, if there was one (`Evaluator::renewed` reuses it).
     pub eval: Option<Evaluator>,
 }
+
+impl ThreadState {
+    /// Forgets what was learnt (a new game) but keeps the memory: the move-ordering tables are
+    /// cleared in place; the evaluator is kept, since every search renews it from its position.
+    pub fn clear(&mut self) {
+        self.tables.clear();
+    }
+}

@@ -8,7 +8,8 @@ PARAMS is the run's parameters file (scripts/spsa-run.sh's), STATE its state fil
 iterations planned) and LOG its pairs log (`chariot spsa --log`). For each parameter: its start,
 its value now, the move, the standard deviation of a walk with the same steps and the results'
 own spread, and the move in those units (z). With many parameters a |z| near 2 comes by chance
-to one of them; a move that keeps its sign and grows past 3 is a slope.
+to one of them; a move that keeps its sign and grows past 3 is a slope. The last line is the values
+now, rounded, as a `tune` list (`tune now: NAME=V …`) for a gate before the run ends.
 """
 import math
 import sys
@@ -73,6 +74,9 @@ def main():
         moved = value - start
         z = moved / walk if walk > 0 else 0.0
         print(f"{name:<20} {start:>8.1f} {value:>9.2f} {moved:>+8.2f} {walk:>8.2f} {z:>+6.2f}")
+    # Rounded as chariot spsa rounds (half away from zero), for a gate before the run ends.
+    rounded = [math.copysign(math.floor(abs(v) + 0.5), v) for v in values]
+    print("tune now: " + " ".join(f"{name}={int(r)}" for (name, *_), r in zip(params, rounded)))
 
 
 if __name__ == "__main__":

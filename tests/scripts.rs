@@ -626,6 +626,8 @@ fn spsa_drift_weighs_each_move_against_a_walk_of_the_same_steps() {
     assert_eq!(fields[5], format!("{:+.2}", 2.0 / walk), "{line_a}");
     let line_b = text.lines().find(|l| l.starts_with("b ")).unwrap();
     assert!(line_b.ends_with("+0.00"), "{line_b}");
+    // The values now, rounded, as a `tune` list for a gate.
+    assert!(text.lines().any(|l| l == "tune now: a=12 b=50"), "{text}");
     // A log that is not chariot spsa's, and one with another count of values, are refused.
     std::fs::write(&log, "a b c\nd e f\n").unwrap();
     let bad = python_script("spsa-drift.py", &[&params, &state, &log]);

@@ -17,7 +17,9 @@ depth (what a faster or better-pruned search buys); if they do not, it is judgem
 better evaluation buys). The probes are chosen because the game was lost, so some fall with
 more search whatever the cause: compare the counts with each other, not with zero.
 `--list` prints the probes (game, ply, the engine's ply of -1.00, its score there, the moves)
-and searches nothing.
+and searches nothing. `--phases` prints, over every lost game, when it was decided: how many
+games the opponent's score held at +1.00 or more from plies 0-29, 30-59, 60-99 and 100 on, and
+the median ply (CHARIOT is not run).
 """
 import argparse
 import json
@@ -64,6 +66,26 @@ def first_for_good(scores, parity, holds):
         if all(holds(scores[j]) for j in plies[k:]):
             return ply
     return None
+
+
+def decided_plies(path, engine):
+    """For each game of `path` that `engine` lost: the ply from which the opponent's score stays
+    at +1.00 or more to the end (games where it never does are left out)."""
+    plies = []
+    for tags, movetext in games(path):
+        red, black = tags.get("Red"), tags.get("Black")
+        if engine not in (red, black):
+            continue
+        side = 0 if red == engine else 1
+        if tags.get("Result") != ("0-1" if side == 0 else "1-0"):
+            continue
+        scores = [pawns(comment) for _, comment in PLY.findall(movetext)]
+        if tags.get("FEN", "").split(" ")[1:2] == ["b"]:
+            side = 1 - side
+        decided = first_for_good(scores, 1 - side, lambda s: s >= 1.0)
+        if decided is not None:
+            plies.append(decided)
+    return plies
 
 
 def probes(path, engine):
@@ -126,6 +148,7 @@ def main():
     parser.add_argument("chariot")
     parser.add_argument("--nodes", default="250000,1000000,4000000")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--phases", action="store_true")
     args = parser.parse_args()
     try:
         counts = [int(n) for n in args.nodes.split(",")]
@@ -133,6 +156,15 @@ def main():
             raise ValueError
     except ValueError:
         fail(f"--nodes wants positive node counts separated by commas, not {args.nodes!r}")
+    if args.phases:
+        decided = decided_plies(args.pgn, args.engine)
+        if not decided:
+            fail(f"no game of {args.pgn} is a loss of {args.engine} with the opponent's scores")
+        buckets = [("0-29", 0, 30), ("30-59", 30, 60), ("60-99", 60, 100), ("100+", 100, 10**9)]
+        counts = "  ".join(f"{name}: {sum(lo <= p < hi for p in decided)}" for name, lo, hi in buckets)
+        print(f"{len(decided)} lost games decided (the opponent at +1.00 or more to the end) at plies")
+        print(f"{counts}  median ply {statistics.median(decided):g}")
+        return
     found = probes(args.pgn, args.engine)
     if args.list:
         for game, probe, seen, score, fen, moves in found:

@@ -465,6 +465,11 @@ fn loss_lag_probes_the_position_where_the_opponent_saw_the_loss_and_searches_it(
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(said, "1\t3\t7\t-0.20\tstartpos\th2e2 h9g7 h0g2\n");
+    // When each loss was decided: game 1 at ply 2 (the opponent's +1.10), game 2 at ply 1.
+    let out = script(&["--phases"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.ends_with("0-29: 2  30-59: 0  60-99: 0  100+: 0  median ply 1.5\n"), "{said}");
     // Searched: the probe at each node count, then a summary line per count.
     let out = script(&["--nodes", "500,3000"]);
     let said = String::from_utf8_lossy(&out.stdout);

@@ -68,30 +68,9 @@ def first_for_good(scores, parity, holds):
     return None
 
 
-def decided_plies(path, engine):
-    """For each game of `path` that `engine` lost: the ply from which the opponent's score stays
-    at +1.00 or more to the end (games where it never does are left out)."""
-    plies = []
-    for tags, movetext in games(path):
-        red, black = tags.get("Red"), tags.get("Black")
-        if engine not in (red, black):
-            continue
-        side = 0 if red == engine else 1
-        if tags.get("Result") != ("0-1" if side == 0 else "1-0"):
-            continue
-        scores = [pawns(comment) for _, comment in PLY.findall(movetext)]
-        if tags.get("FEN", "").split(" ")[1:2] == ["b"]:
-            side = 1 - side
-        decided = first_for_good(scores, 1 - side, lambda s: s >= 1.0)
-        if decided is not None:
-            plies.append(decided)
-    return plies
-
-
-def probes(path, engine):
-    """(round or index, probe ply, the engine's ply of -1.00, its game score there, FEN or None,
-    moves) for each lost game where the engine saw the loss more than one move late."""
-    found = []
+def lost_games(path, engine):
+    """(index, tags, plies, scores, side) for each game of `path` that `engine` lost: its plies
+    as (move, comment), each comment's score, and the engine's parity among the plies."""
     for index, (tags, movetext) in enumerate(games(path)):
         red, black = tags.get("Red"), tags.get("Black")
         if engine not in (red, black):
@@ -104,6 +83,25 @@ def probes(path, engine):
         # A game from a FEN with Black to move counts its plies from Black's move.
         if tags.get("FEN", "").split(" ")[1:2] == ["b"]:
             side = 1 - side
+        yield index, tags, plies, scores, side
+
+
+def decided_plies(path, engine):
+    """For each game of `path` that `engine` lost: the ply from which the opponent's score stays
+    at +1.00 or more to the end (games where it never does are left out)."""
+    plies = []
+    for _, _, _, scores, side in lost_games(path, engine):
+        decided = first_for_good(scores, 1 - side, lambda s: s >= 1.0)
+        if decided is not None:
+            plies.append(decided)
+    return plies
+
+
+def probes(path, engine):
+    """(round or index, probe ply, the engine's ply of -1.00, its game score there, FEN or None,
+    moves) for each lost game where the engine saw the loss more than one move late."""
+    found = []
+    for index, tags, plies, scores, side in lost_games(path, engine):
         seen_by_opponent = first_for_good(scores, 1 - side, lambda s: s >= 1.0)
         seen_by_engine = first_for_good(scores, side, lambda s: s <= -1.0)
         if seen_by_opponent is None or seen_by_engine is None or seen_by_engine <= seen_by_opponent + 1:

@@ -372,7 +372,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(5);
         let mut tables = OrderingTables::default();
         let mut pos = Position::startpos();
-        // Learn from a few hundred random cutoffs, with fades between, over a short game.
+        // Learn from forty cutoffs of a random game, with fades between.
         for ply in 0..40 {
             let moves = crate::board::movegen::legal_moves(&mut pos);
             let (captures, quiets): (Vec<Move>, Vec<Move>) =

@@ -22,7 +22,6 @@
 //! write does the same. What a search sees is what fading every entry at once gave (integer
 //! division by 4, k times, truncates as one division by 4^k does).
 
-use super::huge_pages::HugePageBuf;
 use crate::board::{Move, Piece, Position, Square};
 
 /// Quiet and continuation history scores stay within ±this, so that the three a quiet move adds
@@ -88,8 +87,8 @@ const BONUS_PER_DEPTH_SQUARED: i32 = 16;
 
 impl OrderingTables {
     /// Forgets everything learned (a new game), as new tables would start, but keeps the
-    /// memory: the continuation history is megabytes on huge pages, and the data generator
-    /// starts a new game every few seconds.
+    /// memory: the continuation history is 6 MB, and the data generator starts a new game
+    /// every few seconds.
     pub fn clear(&mut self) {
         // Every field by name, so that a new table cannot be left out.
         let OrderingTables { history, capture, counter, cont, bonus_per_depth_squared } = self;
@@ -240,7 +239,7 @@ const _: () = assert!(HISTORY_MAX <= 4i32.pow(FADES_TO_ZERO - 1));
 
 /// The continuation history of one search thread (it fades lazily: see the module's note).
 pub struct ContinuationHistory {
-    rows: HugePageBuf<[i32; PIECE_SQUARES]>,
+    rows: Box<[[i32; PIECE_SQUARES]]>,
     /// The fade count each row has caught up with.
     row_fades: Box<[u32]>,
     /// Fades so far (wrapping: only differences are read).
@@ -250,7 +249,7 @@ pub struct ContinuationHistory {
 impl Default for ContinuationHistory {
     fn default() -> Self {
         ContinuationHistory {
-            rows: HugePageBuf::filled(PIECE_SQUARES + 1, [0; PIECE_SQUARES]),
+            rows: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
             row_fades: vec![0; PIECE_SQUARES + 1].into_boxed_slice(),
             fades: 0,
         }

@@ -13,8 +13,7 @@
 //! - `root`: the root move list; `driver`: iterative deepening over it; `worker`: one thread's
 //!   tree search; `shared`: what the threads of one search share; `stack`: per-ply state;
 //! - `ordering` (over the tables of `history`), `reductions`, `correction`, `see`, `rules_hook`,
-//!   `score`, `tt`, `memory` (what the system can still give), `huge_pages` (the table and the
-//!   continuation history on huge pages), `tablebase_hook` (endgame tables at the root and in the tree): the
+//!   `score`, `tt`, `memory`, `tablebase_hook` (endgame tables at the root and in the tree): the
 //!   search's tools; `thread_state`: what each thread keeps between searches;
 //! - `score_scale`: scores as people and programs read them (normalised, win/draw/loss);
 //! - `skill`: playing below full strength (the levels, the choice among lines, the Elo scale);
@@ -26,7 +25,6 @@ pub mod correction;
 mod driver;
 pub mod engine;
 pub mod history;
-pub mod huge_pages;
 pub mod info;
 pub mod limits;
 pub mod memory;

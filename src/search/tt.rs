@@ -195,7 +195,7 @@ impl TranspositionTable {
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets: Vec<Bucket> = Vec::new();
         buckets.try_reserve_exact(count).map_err(|_| HashError::Refused { mb })?;
-        super::huge_pages::advise_huge_pages(buckets.as_ptr().cast(), count * std::mem::size_of::<Bucket>());
+        super::memory::advise_huge_pages(buckets.as_ptr().cast(), count * std::mem::size_of::<Bucket>());
         // Writes every entry: the pages are committed now, not at some node of a later search.
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })

@@ -193,8 +193,9 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // parent's late move, continuation history taught by re-searches, capture history and
     // check extensions only from a depth on, a larger history bonus, quiet checks in
     // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
-    // a continuation history four plies back, futility pruning of captures and the table's
-    // move searched before the others are generated are candidates: at their
+    // a continuation history four plies back, futility pruning of captures, the table's
+    // move searched before the others are generated and reductions summed in fractions of a ply
+    // with the history's share are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -215,6 +216,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "rule_damping=1",
         "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_picker=1,rep_root_rule=1",
         "capture_futility=1,futility_depth=32",
+        "lmr_stat=1",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -245,6 +247,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "capture_futility=90",
         "cont_fourth=1",
         "staged_picker=1",
+        "lmr_stat=4000",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -78,6 +78,11 @@ search_params! {
     lmr_divisor: 220 in 50..=2000,
     /// Late move reductions: one ply less per this many thousand points of history (0: off).
     lmr_history: 0 in 0..=100000,
+    /// Late move reductions summed in 1,024ths of a ply (a candidate; 0 keeps whole plies): the
+    /// formula's fraction is kept, and a quiet move's history (its ordering score) moves its
+    /// reduction by a ply per this many points, up or down, before the sum is rounded down to
+    /// whole plies (as Stockfish's `statScore` does; it replaces `lmr_history`).
+    lmr_stat: 0 in 0..=1000000,
     /// Late move reductions: this many plies more at an expected cut node (0 leaves cut nodes
     /// as the others; 1 passed its gate, docs/strength.md).
     lmr_cut: 1 in 0..=4,

@@ -1,12 +1,17 @@
 //! The late-move reduction table: plies to reduce the `m`th move at depth `d` by,
 //! `lmr_base/100 + ln(d) ln(m) / (lmr_divisor/100)`, worked out once for the parameters in use
 //! rather than at every search (4,000 logarithms a search were 2.7% of the instructions of data
-//! generation's short searches).
+//! generation's short searches). The table keeps 1,024ths of a ply, so that a search that sums
+//! reductions finely (`lmr_stat`) keeps the fraction; whole plies are its entries rounded toward
+//! zero, as the formula's value is.
 
 use super::params::SearchParams;
 
 /// Depths and move numbers the table has rows and columns for; the last serve beyond it.
 pub const REDUCTION_TABLE: usize = 64;
+
+/// Units of a ply in the table's entries.
+pub const PLY_FRACTION: i32 = 1024;
 
 /// Late-move reductions by depth and move number, with the two parameters they come from.
 #[derive(Clone)]
@@ -24,7 +29,8 @@ impl Reductions {
         let divisor = params.lmr_divisor as f64 / 100.0;
         for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+                let plies = base + (d as f64).ln() * (m as f64).ln() / divisor;
+                *r = (plies * PLY_FRACTION as f64) as i32;
             }
         }
         Reductions { base: params.lmr_base, divisor: params.lmr_divisor, table }
@@ -38,9 +44,16 @@ impl Reductions {
         }
     }
 
-    /// The reduction for the `move_number`th move at `depth`, both at least 1.
+    /// The reduction for the `move_number`th move at `depth`, both at least 1, in whole plies.
     #[inline]
     pub fn get(&self, depth: i32, move_number: i32) -> i32 {
+        // Rounding the 1,024ths toward zero rounds the formula's value toward zero.
+        self.get_fine(depth, move_number) / PLY_FRACTION
+    }
+
+    /// The same reduction in 1,024ths of a ply (`PLY_FRACTION`).
+    #[inline]
+    pub fn get_fine(&self, depth: i32, move_number: i32) -> i32 {
         let last = REDUCTION_TABLE as i32 - 1;
         self.table[depth.min(last) as usize][move_number.min(last) as usize]
     }
@@ -61,6 +74,23 @@ mod tests {
     }
 
     #[test]
+    fn whole_plies_are_the_formula_rounded_toward_zero_and_the_fine_entries_keep_the_rest() {
+        for list in ["", "lmr_base=48,lmr_divisor=239", "lmr_base=-150,lmr_divisor=100", "lmr_base=300"] {
+            let params = SearchParams::with_list(list).unwrap();
+            let r = Reductions::new(&params);
+            for d in 1..REDUCTION_TABLE as i32 {
+                for m in 1..REDUCTION_TABLE as i32 {
+                    let exact = params.lmr_base as f64 / 100.0
+                        + (d as f64).ln() * (m as f64).ln() / (params.lmr_divisor as f64 / 100.0);
+                    assert_eq!(r.get(d, m), exact as i32, "{list:?}: depth {d}, move {m}");
+                    let fine = r.get_fine(d, m) as f64 / PLY_FRACTION as f64;
+                    assert!((fine - exact).abs() < 1.0 / PLY_FRACTION as f64, "{list:?}: {fine} for {exact}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn an_updated_table_is_the_one_its_parameters_make() {
         let mut r = Reductions::new(&SearchParams::DEFAULT);
         for list in ["lmr_divisor=100", "lmr_base=-50,lmr_divisor=100", "rfp_margin=70", ""] {
@@ -69,7 +99,7 @@ mod tests {
             r.update(&params);
             for d in 0..REDUCTION_TABLE as i32 {
                 for m in 0..REDUCTION_TABLE as i32 {
-                    assert_eq!(r.get(d, m), fresh.get(d, m), "after {list:?}: depth {d}, move {m}");
+                    assert_eq!(r.get_fine(d, m), fresh.get_fine(d, m), "after {list:?}: depth {d}, move {m}");
                 }
             }
         }

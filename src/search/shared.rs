@@ -109,6 +109,12 @@ impl<'a> Shared<'a> {
         self.reductions.get(depth, move_number)
     }
 
+    /// The same reduction in 1,024ths of a ply (`reductions::PLY_FRACTION`).
+    #[inline]
+    pub fn reduction_fine(&self, depth: i32, move_number: i32) -> i32 {
+        self.reductions.get_fine(depth, move_number)
+    }
+
     /// Milliseconds on the clock (0 while pondering: the clock has not started).
     pub fn elapsed_ms(&self) -> u64 {
         self.control.elapsed_ms()

@@ -8,6 +8,7 @@ use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::history::{piece_square, Conts, OrderingTables, NO_CONTINUATION};
 use super::ordering::{ScoredMoves, LOSING_CAPTURE_MAX, MAX_PLY, REFUTATION};
 use super::picker::MovePicker;
+use super::reductions::PLY_FRACTION;
 use super::root::RootMove;
 use super::rules_hook::rule_score;
 use super::score::{INFINITE, MATE, MATE_BOUND};
@@ -31,6 +32,13 @@ const PLY_LIMIT: usize = MAX_PLY - 4;
 /// History points per `lmr_history` step: `lmr_history` counts thousands of history points, so
 /// that its range stays in small whole numbers.
 const HISTORY_PER_LMR_STEP: i32 = 1000;
+
+/// A quiet move's history share of its late-move reduction, in 1,024ths of a ply: a ply per
+/// `points_per_ply` points of its order score, bounded so that no score overflows the sum.
+fn history_share(order_score: i32, points_per_ply: i32) -> i32 {
+    let share = i64::from(order_score) * i64::from(PLY_FRACTION) / i64::from(points_per_ply.max(1));
+    share.clamp(-64 * i64::from(PLY_FRACTION), 64 * i64::from(PLY_FRACTION)) as i32
+}
 
 /// A node's expected kind: a principal-variation node (full window), or a null-window node
 /// expected to fail high (`Cut`: one good move refutes it) or low (`All`: every move is tried).
@@ -569,31 +577,44 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if reducible {
-                    r = self.shared.reduction(depth, legal);
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    r += params.lmr_tt_capture * tt_capture as i32;
+                    // Whole plies, and with `lmr_stat` the formula's fraction and the history's
+                    // share in 1,024ths, rounded down once at the end.
+                    let fine = params.lmr_stat > 0;
+                    let mut fraction = if fine {
+                        self.shared.reduction_fine(depth, legal)
+                            - self.shared.reduction(depth, legal) * PLY_FRACTION
+                    } else {
+                        0
+                    };
+                    let mut plies = self.shared.reduction(depth, legal);
+                    plies -= pv_node as i32;
+                    plies += !improving as i32;
+                    plies += params.lmr_tt_capture * tt_capture as i32;
                     // (A losing capture's order score says nothing of its history.)
                     if !capture && order_score >= REFUTATION {
-                        r -= 1;
+                        plies -= 1;
+                    } else if !capture && fine {
+                        // A quiet move's order score is its history: reduce good ones less and
+                        // bad ones more, in proportion.
+                        fraction -= history_share(order_score, params.lmr_stat);
                     } else if !capture && params.lmr_history > 0 {
                         // A quiet move's order score is its history: reduce good ones less.
-                        r -= order_score / (params.lmr_history * HISTORY_PER_LMR_STEP);
+                        plies -= order_score / (params.lmr_history * HISTORY_PER_LMR_STEP);
                     }
                     // At an expected cut node one good move should refute it: if the first
                     // moves did not, a late one rarely will, so late moves go shallower still.
-                    r += params.lmr_cut * (kind == NodeKind::Cut) as i32;
+                    plies += params.lmr_cut * (kind == NodeKind::Cut) as i32;
                     // A node that was on a principal variation may be again: reduce less.
-                    r -= params.lmr_tt_pv * (tt_pv && !pv_node) as i32;
+                    plies -= params.lmr_tt_pv * (tt_pv && !pv_node) as i32;
                     // This node answers a late move of its parent: look closer for the refutation.
-                    r -= (params.lmr_parent_moves > 0
+                    plies -= (params.lmr_parent_moves > 0
                         && i32::from(self.stack[ply - 1].move_number) > params.lmr_parent_moves)
                         as i32;
                     // Children that failed high again and again: this node likely fails low.
-                    r += (params.lmr_cutoffs > 0
+                    plies += (params.lmr_cutoffs > 0
                         && i32::from(self.stack[ply + 1].cutoffs) > params.lmr_cutoffs)
                         as i32;
-                    r = r.clamp(0, new_depth - 1);
+                    r = (plies + fraction.div_euclid(PLY_FRACTION)).clamp(0, new_depth - 1);
                 }
                 // A reduced search expects to fail low (its child, to fail high).
                 let child = if r > 0 { NodeKind::Cut } else { kind.opposite() };
@@ -780,5 +801,21 @@ impl<'a> Worker<'a> {
         2 * self.pos.count(side, PieceKind::Rook) as i32
             + self.pos.count(side, PieceKind::Horse) as i32
             + self.pos.count(side, PieceKind::Cannon) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_history_share_is_a_ply_per_step_either_way_and_bounded() {
+        assert_eq!(history_share(4000, 4000), PLY_FRACTION);
+        assert_eq!(history_share(-2000, 4000), -PLY_FRACTION / 2);
+        assert_eq!(history_share(0, 4000), 0);
+        // The largest scores do not overflow: they are held to 64 plies.
+        assert_eq!(history_share(i32::MAX, 1), 64 * PLY_FRACTION);
+        assert_eq!(history_share(i32::MIN, 1), -64 * PLY_FRACTION);
+        assert_eq!(history_share(1000, 0), 64 * PLY_FRACTION, "a zero step counts as one point");
     }
 }

@@ -580,9 +580,9 @@ impl<'a> Worker<'a> {
                     // Whole plies, and with `lmr_stat` the formula's fraction and the history's
                     // share in 1,024ths, rounded down once at the end.
                     let fine = params.lmr_stat > 0;
-                    let mut fraction =
-                        if fine { self.shared.reduction_fine(depth, legal) % PLY_FRACTION } else { 0 };
-                    let mut plies = self.shared.reduction(depth, legal);
+                    let table = self.shared.reduction_fine(depth, legal);
+                    let mut plies = table / PLY_FRACTION;
+                    let mut fraction = if fine { table % PLY_FRACTION } else { 0 };
                     plies -= pv_node as i32;
                     plies += !improving as i32;
                     plies += params.lmr_tt_capture * tt_capture as i32;

@@ -55,7 +55,19 @@ start)
     # terminal or tool call that ends), a paused run would get the kernel's SIGHUP and SIGCONT
     # and go on beside the match that paused it.
     setsid nohup nice -n 19 "$engine" "${run[@]}" >> "$data/$name.log" 2>&1 < /dev/null &
-    echo "started $name with $engine (pid $!), log $data/$name.log"
+    # Its own session is its own scheduling group, which the kernel weighs as a whole against
+    # the others whatever the nice value inside it: lower the group too, where the kernel has
+    # them, or the run takes half the machine from a match started in another session.
+    # (Once `setsid` has made the session: before that the group is this script's.)
+    pid=$!
+    for _ in $(seq 50); do
+        [ "$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$pid" ] && break
+        sleep 0.02
+    done
+    if [ -w "/proc/$pid/autogroup" ]; then
+        echo 19 > "/proc/$pid/autogroup" 2>/dev/null || true
+    fi
+    echo "started $name with $engine (pid $pid), log $data/$name.log"
     ;;
 pause | resume | stop)
     signal=$([ "$1" = pause ] && echo STOP || { [ "$1" = resume ] && echo CONT || echo TERM; })

@@ -226,7 +226,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "iir_depth=4",
         "see_prune_depth=4",
         "razor_depth=4",
-        "probcut_depth=5",
+        "probcut_depth=5,probcut_margin=100",
         "probcut_check_margin=300",
         "hist_prune_depth=8",
         "lmr_cut=2",

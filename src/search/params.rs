@@ -39,13 +39,13 @@ macro_rules! search_params {
 
 search_params! {
     /// Reverse futility: centipawns above beta per ply of depth left.
-    rfp_margin: 85 in 0..=1000,
+    rfp_margin: 55 in 0..=1000,
     /// Reverse futility applies up to this depth.
     rfp_depth: 6 in 0..=32,
     /// Futility pruning: the margin at depth 0.
-    futility_base: 100 in 0..=2000,
+    futility_base: 112 in 0..=2000,
     /// Futility pruning: the margin added per ply of depth.
-    futility_margin: 90 in 0..=1000,
+    futility_margin: 76 in 0..=1000,
     /// Futility pruning applies up to this depth.
     futility_depth: 4 in 0..=32,
     /// Late move pruning: quiet moves tried before pruning, plus depth squared.
@@ -60,7 +60,7 @@ search_params! {
     null_depth_div: 4 in 1..=64,
     /// Null move: one more ply of reduction per this much static eval above beta (at most
     /// `null_eval_plies`).
-    null_eval_div: 200 in 1..=5000,
+    null_eval_div: 208 in 1..=5000,
     /// See `null_eval_div`.
     null_eval_plies: 2 in 0..=10,
     /// Null move: a cut stands unverified below this depth when the side to move has more than
@@ -73,9 +73,9 @@ search_params! {
     /// Late move reductions: moves searched in full before any is reduced (one more at PV nodes).
     lmr_moves: 2 in 0..=64,
     /// Late move reductions: `base/100 + ln(depth) ln(move number) / (divisor/100)` plies.
-    lmr_base: 80 in -300..=500,
+    lmr_base: 48 in -300..=500,
     /// See `lmr_base`.
-    lmr_divisor: 220 in 50..=2000,
+    lmr_divisor: 239 in 50..=2000,
     /// Late move reductions: one ply less per this many thousand points of history (0: off).
     lmr_history: 0 in 0..=100000,
     /// Late move reductions summed in 1,024ths of a ply (a candidate; 0 keeps whole plies): the
@@ -182,9 +182,9 @@ search_params! {
     hist_prune_margin: 300 in 0..=1000000,
     /// History points per unit of depth squared in a cutoff's bonus (capped at depth 20) and
     /// in the malus of the moves tried before it. The tables' gravity pulls an entry back by
-    /// its share of ±2^20 times the bonus, so at 16 it barely bites; more lets recent cutoffs
-    /// outweigh old ones sooner (a candidate; 16 is the landed value).
-    history_bonus: 16 in 1..=1024,
+    /// its share of ±2^20 times the bonus, so at 15 or 16 it barely bites; more lets recent cutoffs
+    /// outweigh old ones sooner (15 is the landed value, from the first SPSA).
+    history_bonus: 15 in 1..=1024,
     /// Capture history (a candidate; 0 switches it off): captures are ordered within their
     /// class (winning or losing by exchange) by MVV-LVA plus their history divided by this. A
     /// rook as victim weighs 3,200 in MVV-LVA and a history reaches ±1,048,576, so 256 lets
@@ -227,9 +227,9 @@ search_params! {
     /// leaves the evaluation alone).
     rule_damping: 0 in 0..=10000,
     /// Quiescence delta pruning: the margin over the captured piece's value.
-    delta_margin: 120 in 0..=2000,
+    delta_margin: 135 in 0..=2000,
     /// Aspiration window: the first half-width, doubled at each fail.
-    aspiration_delta: 25 in 1..=1000,
+    aspiration_delta: 19 in 1..=1000,
     /// Aspiration window: used from this depth on (the shallower iterations search the full window).
     aspiration_depth: 4 in 1..=64,
     /// Time use: moves assumed left in the game when the clock says nothing (and at most).

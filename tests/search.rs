@@ -194,8 +194,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // check extensions only from a depth on, a larger history bonus, quiet checks in
     // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
     // a continuation history four plies back, futility pruning of captures, the table's
-    // move searched before the others are generated and reductions summed in fractions of a ply
-    // with the history's share are candidates: at their
+    // move searched before the others are generated, reductions summed in fractions of a ply
+    // with the history's share, and late move pruning's count scaled are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -217,6 +217,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_picker=1,rep_root_rule=1",
         "capture_futility=1,futility_depth=32",
         "lmr_stat=1",
+        "lmp_scale=1,lmp_depth=32",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -248,6 +249,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "cont_fourth=1",
         "staged_picker=1",
         "lmr_stat=4000",
+        "lmp_scale=50",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -52,6 +52,10 @@ search_params! {
     lmp_base: 3 in 0..=64,
     /// Late move pruning applies up to this depth.
     lmp_depth: 4 in 0..=32,
+    /// Late move pruning: the count of quiet moves tried before pruning (`lmp_base` plus depth
+    /// squared, twice that when improving) scaled by this percent (100 keeps it; Stockfish's
+    /// count is about half of it when not improving: a candidate).
+    lmp_scale: 100 in 1..=1000,
     /// Null move: tried from this depth on.
     null_depth: 2 in 1..=32,
     /// Null move: the base reduction.

@@ -508,7 +508,8 @@ impl<'a> Worker<'a> {
             if may_prune && quiet {
                 if features.late_move_pruning
                     && depth <= params.lmp_depth
-                    && quiets_tried.len() as i32 >= params.lmp_base + depth * depth * (1 + improving as i32)
+                    && quiets_tried.len() as i32 * 100
+                        >= (params.lmp_base + depth * depth * (1 + improving as i32)) * params.lmp_scale
                 {
                     continue;
                 }

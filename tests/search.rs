@@ -217,7 +217,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "tt_cut_bonus=1,prior_bonus=64,cont_fourth=1,staged_picker=1,rep_root_rule=1",
         "capture_futility=1,futility_depth=32",
         "lmr_stat=1",
-        "lmp_scale=1,lmp_depth=32",
+        "lmp_scale=1,lmp_scale_improving=1,lmp_depth=32",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -250,6 +250,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "staged_picker=1",
         "lmr_stat=4000",
         "lmp_scale=50",
+        "lmp_scale_improving=50",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -53,9 +53,12 @@ search_params! {
     /// Late move pruning applies up to this depth.
     lmp_depth: 4 in 0..=32,
     /// Late move pruning: the count of quiet moves tried before pruning (`lmp_base` plus depth
-    /// squared, twice that when improving) scaled by this percent (100 keeps it; Stockfish's
-    /// count is about half of it when not improving: a candidate).
+    /// squared) scaled by this percent when the static evaluation is not improving (100 keeps
+    /// it; Stockfish's count is about half of it, Pikafish-HCE's about a fifth: a candidate).
     lmp_scale: 100 in 1..=1000,
+    /// See `lmp_scale`: the count when improving (`lmp_base` plus twice the depth squared)
+    /// scaled by this percent (Pikafish-HCE's is about half of it: a candidate).
+    lmp_scale_improving: 100 in 1..=1000,
     /// Null move: tried from this depth on.
     null_depth: 2 in 1..=32,
     /// Null move: the base reduction.

@@ -506,10 +506,11 @@ impl<'a> Worker<'a> {
 
             // Step 10. Late move pruning and futility pruning of quiet moves near the leaves.
             if may_prune && quiet {
+                let lmp_scale = if improving { params.lmp_scale_improving } else { params.lmp_scale };
                 if features.late_move_pruning
                     && depth <= params.lmp_depth
                     && quiets_tried.len() as i32 * 100
-                        >= (params.lmp_base + depth * depth * (1 + improving as i32)) * params.lmp_scale
+                        >= (params.lmp_base + depth * depth * (1 + improving as i32)) * lmp_scale
                 {
                     continue;
                 }

@@ -9,6 +9,7 @@ use crate::board::Move;
 
 use super::history::{ContRow, Conts, NO_CONTINUATION};
 use super::ordering::MAX_PLY;
+use super::score::INFINITE;
 
 /// What the search keeps for one ply of the current line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -93,9 +94,23 @@ impl Stack {
     }
 
     /// Whether the side to move's static evaluation at `ply` beats its own two plies before.
+    /// With `look_further`, a side in check two plies before (no evaluation there) is compared
+    /// with its evaluation four plies before, and counts as improving when that is missing too,
+    /// as Stockfish does; without it, in check two plies before counts as improving.
     #[inline]
-    pub fn improving(&self, ply: usize) -> bool {
-        ply >= 2 && self.frames[ply].static_eval > self.frames[ply - 2].static_eval
+    pub fn improving(&self, ply: usize, look_further: bool) -> bool {
+        if ply < 2 {
+            return false;
+        }
+        let now = self.frames[ply].static_eval;
+        let before = self.frames[ply - 2].static_eval;
+        if !look_further || before != -INFINITE {
+            return now > before;
+        }
+        match ply.checked_sub(4).map(|p| self.frames[p].static_eval) {
+            Some(earlier) if earlier != -INFINITE => now > earlier,
+            _ => true,
+        }
     }
 }
 
@@ -173,12 +188,26 @@ mod tests {
         assert_eq!(stack.conts(5, false), [14, 13, NO_CONTINUATION]);
         stack[1].static_eval = 50;
         stack[3].static_eval = 60;
-        assert!(stack.improving(3));
+        assert!(stack.improving(3, false) && stack.improving(3, true));
         stack[3].static_eval = 50;
-        assert!(!stack.improving(3));
+        assert!(!stack.improving(3, false) && !stack.improving(3, true));
         // Nothing two plies before the first ply.
         stack[1].static_eval = 1_000;
-        assert!(!stack.improving(1));
+        assert!(!stack.improving(1, false) && !stack.improving(1, true));
+        // In check two plies before: improving, or judged against four plies before.
+        stack[1].static_eval = 70;
+        stack[3].static_eval = -INFINITE;
+        stack[5].static_eval = 60;
+        assert!(stack.improving(5, false));
+        assert!(!stack.improving(5, true));
+        stack[5].static_eval = 80;
+        assert!(stack.improving(5, true));
+        stack[1].static_eval = -INFINITE;
+        stack[5].static_eval = -1_000;
+        assert!(stack.improving(5, true), "no evaluation two or four plies before");
+        // In check two plies before and nothing four plies before (the line is three plies long).
+        stack[3].static_eval = -1_000;
+        assert!(stack.improving(3, true) && stack.improving(3, false));
     }
 
     #[test]

@@ -63,7 +63,7 @@ search_params! {
     /// back when there is none there (a candidate; 0 keeps the old reading): a side in check two
     /// plies before is compared with four plies before, and the root's frame holds the root's
     /// evaluation rather than 0 (which made a grandchild of the root "improving" whenever its
-    /// side was ahead).
+    /// side was ahead). Its first screen lost (docs/strength.md, 2026-12-01).
     improving_look_further: 0 in 0..=1,
     /// Null move: tried from this depth on.
     null_depth: 2 in 1..=32,

@@ -15,7 +15,7 @@ use super::score::INFINITE;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Frame {
     /// The node's static evaluation: `-INFINITE` in check, and 0 at the root, which
-    /// `search_root` does not evaluate.
+    /// `search_root` evaluates only for the candidate `improving_look_further`.
     pub static_eval: i32,
     /// The continuation-history row of the move being searched from this ply
     /// (`NO_CONTINUATION` for a null move).

@@ -195,8 +195,8 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
     // a continuation history four plies back, futility pruning of captures, the table's
     // move searched before the others are generated, reductions summed in fractions of a ply
-    // with the history's share, late move pruning's count scaled and `improving` read further
-    // back are candidates: at their harshest they must still find forced mates, and each must change the search of a
+    // with the history's share, and late move pruning's count scaled are candidates: at their
+    // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
         "iir_depth=2",
@@ -218,7 +218,6 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "capture_futility=1,futility_depth=32",
         "lmr_stat=1",
         "lmp_scale=1,lmp_scale_improving=1,lmp_depth=32",
-        "improving_look_further=1,lmp_scale=1,lmp_depth=32",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -252,7 +251,6 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_stat=4000",
         "lmp_scale=50",
         "lmp_scale_improving=50",
-        "improving_look_further=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

@@ -59,12 +59,6 @@ search_params! {
     /// See `lmp_scale`: the count when improving (`lmp_base` plus twice the depth squared)
     /// scaled by this percent (Pikafish-HCE's is about half of it: a candidate).
     lmp_scale_improving: 100 in 1..=1000,
-    /// Whether a node's static evaluation improved on its side's two plies before reads further
-    /// back when there is none there (a candidate; 0 keeps the old reading): a side in check two
-    /// plies before is compared with four plies before, and the root's frame holds the root's
-    /// evaluation rather than 0 (which made a grandchild of the root "improving" whenever its
-    /// side was ahead). Its first screen lost (docs/strength.md, 2026-12-01).
-    improving_look_further: 0 in 0..=1,
     /// Null move: tried from this depth on.
     null_depth: 2 in 1..=32,
     /// Null move: the base reduction.

@@ -9,13 +9,12 @@ use crate::board::Move;
 
 use super::history::{ContRow, Conts, NO_CONTINUATION};
 use super::ordering::MAX_PLY;
-use super::score::INFINITE;
 
 /// What the search keeps for one ply of the current line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Frame {
     /// The node's static evaluation: `-INFINITE` in check, and 0 at the root, which
-    /// `search_root` evaluates only for the candidate `improving_look_further`.
+    /// `search_root` does not evaluate.
     pub static_eval: i32,
     /// The continuation-history row of the move being searched from this ply
     /// (`NO_CONTINUATION` for a null move).
@@ -94,23 +93,9 @@ impl Stack {
     }
 
     /// Whether the side to move's static evaluation at `ply` beats its own two plies before.
-    /// With `look_further`, a side in check two plies before (no evaluation there) is compared
-    /// with its evaluation four plies before, and counts as improving when that is missing too,
-    /// as Stockfish does; without it, in check two plies before counts as improving.
     #[inline]
-    pub fn improving(&self, ply: usize, look_further: bool) -> bool {
-        if ply < 2 {
-            return false;
-        }
-        let now = self.frames[ply].static_eval;
-        let before = self.frames[ply - 2].static_eval;
-        if !look_further || before != -INFINITE {
-            return now > before;
-        }
-        match ply.checked_sub(4).map(|p| self.frames[p].static_eval) {
-            Some(earlier) if earlier != -INFINITE => now > earlier,
-            _ => true,
-        }
+    pub fn improving(&self, ply: usize) -> bool {
+        ply >= 2 && self.frames[ply].static_eval > self.frames[ply - 2].static_eval
     }
 }
 
@@ -188,26 +173,12 @@ mod tests {
         assert_eq!(stack.conts(5, false), [14, 13, NO_CONTINUATION]);
         stack[1].static_eval = 50;
         stack[3].static_eval = 60;
-        assert!(stack.improving(3, false) && stack.improving(3, true));
+        assert!(stack.improving(3));
         stack[3].static_eval = 50;
-        assert!(!stack.improving(3, false) && !stack.improving(3, true));
+        assert!(!stack.improving(3));
         // Nothing two plies before the first ply.
         stack[1].static_eval = 1_000;
-        assert!(!stack.improving(1, false) && !stack.improving(1, true));
-        // In check two plies before: improving, or judged against four plies before.
-        stack[1].static_eval = 70;
-        stack[3].static_eval = -INFINITE;
-        stack[5].static_eval = 60;
-        assert!(stack.improving(5, false));
-        assert!(!stack.improving(5, true));
-        stack[5].static_eval = 80;
-        assert!(stack.improving(5, true));
-        stack[1].static_eval = -INFINITE;
-        stack[5].static_eval = -1_000;
-        assert!(stack.improving(5, true), "no evaluation two or four plies before");
-        // In check two plies before and nothing four plies before (the line is three plies long).
-        stack[3].static_eval = -1_000;
-        assert!(stack.improving(3, true) && stack.improving(3, false));
+        assert!(!stack.improving(1));
     }
 
     #[test]

@@ -179,15 +179,6 @@ impl<'a> Worker<'a> {
         self.pv.clear(0);
         self.root_depth = depth;
         self.stack[2].cutoffs = 0;
-        // The root's own evaluation, for its grandchildren's `improving` (0 keeps the old
-        // comparison with a draw).
-        self.stack[0].static_eval = if self.shared.params.improving_look_further == 0 {
-            0
-        } else if movegen::LegalityFilter::new(&self.pos).in_check() {
-            -INFINITE
-        } else {
-            self.eval.evaluate(&self.pos)
-        };
         let kind = if beta - alpha > 1 { NodeKind::Pv } else { NodeKind::Cut };
         let mut best = -INFINITE;
         for rm in moves.iter_mut() {
@@ -338,7 +329,7 @@ impl<'a> Worker<'a> {
             self.damped(self.correction.corrected_at(correction_slot, raw_eval))
         };
         self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && self.stack.improving(ply, params.improving_look_further > 0);
+        let improving = !in_check && self.stack.improving(ply);
 
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_BOUND {
             // Step 5b. Razoring: so far below alpha that only a capture could help; if

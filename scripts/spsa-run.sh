@@ -5,7 +5,9 @@
 # adjudication, books off. The build is copied into DIR on the first run, so that a rebuild
 # cannot change the engine mid-run (the state file's fingerprint counts the program's bytes);
 # the state (`DIR/state.spsa`) and a line a pair (`DIR/pairs.log`) stay there, and the same
-# command resumes the run.
+# command resumes the run. `FROM=docs/spsa/runs/NAME` starts an empty DIR from a run kept in
+# the repository by scripts/spsa-archive.sh (on another machine, say), once BIN is a build of
+# the same program: its checksum must match the one kept there.
 #
 #   scripts/spsa-run.sh PARAMS DIR
 #
@@ -14,7 +16,7 @@
 # finished; 2 when it refused to start, with why on stderr).
 set -euo pipefail
 if [ $# -ne 2 ]; then
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,17p' "$0" >&2
     exit 2
 fi
 params=$1
@@ -41,6 +43,25 @@ if [ ! -x "$dir/chariot" ]; then
     fi
     bin=${BIN:-$root/target/release/chariot}
     cp "$bin" "$dir/chariot.tmp" && mv "$dir/chariot.tmp" "$dir/chariot"
+fi
+if [ -n "${FROM:-}" ] && [ ! -f "$dir/state.spsa" ]; then
+    for file in state.spsa pairs.log.xz program.sha256; do
+        if [ ! -f "$FROM/$file" ]; then
+            echo "error: $FROM holds no $file: not a run kept by scripts/spsa-archive.sh" >&2
+            exit 2
+        fi
+    done
+    want=$(cut -d' ' -f1 "$FROM/program.sha256")
+    have=$(sha256sum "$dir/chariot" | cut -d' ' -f1)
+    if [ "$want" != "$have" ]; then
+        rm -f "$dir/chariot"
+        echo "error: $FROM was played by the program $want; $dir/chariot is $have (build the commit named in docs/spsa.md)" >&2
+        exit 2
+    fi
+    xz -dc "$FROM/pairs.log.xz" > "$dir/pairs.log.tmp"
+    cp "$FROM/state.spsa" "$dir/state.spsa.tmp"
+    mv "$dir/pairs.log.tmp" "$dir/pairs.log"
+    mv "$dir/state.spsa.tmp" "$dir/state.spsa"
 fi
 resume=()
 if [ -f "$dir/state.spsa" ]; then

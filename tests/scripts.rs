@@ -10,7 +10,9 @@
 //! went wrong unseen and searches it deeper; and `scripts/datagen-background.sh upgrade` hands a
 //! data run only to a build that searches the same trees; and `scripts/spsa-run.sh` turns a
 //! parameters file into `chariot spsa`'s arguments and resumes a run that has a state file, and
-//! `scripts/spsa-drift.py` weighs each parameter's move against a walk without a slope.
+//! `scripts/spsa-drift.py` weighs each parameter's move against a walk without a slope; and
+//! `scripts/spsa-archive.sh` keeps a run in the repository, from which it starts again only with
+//! the same program.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -643,5 +645,78 @@ fn spsa_drift_weighs_each_move_against_a_walk_of_the_same_steps() {
     assert!(
         String::from_utf8_lossy(&short.stderr).contains("the log has 1 values a line, the parameters file 2")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `scripts/spsa-archive.sh DIR NAME` with `RUNS` in the test's folder.
+fn spsa_archive(dir: &Path, runs: &Path) -> Output {
+    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-archive.sh"))
+        .arg(dir)
+        .arg("tuned")
+        .env("RUNS", runs)
+        .env("TRIES", "2")
+        .output()
+        .expect("bash runs the script")
+}
+
+#[test]
+fn an_spsa_run_kept_in_the_repository_starts_again_only_with_the_same_program() {
+    let dir = scratch("spsa-archive");
+    let params = dir.join("p.txt");
+    std::fs::write(&params, "rfp_margin=85,30,250,12\n").unwrap();
+    // A first run copies the stand-in build into its folder; then it "plays" two pairs, and
+    // a third line is still being written.
+    let run = dir.join("run");
+    assert!(spsa_run(&params, &run).status.success());
+    let state = "chariot spsa 1\nsettings 00\niterations 40\ndone 2\ngames 1 2 1\nvalue rfp_margin 86.5\n";
+    std::fs::write(run.join("state.spsa"), state).unwrap();
+    let log = "0 +1 checkmate | repetition | 86.000\n1 +0 checkmate | checkmate | 86.500\n";
+    std::fs::write(run.join("pairs.log"), format!("{log}2 -1 chec")).unwrap();
+
+    let runs = dir.join("runs");
+    let out = spsa_archive(&run, &runs);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.starts_with("tuned: 2 pairs"), "{said}");
+    let kept = runs.join("tuned");
+    assert_eq!(std::fs::read_to_string(kept.join("state.spsa")).unwrap(), state);
+    let unpacked = Command::new("xz").arg("-dc").arg(kept.join("pairs.log.xz")).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&unpacked.stdout), log, "whole lines only");
+
+    // An empty folder starts from the kept run with the same program, and resumes it.
+    let moved = dir.join("moved");
+    let again = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"))
+        .arg(&params)
+        .arg(&moved)
+        .env("BIN", dir.join("args.sh"))
+        .env("FROM", &kept)
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert!(String::from_utf8_lossy(&again.stdout).lines().any(|a| a == "--resume"));
+    assert_eq!(std::fs::read_to_string(moved.join("state.spsa")).unwrap(), state);
+    assert_eq!(std::fs::read_to_string(moved.join("pairs.log")).unwrap(), log);
+
+    // Another program is refused before anything is written, and its copy is not kept.
+    let other = dir.join("other.sh");
+    std::fs::write(&other, "#!/bin/sh\necho other\n").unwrap();
+    let elsewhere = dir.join("elsewhere");
+    let refused = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"))
+        .arg(&params)
+        .arg(&elsewhere)
+        .env("BIN", &other)
+        .env("FROM", &kept)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("was played by the program"));
+    assert!(!elsewhere.join("state.spsa").exists() && !elsewhere.join("chariot").exists());
+
+    // A state and a log that disagree are not kept.
+    std::fs::write(run.join("pairs.log"), log.lines().next().unwrap().to_string() + "\n").unwrap();
+    let torn = spsa_archive(&run, &dir.join("torn"));
+    assert_eq!(torn.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&torn.stderr).contains("the log holds 1"));
+    assert!(!dir.join("torn/tuned/state.spsa").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

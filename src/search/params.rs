@@ -201,6 +201,11 @@ search_params! {
     /// move, when quiet, earns a cutoff's bonus and becomes a killer, as if it had been
     /// searched and cut (Stockfish's update on a table cut-off; a candidate; 0 switches it off).
     tt_cut_bonus: 0 in 0..=1,
+    /// The table's score stands in for the static evaluation in razoring, reverse futility and
+    /// the null move where its bound says the position is worth more than the evaluation (a
+    /// lower bound above it) or less (an upper bound below it): a search's result says more than
+    /// the static guess (Stockfish's `eval = ttValue`; a candidate; 0 switches it off).
+    tt_eval: 0 in 0..=1,
     /// Quiet moves are also ordered and taught by a third continuation history, after the
     /// side's own move two moves before (four plies), as Stockfish reads one (a candidate; 0
     /// reads only the moves one and two plies before).

@@ -244,6 +244,13 @@ search_params! {
     aspiration_delta: 19 in 1..=1000,
     /// Aspiration window: used from this depth on (the shallower iterations search the full window).
     aspiration_depth: 4 in 1..=64,
+    /// Aspiration window: 1 searches the root again a ply shallower for each fail high in a
+    /// row that is not a mate (at least one ply deep), until a fail low or a score inside the
+    /// window (Stockfish's `failedHighCnt`: the fail high has already found a better move, and
+    /// the shallower search settles its score sooner; the next iteration searches at full depth
+    /// again). A candidate; 0 keeps the full depth. (Two plies a fail high could leave a
+    /// depth-limited search's last iteration too shallow for the mate it was deep enough for.)
+    aspiration_high_cut: 0 in 0..=1,
     /// Time use: moves assumed left in the game when the clock says nothing (and at most).
     time_moves: 32 in 1..=200,
     /// Time use: the soft budget (start no new iteration past it), percent of a move's share.

@@ -195,9 +195,7 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
     // quiescence, history taught by the table's cut-offs and by fail-low nodes' prior moves,
     // a continuation history four plies back, futility pruning of captures, the table's
     // move searched before the others are generated, reductions summed in fractions of a ply
-    // with the history's share, late move pruning's count scaled, and the table's score as the
-    // evaluation that the pruning before the move loop judges by, and the root searched
-    // shallower after each fail high of its aspiration window are candidates: at their
+    // with the history's share, and late move pruning's count scaled are candidates: at their
     // harshest they must still find forced mates, and each must change the search of a
     // middlegame position (so a screen of them measures something).
     for setting in [
@@ -220,8 +218,6 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "capture_futility=1,futility_depth=32",
         "lmr_stat=1",
         "lmp_scale=1,lmp_scale_improving=1,lmp_depth=32",
-        "tt_eval=1,razor_depth=8,razor_base=0,razor_margin=0",
-        "aspiration_high_cut=1,aspiration_delta=1",
     ] {
         assert_finds_the_mates(setting);
     }
@@ -255,8 +251,6 @@ fn the_pruning_candidates_keep_the_mates_and_change_the_search() {
         "lmr_stat=4000",
         "lmp_scale=50",
         "lmp_scale_improving=50",
-        "tt_eval=1",
-        "aspiration_high_cut=1",
     ] {
         assert_ne!(nodes(setting), default, "{setting} changes nothing");
     }

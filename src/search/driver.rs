@@ -167,8 +167,7 @@ impl Worker<'_> {
         outcome
     }
 
-    /// A PVS iteration inside a window around `guess` that widens until the score fits (after a
-    /// fail high, searched a ply shallower for each fail high in a row with `aspiration_high_cut`).
+    /// A PVS iteration inside a window around `guess` that widens until the score fits.
     fn aspiration(&mut self, moves: &mut [RootMove], guess: i32, depth: i32, pv_index: usize) -> i32 {
         let mut delta = self.shared.params.aspiration_delta;
         let (mut alpha, mut beta) = if depth >= self.shared.params.aspiration_depth && !is_mate(guess) {
@@ -176,10 +175,8 @@ impl Worker<'_> {
         } else {
             (-INFINITE, INFINITE)
         };
-        let mut fail_highs = 0;
         loop {
-            let searched = (depth - fail_highs * self.shared.params.aspiration_high_cut).max(1);
-            let score = self.search_root(moves, alpha, beta, searched);
+            let score = self.search_root(moves, alpha, beta, depth);
             moves.sort_by_key(|m| std::cmp::Reverse(m.score));
             if self.stopped {
                 return score;
@@ -190,16 +187,11 @@ impl Worker<'_> {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
-                fail_highs = 0;
             } else if score >= beta {
                 if self.id == 0 {
                     self.report_bound(depth, pv_index, score, ScoreBound::Lower);
                 }
                 beta = (score + delta).min(INFINITE);
-                // A mate it found is confirmed at the full depth: a shallower search may not see it.
-                if !is_mate(score) {
-                    fail_highs += 1;
-                }
             } else {
                 return score;
             }

@@ -201,11 +201,6 @@ search_params! {
     /// move, when quiet, earns a cutoff's bonus and becomes a killer, as if it had been
     /// searched and cut (Stockfish's update on a table cut-off; a candidate; 0 switches it off).
     tt_cut_bonus: 0 in 0..=1,
-    /// The table's score stands in for the static evaluation in razoring, reverse futility and
-    /// the null move where its bound says the position is worth more than the evaluation (a
-    /// lower bound above it) or less (an upper bound below it): a search's result says more than
-    /// the static guess (Stockfish's `eval = ttValue`; a candidate; 0 switches it off).
-    tt_eval: 0 in 0..=1,
     /// Quiet moves are also ordered and taught by a third continuation history, after the
     /// side's own move two moves before (four plies), as Stockfish reads one (a candidate; 0
     /// reads only the moves one and two plies before).
@@ -244,13 +239,6 @@ search_params! {
     aspiration_delta: 19 in 1..=1000,
     /// Aspiration window: used from this depth on (the shallower iterations search the full window).
     aspiration_depth: 4 in 1..=64,
-    /// Aspiration window: 1 searches the root again a ply shallower for each fail high in a
-    /// row that is not a mate (at least one ply deep), until a fail low or a score inside the
-    /// window (Stockfish's `failedHighCnt`: the fail high has already found a better move, and
-    /// the shallower search settles its score sooner; the next iteration searches at full depth
-    /// again). A candidate; 0 keeps the full depth. (Two plies a fail high could leave a
-    /// depth-limited search's last iteration too shallow for the mate it was deep enough for.)
-    aspiration_high_cut: 0 in 0..=1,
     /// Time use: moves assumed left in the game when the clock says nothing (and at most).
     time_moves: 32 in 1..=200,
     /// Time use: the soft budget (start no new iteration past it), percent of a move's share.

@@ -330,27 +330,13 @@ impl<'a> Worker<'a> {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && self.stack.improving(ply);
-        // Step 5a. The pruning before the move loop judges by `eval`: the table's score where
-        // its bound lies on the far side of the static evaluation (`tt_eval`), else the
-        // evaluation itself. `improving`, futility and ProbCut keep the static evaluation.
-        let eval = match hit {
-            Some(h) if params.tt_eval > 0 && !in_check && h.score.abs() < MATE_BOUND => {
-                let beyond = if h.score > static_eval { Bound::Lower } else { Bound::Upper };
-                if h.bound as u8 & beyond as u8 != 0 {
-                    h.score
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
-        };
 
         if !pv_node && !in_check && !singular_search && beta.abs() < MATE_BOUND {
             // Step 5b. Razoring: so far below alpha that only a capture could help; if
             // quiescence finds none that does, fail low at once.
             if depth <= params.razor_depth
                 && !improving
-                && eval < alpha - params.razor_base - params.razor_margin * depth * depth
+                && static_eval < alpha - params.razor_base - params.razor_margin * depth * depth
             {
                 let score = self.quiesce(alpha - 1, alpha, ply, self.horizon_checks());
                 if self.stopped {
@@ -364,17 +350,22 @@ impl<'a> Worker<'a> {
             // Step 6. Reverse futility: far above beta with little depth left.
             if features.reverse_futility
                 && depth <= params.rfp_depth
-                && eval - params.rfp_margin * (depth - improving as i32) >= beta
+                && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
             {
-                return eval;
+                return static_eval;
             }
 
             // Step 7. Null move: give the opponent a free move; if we still beat beta, cut.
             let pieces = self.big_pieces(self.pos.side_to_move());
-            if features.null_move && allow_null && depth >= params.null_depth && eval >= beta && pieces > 0 {
+            if features.null_move
+                && allow_null
+                && depth >= params.null_depth
+                && static_eval >= beta
+                && pieces > 0
+            {
                 let r = params.null_reduction
                     + depth / params.null_depth_div
-                    + ((eval - beta) / params.null_eval_div).min(params.null_eval_plies);
+                    + ((static_eval - beta) / params.null_eval_div).min(params.null_eval_plies);
                 self.stack[ply].cont_row = NO_CONTINUATION;
                 self.stack[ply].move_number = 0;
                 self.eval.make_null_move(&mut self.pos);

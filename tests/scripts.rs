@@ -556,13 +556,17 @@ fn spsa_run(params: &Path, dir: &Path) -> Output {
     let fake = dir.parent().unwrap().join("args.sh");
     std::fs::write(&fake, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n").unwrap();
     Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
-    Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"))
-        .arg(params)
-        .arg(dir)
-        .env("BIN", &fake)
-        .env("ITERATIONS", "40")
-        .output()
-        .expect("bash runs the script")
+    spsa_run_with(params, dir, &fake, None)
+}
+
+/// `scripts/spsa-run.sh PARAMS DIR` with the build `bin`, started from a kept run `from` if given.
+fn spsa_run_with(params: &Path, dir: &Path, bin: &Path, from: Option<&Path>) -> Output {
+    let mut command = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"));
+    command.arg(params).arg(dir).env("BIN", bin).env("ITERATIONS", "40");
+    if let Some(from) = from {
+        command.env("FROM", from);
+    }
+    command.output().expect("bash runs the script")
 }
 
 #[test]
@@ -685,13 +689,7 @@ fn an_spsa_run_kept_in_the_repository_starts_again_only_with_the_same_program() 
 
     // An empty folder starts from the kept run with the same program, and resumes it.
     let moved = dir.join("moved");
-    let again = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"))
-        .arg(&params)
-        .arg(&moved)
-        .env("BIN", dir.join("args.sh"))
-        .env("FROM", &kept)
-        .output()
-        .unwrap();
+    let again = spsa_run_with(&params, &moved, &dir.join("args.sh"), Some(&kept));
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     assert!(String::from_utf8_lossy(&again.stdout).lines().any(|a| a == "--resume"));
     assert_eq!(std::fs::read_to_string(moved.join("state.spsa")).unwrap(), state);
@@ -701,13 +699,7 @@ fn an_spsa_run_kept_in_the_repository_starts_again_only_with_the_same_program() 
     let other = dir.join("other.sh");
     std::fs::write(&other, "#!/bin/sh\necho other\n").unwrap();
     let elsewhere = dir.join("elsewhere");
-    let refused = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"))
-        .arg(&params)
-        .arg(&elsewhere)
-        .env("BIN", &other)
-        .env("FROM", &kept)
-        .output()
-        .unwrap();
+    let refused = spsa_run_with(&params, &elsewhere, &other, Some(&kept));
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("was played by the program"));
     assert!(!elsewhere.join("state.spsa").exists() && !elsewhere.join("chariot").exists());

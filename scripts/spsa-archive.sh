@@ -34,7 +34,6 @@ case $name in
         ;;
 esac
 out="$runs/$name"
-mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -64,6 +63,8 @@ done
 head -n "$lines" "$work/pairs.log" > "$work/pairs.whole"
 xz -9 -c "$work/pairs.whole" > "$work/pairs.log.xz"
 (cd "$dir" && sha256sum chariot) > "$work/program.sha256"
+# The folder is made only now: a refused archive leaves nothing behind.
+mkdir -p "$out"
 for file in state.spsa pairs.log.xz program.sha256; do
     cp "$work/$file" "$out/$file.tmp.$$"
     mv "$out/$file.tmp.$$" "$out/$file"

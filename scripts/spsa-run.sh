@@ -7,16 +7,18 @@
 # the state (`DIR/state.spsa`) and a line a pair (`DIR/pairs.log`) stay there, and the same
 # command resumes the run. `FROM=docs/spsa/runs/NAME` starts an empty DIR from a run kept in
 # the repository by scripts/spsa-archive.sh (on another machine, say), once BIN is a build of
-# the same program: its checksum must match the one kept there.
+# the same program: its checksum must match the one kept there. `ARCHIVE=NAME` keeps the run
+# there as it goes: every ARCHIVE_EVERY seconds (600) and when it stops, however it stops.
 #
 #   scripts/spsa-run.sh PARAMS DIR
 #
 # Environment: BIN (the build to tune; default this checkout's release build), TC (2+0.02),
-# ITERATIONS (3000), CONCURRENCY (2), SEED (1). Exit status: chariot spsa's (0 when the run
-# finished; 2 when it refused to start, with why on stderr).
+# ITERATIONS (3000), CONCURRENCY (2), SEED (1), ARCHIVE, ARCHIVE_EVERY, RUNS (the archive's
+# folder, as scripts/spsa-archive.sh). Exit status: chariot spsa's (0 when the run finished; 2
+# when it refused to start, with why on stderr).
 set -euo pipefail
 if [ $# -ne 2 ]; then
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,19p' "$0" >&2
     exit 2
 fi
 params=$1
@@ -67,11 +69,33 @@ resume=()
 if [ -f "$dir/state.spsa" ]; then
     resume=(--resume)
 fi
-exec "$dir/chariot" spsa \
-    --engine "cmd=$dir/chariot,option.usebook=false" --tune-option tune \
-    "${param_args[@]}" \
-    --iterations "${ITERATIONS:-3000}" --tc "${TC:-2+0.02}" --concurrency "${CONCURRENCY:-2}" \
-    --seed "${SEED:-1}" \
-    --openings "$root/tests/data/openings.txt" --random-plies 2 \
-    --draw movenumber=40,movecount=8,score=10 --resign movecount=4,score=800 \
-    --state "$dir/state.spsa" --log "$dir/pairs.log" "${resume[@]}"
+spsa=("$dir/chariot" spsa
+    --engine "cmd=$dir/chariot,option.usebook=false" --tune-option tune
+    "${param_args[@]}"
+    --iterations "${ITERATIONS:-3000}" --tc "${TC:-2+0.02}" --concurrency "${CONCURRENCY:-2}"
+    --seed "${SEED:-1}"
+    --openings "$root/tests/data/openings.txt" --random-plies 2
+    --draw movenumber=40,movecount=8,score=10 --resign movecount=4,score=800
+    --state "$dir/state.spsa" --log "$dir/pairs.log" "${resume[@]}")
+if [ -z "${ARCHIVE:-}" ]; then
+    exec "${spsa[@]}"
+fi
+archive() { "$root/scripts/spsa-archive.sh" "$dir" "$ARCHIVE" >&2 || true; }
+"${spsa[@]}" &
+tuner=$!
+# Stopped from outside (the whole group, as docs/spsa.md says, or this script alone), the tuner
+# ends its pairs' games, and the run is kept as it stands.
+trap 'kill -TERM "$tuner" 2>/dev/null' TERM INT HUP
+every=${ARCHIVE_EVERY:-600}
+next=$((SECONDS + every))
+while kill -0 "$tuner" 2>/dev/null; do
+    sleep 1
+    if [ "$SECONDS" -ge "$next" ]; then
+        archive
+        next=$((SECONDS + every))
+    fi
+done
+status=0
+wait "$tuner" || status=$?
+archive
+exit "$status"

@@ -663,6 +663,82 @@ fn spsa_archive(dir: &Path, runs: &Path) -> Output {
         .expect("bash runs the script")
 }
 
+/// A stand-in tuner for `spsa-run.sh`: it plays one pair, then two more, and exits with 7.
+/// With a `hold` file in its folder it waits after the first pair until it is stopped (a
+/// minute at most) and then writes a fifth pair, as `chariot spsa` finishes its pairs' games
+/// when stopped.
+const FAKE_TUNER: &str = r#"#!/bin/sh
+dir=$(dirname "$0")
+write() {
+    : > "$dir/pairs.log.new"
+    i=0
+    while [ $i -lt "$1" ]; do echo "$i +0 repetition | repetition | 85.000" >> "$dir/pairs.log.new"; i=$((i + 1)); done
+    mv "$dir/pairs.log.new" "$dir/pairs.log"
+    printf 'chariot spsa 1\nsettings 00\niterations 40\ndone %s\n' "$1" > "$dir/state.new"
+    mv "$dir/state.new" "$dir/state.spsa"
+}
+trap 'write 5; exit 143' TERM
+write 1
+if [ -f "$dir/hold" ]; then
+    i=0
+    while [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+    exit 9
+fi
+write 3
+exit 7
+"#;
+
+/// The number of pairs a kept run's state says were played.
+fn kept_pairs(kept: &Path) -> Option<String> {
+    let state = std::fs::read_to_string(kept.join("state.spsa")).ok()?;
+    state.lines().find_map(|l| l.strip_prefix("done ")).map(str::to_string)
+}
+
+#[test]
+fn an_spsa_run_with_archive_is_kept_as_it_goes_and_when_it_stops() {
+    let dir = scratch("spsa-keep");
+    let params = dir.join("p.txt");
+    std::fs::write(&params, "rfp_margin=85,30,250,12\n").unwrap();
+    let tuner = dir.join("tuner.sh");
+    std::fs::write(&tuner, FAKE_TUNER).unwrap();
+    Command::new("chmod").arg("+x").arg(&tuner).status().unwrap();
+    let runs = dir.join("runs");
+    let start = |run: &Path| {
+        let mut command = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"));
+        command.arg(&params).arg(run).env("BIN", &tuner).env("ARCHIVE", "kept");
+        command.env("ARCHIVE_EVERY", "1").env("RUNS", &runs).env("TRIES", "2");
+        command
+    };
+
+    // A run that ends by itself is kept as it ended, and its exit status is the tuner's.
+    let out = start(&dir.join("run")).output().unwrap();
+    assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
+    let kept = runs.join("kept");
+    assert_eq!(kept_pairs(&kept).as_deref(), Some("3"));
+    let log = Command::new("xz").arg("-dc").arg(kept.join("pairs.log.xz")).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&log.stdout).lines().count(), 3);
+
+    // A run that plays on is kept every ARCHIVE_EVERY seconds; stopped from outside, it is
+    // kept with the pairs it finished while stopping.
+    let held = dir.join("held");
+    std::fs::create_dir_all(&held).unwrap();
+    std::fs::copy(&tuner, held.join("chariot")).unwrap();
+    std::fs::write(held.join("hold"), "").unwrap();
+    std::fs::remove_dir_all(&kept).unwrap();
+    let mut child = start(&held).spawn().unwrap();
+    let waited = std::time::Instant::now();
+    while kept_pairs(&kept).is_none() {
+        assert!(waited.elapsed().as_secs() < 60, "no archive while the run played");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(kept_pairs(&kept).as_deref(), Some("1"));
+    Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143));
+    assert_eq!(kept_pairs(&kept).as_deref(), Some("5"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_spsa_run_kept_in_the_repository_starts_again_only_with_the_same_program() {
     let dir = scratch("spsa-archive");

@@ -25,6 +25,12 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// Writes a stand-in program (a shell script) to `path` and makes it executable.
+fn write_executable(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    Command::new("chmod").arg("+x").arg(path).status().unwrap();
+}
+
 /// One finished game in the shape `chariot match` writes.
 fn game(round: usize, result: &str) -> String {
     format!(
@@ -139,8 +145,7 @@ fn gate_queue(queue: &Path, dir: &Path) -> Output {
 /// As `gate_queue`, the stand-in then running `then` (shell), with the environment `env`.
 fn gate_queue_with(queue: &Path, dir: &Path, then: &str, env: &[(&str, &str)]) -> Output {
     let fake = dir.join("fake-gate.sh");
-    std::fs::write(&fake, format!("#!/bin/sh\necho \"$1 $2 $3 $TC\" >> \"$3/calls\"\n{then}\n")).unwrap();
-    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    write_executable(&fake, &format!("#!/bin/sh\necho \"$1 $2 $3 $TC\" >> \"$3/calls\"\n{then}\n"));
     Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gate-queue.sh"))
         .arg(queue)
         .arg(dir)
@@ -554,15 +559,20 @@ fn datagen_upgrade_hands_the_run_to_a_build_with_the_same_bench_only() {
 /// `scripts/spsa-run.sh PARAMS DIR` with `BIN` a stand-in that prints its arguments a line each.
 fn spsa_run(params: &Path, dir: &Path) -> Output {
     let fake = dir.parent().unwrap().join("args.sh");
-    std::fs::write(&fake, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n").unwrap();
-    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    write_executable(&fake, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
     spsa_run_with(params, dir, &fake, None)
+}
+
+/// The command `scripts/spsa-run.sh PARAMS DIR` with the build `bin`, 40 pairs.
+fn spsa_run_command(params: &Path, dir: &Path, bin: &Path) -> Command {
+    let mut command = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"));
+    command.arg(params).arg(dir).env("BIN", bin).env("ITERATIONS", "40");
+    command
 }
 
 /// `scripts/spsa-run.sh PARAMS DIR` with the build `bin`, started from a kept run `from` if given.
 fn spsa_run_with(params: &Path, dir: &Path, bin: &Path, from: Option<&Path>) -> Output {
-    let mut command = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"));
-    command.arg(params).arg(dir).env("BIN", bin).env("ITERATIONS", "40");
+    let mut command = spsa_run_command(params, dir, bin);
     if let Some(from) = from {
         command.env("FROM", from);
     }
@@ -700,13 +710,11 @@ fn an_spsa_run_with_archive_is_kept_as_it_goes_and_when_it_stops() {
     let params = dir.join("p.txt");
     std::fs::write(&params, "rfp_margin=85,30,250,12\n").unwrap();
     let tuner = dir.join("tuner.sh");
-    std::fs::write(&tuner, FAKE_TUNER).unwrap();
-    Command::new("chmod").arg("+x").arg(&tuner).status().unwrap();
+    write_executable(&tuner, FAKE_TUNER);
     let runs = dir.join("runs");
     let start = |run: &Path| {
-        let mut command = Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/spsa-run.sh"));
-        command.arg(&params).arg(run).env("BIN", &tuner).env("ARCHIVE", "kept");
-        command.env("ARCHIVE_EVERY", "1").env("RUNS", &runs).env("TRIES", "2");
+        let mut command = spsa_run_command(&params, run, &tuner);
+        command.env("ARCHIVE", "kept").env("ARCHIVE_EVERY", "1").env("RUNS", &runs).env("TRIES", "2");
         command
     };
 
